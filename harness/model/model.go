@@ -1,0 +1,116 @@
+// Package model defines the language-model interface the harness evaluates
+// through (lm-eval's lm_eval/api/model.py LM), the request and response types
+// that cross it, and the registry of model backends ("llama", "dummy", ...).
+//
+// The harness knows nothing of how a backend computes its answers; the
+// in-process llama.cpp engine is one backend among others.
+package model
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// LoglikelihoodRequest asks for log P(Continuation | Context).
+type LoglikelihoodRequest struct {
+	Context      string
+	Continuation string
+}
+
+// LoglikelihoodResult is the answer to a LoglikelihoodRequest.
+type LoglikelihoodResult struct {
+	LogProb   float64 // sum of the continuation tokens' log-probabilities
+	IsGreedy  bool    // every continuation token was the argmax
+	NumTokens int     // continuation tokens scored
+}
+
+// RollingRequest asks for the log-likelihood of a whole text, every token
+// scored once with maximal context (lm-eval's loglikelihood_rolling).
+type RollingRequest struct {
+	Text string
+}
+
+// RollingResult is the answer to a RollingRequest.
+type RollingResult struct {
+	LogProb   float64
+	NumTokens int
+}
+
+// GenerateRequest asks for a continuation of Context (lm-eval's
+// generate_until). Zero values mean: greedy decoding, the backend's default
+// length, no stop strings.
+type GenerateRequest struct {
+	Context    string
+	Until      []string
+	MaxGenToks int // 0: 256, lm-eval's default
+	DoSample   bool
+	// Temperature 0 with DoSample false is greedy decoding.
+	Temperature float64
+	TopP        float64
+	TopK        int
+	Seed        int64
+}
+
+// LM is what the evaluator needs from a model. Each method answers every
+// request, in order; implementations batch and reorder internally as they
+// please. They stop early with ctx.Err() when ctx is cancelled.
+type LM interface {
+	Loglikelihood(ctx context.Context, reqs []LoglikelihoodRequest) ([]LoglikelihoodResult, error)
+	LoglikelihoodRolling(ctx context.Context, reqs []RollingRequest) ([]RollingResult, error)
+	GenerateUntil(ctx context.Context, reqs []GenerateRequest) ([]string, error)
+}
+
+// Closer is implemented by LMs that hold resources (a loaded model).
+type Closer interface{ Close() error }
+
+// Describer is implemented by LMs that can report facts about themselves for
+// the results file (model facts, engine settings, token counts).
+type Describer interface {
+	Describe() map[string]any
+}
+
+// Args are a backend's lm-eval style model_args (pretrained=x,n_ctx=y).
+type Args map[string]string
+
+// Factory makes an LM from its model_args.
+type Factory func(ctx context.Context, args Args) (LM, error)
+
+var (
+	mu        sync.RWMutex
+	factories = map[string]Factory{}
+)
+
+// Register adds a backend under name. Backends register themselves in init.
+func Register(name string, f Factory) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := factories[name]; dup {
+		panic("model: backend registered twice: " + name)
+	}
+	factories[name] = f
+}
+
+// New makes the backend called name.
+func New(ctx context.Context, name string, args Args) (LM, error) {
+	mu.RLock()
+	f, ok := factories[name]
+	mu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("unknown model %q (known: %v)", name, Names())
+	}
+	return f(ctx, args)
+}
+
+// Names lists the registered backends, sorted.
+func Names() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	var names []string
+	for n := range factories {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
