@@ -1,0 +1,616 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"maps"
+	"math"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Config is every setting of one run. Its JSON form uses lm-eval's key
+// names.
+type Config struct {
+	Model     string            `json:"model"`
+	ModelArgs map[string]string `json:"model_args"`
+	Tasks     []TaskSpec        `json:"-"`
+	// NumFewshot is the run-wide shot count; nil keeps each task's own.
+	NumFewshot   *int      `json:"num_fewshot"`
+	BatchSize    BatchSize `json:"batch_size"`
+	MaxBatchSize int       `json:"max_batch_size,omitempty"`
+	Device       Device    `json:"-"`
+	Limit        Limit     `json:"limit"`
+	// Samples selects documents by index per task (exclusive with Limit).
+	Samples            map[string][]int `json:"samples,omitempty"`
+	UseCache           string           `json:"use_cache,omitempty"`
+	CacheRequests      CacheRequests    `json:"cache_requests,omitempty"`
+	OutputPath         string           `json:"output_path,omitempty"`
+	LogSamples         bool             `json:"log_samples"`
+	PredictOnly        bool             `json:"predict_only"`
+	Seeds              Seeds            `json:"seed"`
+	GenKwargs          map[string]any   `json:"gen_kwargs,omitempty"`
+	ChatTemplate       ChatTemplate     `json:"apply_chat_template"`
+	SystemInstruction  string           `json:"system_instruction,omitempty"`
+	FewshotAsMultiturn bool             `json:"fewshot_as_multiturn"`
+	IncludePaths       []string         `json:"include_path,omitempty"`
+	WriteOut           bool             `json:"write_out"`
+	ShowConfig         bool             `json:"show_config"`
+	// Metadata is passed to tasks; as in lm-eval it starts as a copy of
+	// the model_args, overridden by --metadata.
+	Metadata       map[string]any `json:"metadata,omitempty"`
+	BootstrapIters int            `json:"bootstrap_iters"`
+	LogLevel       slog.Level     `json:"-"`
+	NoProgress     bool           `json:"no_progress"`
+	Preset         string         `json:"preset,omitempty"`
+	ConfigFile     string         `json:"config,omitempty"`
+
+	fewshotAsMultiturnSet bool
+	deviceArgs            map[string]string // model args implied by Device, applied in finish
+}
+
+// MarshalJSON adds the forms that do not map field-for-field.
+func (c Config) MarshalJSON() ([]byte, error) {
+	type plain Config
+	tasks := make([]string, len(c.Tasks))
+	for i, t := range c.Tasks {
+		tasks[i] = t.String()
+	}
+	return json.Marshal(struct {
+		plain
+		Tasks     []string `json:"tasks"`
+		Device    string   `json:"device,omitempty"`
+		Verbosity string   `json:"verbosity"`
+	}{plain(c), tasks, c.Device.Name, c.LogLevel.String()})
+}
+
+// Defaults are lm-eval's defaults, with lmeval's model backend.
+func Defaults() Config {
+	return Config{
+		Model:          "llama",
+		ModelArgs:      map[string]string{},
+		BatchSize:      BatchSize{Size: 1},
+		Seeds:          DefaultSeeds(),
+		BootstrapIters: 100000,
+		LogLevel:       slog.LevelInfo,
+	}
+}
+
+// A Layer is one source of settings: raw values keyed by setting name
+// (lm-eval's names: "model_args", "num_fewshot", ...). Values are strings
+// or []string from a command line, or YAML values from a file.
+type Layer struct {
+	// Source names the layer in errors: "command line", "config file x.yaml".
+	Source string
+	// Flags makes errors name settings as --flags.
+	Flags  bool
+	Values map[string]any
+}
+
+func (l Layer) where(key string) string {
+	if l.Flags {
+		return "--" + key
+	}
+	return fmt.Sprintf("%s: %s", l.Source, key)
+}
+
+// Keys lists every setting a layer may hold.
+var Keys = []string{
+	"model", "model_args", "tasks", "num_fewshot", "batch_size", "max_batch_size",
+	"device", "limit", "samples", "use_cache", "cache_requests", "output_path",
+	"log_samples", "predict_only", "seed", "gen_kwargs", "apply_chat_template",
+	"system_instruction", "fewshot_as_multiturn", "include_path", "write_out",
+	"show_config", "metadata", "bootstrap_iters", "verbosity", "no_progress",
+	"preset", "config",
+}
+
+// ignoredKeys are lm-eval settings that have no meaning here (hub and
+// tracker integrations, remote code); a config file may hold them.
+var ignoredKeys = []string{
+	"wandb_args", "wandb_config_args", "hf_hub_log_args", "trackio_args",
+	"trust_remote_code", "confirm_run_unsafe_code", "check_integrity",
+}
+
+// Resolve applies layers over the defaults, later layers overriding earlier
+// ones. Dictionary settings (model_args, gen_kwargs, metadata) merge key by
+// key; every other setting is replaced. It then checks the settings
+// against each other, as lm-eval does.
+func Resolve(layers ...Layer) (*Config, error) {
+	c, err := apply(layers)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.finish(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// apply sets every layer's values without the cross-setting checks.
+func apply(layers []Layer) (*Config, error) {
+	c := Defaults()
+	for _, l := range layers {
+		keys := slices.Sorted(maps.Keys(l.Values))
+		for _, k := range keys {
+			if err := c.set(k, l.Values[k]); err != nil {
+				return nil, fmt.Errorf("%s: %w", l.where(k), err)
+			}
+		}
+	}
+	return &c, nil
+}
+
+func (c *Config) set(key string, v any) error {
+	switch key {
+	case "model":
+		s, err := asString(v)
+		if err != nil {
+			return err
+		}
+		c.Model = s
+	case "model_args":
+		m, err := asModelArgs(v)
+		if err != nil {
+			return err
+		}
+		maps.Copy(c.ModelArgs, m)
+	case "tasks":
+		ss, err := asStrings(v)
+		if err != nil {
+			return err
+		}
+		t, err := ParseTaskList(ss...)
+		if err != nil {
+			return err
+		}
+		c.Tasks = t
+	case "num_fewshot":
+		if v == nil {
+			c.NumFewshot = nil
+			return nil
+		}
+		n, err := asInt(v, "a non-negative integer")
+		if err != nil {
+			return err
+		}
+		if n < 0 {
+			return fmt.Errorf("invalid value %d: want a non-negative integer", n)
+		}
+		c.NumFewshot = &n
+	case "batch_size":
+		s, err := asString(v)
+		if err != nil {
+			return err
+		}
+		b, err := ParseBatchSize(s)
+		if err != nil {
+			return err
+		}
+		c.BatchSize = b
+	case "max_batch_size":
+		if v == nil {
+			c.MaxBatchSize = 0
+			return nil
+		}
+		n, err := asInt(v, "a positive integer")
+		if err != nil {
+			return err
+		}
+		if n < 1 {
+			return fmt.Errorf("invalid value %d: want a positive integer", n)
+		}
+		c.MaxBatchSize = n
+	case "device":
+		if v == nil {
+			c.Device = Device{}
+			return nil
+		}
+		s, err := asString(v)
+		if err != nil {
+			return err
+		}
+		d, err := ParseDevice(s)
+		if err != nil {
+			return err
+		}
+		c.Device = d
+	case "limit":
+		if v == nil {
+			c.Limit = Limit{}
+			return nil
+		}
+		switch x := v.(type) {
+		case int:
+			return c.setLimit(float64(x), fmt.Sprint(x))
+		case int64:
+			return c.setLimit(float64(x), fmt.Sprint(x))
+		case float64:
+			return c.setLimit(x, fmt.Sprint(x))
+		}
+		s, err := asString(v)
+		if err != nil {
+			return err
+		}
+		l, err := ParseLimit(s)
+		if err != nil {
+			return err
+		}
+		c.Limit = l
+	case "samples":
+		switch x := v.(type) {
+		case nil:
+			c.Samples = nil
+		case map[string]any:
+			b, _ := json.Marshal(x)
+			m, err := ParseSamples(string(b))
+			if err != nil {
+				return err
+			}
+			c.Samples = m
+		default:
+			s, err := asString(v)
+			if err != nil {
+				return err
+			}
+			m, err := ParseSamples(s)
+			if err != nil {
+				return err
+			}
+			c.Samples = m
+		}
+	case "use_cache":
+		return setString(&c.UseCache, v)
+	case "cache_requests":
+		if b, ok := v.(bool); ok {
+			v = strconv.FormatBool(b)
+		}
+		s, err := asString(v)
+		if err != nil {
+			return err
+		}
+		r, err := ParseCacheRequests(s)
+		if err != nil {
+			return err
+		}
+		c.CacheRequests = r
+	case "output_path":
+		return setString(&c.OutputPath, v)
+	case "log_samples":
+		return setBool(&c.LogSamples, v)
+	case "predict_only":
+		return setBool(&c.PredictOnly, v)
+	case "seed":
+		var s string
+		switch x := v.(type) {
+		case []any:
+			parts := make([]string, len(x))
+			for i, e := range x {
+				if e == nil {
+					parts[i] = "None"
+				} else {
+					parts[i] = fmt.Sprint(e)
+				}
+			}
+			s = strings.Join(parts, ",")
+		default:
+			var err error
+			if s, err = asString(v); err != nil {
+				return err
+			}
+		}
+		seeds, err := ParseSeeds(s)
+		if err != nil {
+			return err
+		}
+		c.Seeds = seeds
+	case "gen_kwargs":
+		m, err := asDict(v)
+		if err != nil {
+			return err
+		}
+		if c.GenKwargs == nil {
+			c.GenKwargs = map[string]any{}
+		}
+		maps.Copy(c.GenKwargs, m)
+	case "apply_chat_template":
+		if b, ok := v.(bool); ok {
+			c.ChatTemplate = ChatTemplate{Enabled: b}
+			return nil
+		}
+		s, err := asString(v)
+		if err != nil {
+			return err
+		}
+		c.ChatTemplate = ParseChatTemplate(s)
+	case "system_instruction":
+		return setString(&c.SystemInstruction, v)
+	case "fewshot_as_multiturn":
+		if v == nil {
+			c.fewshotAsMultiturnSet = false
+			return nil
+		}
+		c.fewshotAsMultiturnSet = true
+		return setBool(&c.FewshotAsMultiturn, v)
+	case "include_path":
+		ss, err := asStrings(v)
+		if err != nil {
+			return err
+		}
+		c.IncludePaths = ss
+	case "write_out":
+		return setBool(&c.WriteOut, v)
+	case "show_config":
+		return setBool(&c.ShowConfig, v)
+	case "metadata":
+		m, err := asDict(v)
+		if err != nil {
+			return err
+		}
+		if c.Metadata == nil {
+			c.Metadata = map[string]any{}
+		}
+		maps.Copy(c.Metadata, m)
+	case "bootstrap_iters":
+		n, err := asInt(v, "a non-negative integer")
+		if err != nil {
+			return err
+		}
+		if n < 0 {
+			return fmt.Errorf("invalid value %d: want a non-negative integer (0 turns stderr off)", n)
+		}
+		c.BootstrapIters = n
+	case "verbosity":
+		s, err := asString(v)
+		if err != nil {
+			return err
+		}
+		lvl, err := ParseLogLevel(s)
+		if err != nil {
+			return err
+		}
+		c.LogLevel = lvl
+	case "no_progress":
+		return setBool(&c.NoProgress, v)
+	case "preset":
+		return setString(&c.Preset, v)
+	case "config":
+		return setString(&c.ConfigFile, v)
+	case "description":
+		// A preset's description documents it; it is not a run setting.
+	default:
+		if slices.Contains(ignoredKeys, key) {
+			slog.Warn("setting not supported by lmeval, ignored", "key", key)
+			return nil
+		}
+		return fmt.Errorf("unknown setting (known: %s)", strings.Join(Keys, ", "))
+	}
+	return nil
+}
+
+func (c *Config) setLimit(v float64, s string) error {
+	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("invalid limit %s: want %s", s, limitForms)
+	}
+	l, err := limitFromFloat(v, s)
+	if err != nil {
+		return err
+	}
+	c.Limit = l
+	return nil
+}
+
+// finish applies lm-eval's cross-setting rules.
+func (c *Config) finish() error {
+	if c.PredictOnly {
+		c.LogSamples = true
+	}
+	if c.LogSamples && c.OutputPath == "" {
+		if c.PredictOnly {
+			return fmt.Errorf("--predict_only needs --output_path (where the predictions go)")
+		}
+		return fmt.Errorf("--log_samples needs --output_path (where the samples go)")
+	}
+	if c.Samples != nil && c.Limit.IsSet() {
+		return fmt.Errorf("--samples and --limit exclude each other: give one")
+	}
+	if c.FewshotAsMultiturn && !c.ChatTemplate.Enabled {
+		return fmt.Errorf("--fewshot_as_multiturn needs --apply_chat_template")
+	}
+	// lm-eval turns multi-turn few-shot on with the chat template unless
+	// told otherwise.
+	if c.ChatTemplate.Enabled && !c.fewshotAsMultiturnSet {
+		c.FewshotAsMultiturn = true
+	}
+	// The device decides GPU offload unless model_args say it explicitly.
+	for k, v := range c.Device.ModelArgs() {
+		if _, ok := c.ModelArgs[k]; !ok {
+			c.ModelArgs[k] = v
+		}
+	}
+	meta := map[string]any{}
+	for k, v := range c.ModelArgs {
+		meta[k] = CLIValue(v)
+	}
+	maps.Copy(meta, c.Metadata)
+	c.Metadata = meta
+	return nil
+}
+
+// Validate checks what a run needs beyond well-formed settings.
+func (c *Config) Validate() error {
+	if len(c.Tasks) == 0 {
+		return fmt.Errorf("no tasks: give --tasks (see 'lmeval ls tasks') or --preset (see 'lmeval ls presets')")
+	}
+	if c.Model == "" {
+		return fmt.Errorf("no model: give --model")
+	}
+	return nil
+}
+
+// ModelArgsString renders the model_args as lm-eval records them in
+// results: k=v pairs joined by commas, sorted by key.
+func (c *Config) ModelArgsString() string {
+	keys := make([]string, 0, len(c.ModelArgs))
+	for k := range c.ModelArgs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + c.ModelArgs[k]
+	}
+	return strings.Join(parts, ",")
+}
+
+// EnvLogLevel reads LMEVAL_LOG_LEVEL; ok is false when it is unset.
+func EnvLogLevel() (lvl slog.Level, ok bool, err error) {
+	s := os.Getenv("LMEVAL_LOG_LEVEL")
+	if s == "" {
+		return slog.LevelInfo, false, nil
+	}
+	lvl, err = ParseLogLevel(s)
+	if err != nil {
+		return lvl, true, fmt.Errorf("LMEVAL_LOG_LEVEL: %w", err)
+	}
+	return lvl, true, nil
+}
+
+func asString(v any) (string, error) {
+	switch x := v.(type) {
+	case string:
+		return x, nil
+	case []string:
+		if len(x) == 1 {
+			return x[0], nil
+		}
+		return "", fmt.Errorf("given %d times; want one value", len(x))
+	case int, int64, float64, bool:
+		return fmt.Sprint(x), nil
+	}
+	return "", fmt.Errorf("want a single value, got %T", v)
+}
+
+func asStrings(v any) ([]string, error) {
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return []string{x}, nil
+	case []string:
+		return x, nil
+	case []any:
+		out := make([]string, len(x))
+		for i, e := range x {
+			s, err := asString(e)
+			if err != nil {
+				return nil, fmt.Errorf("item %d: %w", i, err)
+			}
+			out[i] = s
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("want a string or a list of strings, got %T", v)
+}
+
+func asInt(v any, forms string) (int, error) {
+	switch x := v.(type) {
+	case int:
+		return x, nil
+	case int64:
+		return int(x), nil
+	case float64:
+		if x == math.Trunc(x) {
+			return int(x), nil
+		}
+	}
+	s, err := asString(v)
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return 0, fmt.Errorf("invalid value %q: want %s", s, forms)
+	}
+	return n, nil
+}
+
+func setString(dst *string, v any) error {
+	if v == nil {
+		*dst = ""
+		return nil
+	}
+	s, err := asString(v)
+	if err != nil {
+		return err
+	}
+	*dst = s
+	return nil
+}
+
+func setBool(dst *bool, v any) error {
+	if b, ok := v.(bool); ok {
+		*dst = b
+		return nil
+	}
+	s, err := asString(v)
+	if err != nil {
+		return err
+	}
+	b, err := ParseBool(s)
+	if err != nil {
+		return err
+	}
+	*dst = b
+	return nil
+}
+
+// asDict merges one or more "k=v,..." strings, JSON objects or a YAML
+// mapping into typed values.
+func asDict(v any) (map[string]any, error) {
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case map[string]any:
+		return x, nil
+	}
+	ss, err := asStrings(v)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{}
+	for _, s := range ss {
+		m, err := ParseKeyValues(s)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(out, m)
+	}
+	return out, nil
+}
+
+func asModelArgs(v any) (map[string]string, error) {
+	if m, ok := v.(map[string]any); ok {
+		out := make(map[string]string, len(m))
+		for k, e := range m {
+			out[k] = ArgString(e)
+		}
+		return out, nil
+	}
+	ss, err := asStrings(v)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, s := range ss {
+		m, err := ParseModelArgs(s)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(out, m)
+	}
+	return out, nil
+}

@@ -1,0 +1,178 @@
+// Package output lays out a run's files as lm-eval does: results JSON and
+// per-task samples JSONL under --output_path, named by model and
+// timestamp. Samples are streamed, one line per document as it completes,
+// so a crash keeps what was done.
+package output
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+var unsafeChars = regexp.MustCompile(`["<>:/|\\?*\[\]]+`)
+
+// SanitizeModelName makes a model name usable as a directory name, as
+// lm-eval's sanitize_model_name: each run of characters unsafe in paths
+// becomes "__".
+func SanitizeModelName(name string) string {
+	return unsafeChars.ReplaceAllString(name, "__")
+}
+
+// ModelName picks the model's name from its model_args as lm-eval's
+// GeneralConfigTracker does: the first of peft, delta, pretrained, model,
+// path, engine that is set.
+func ModelName(modelArgs map[string]string) string {
+	for _, k := range []string{"peft", "delta", "pretrained", "model", "path", "engine"} {
+		if v, ok := modelArgs[k]; ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// DateID formats t as lm-eval's file timestamps: Python's isoformat
+// (microseconds only when non-zero) with ':' replaced by '-'.
+func DateID(t time.Time) string {
+	layout := "2006-01-02T15:04:05"
+	s := t.Format(layout)
+	if us := t.Nanosecond() / 1000; us != 0 {
+		s += fmt.Sprintf(".%06d", us)
+	}
+	return strings.ReplaceAll(s, ":", "-")
+}
+
+// Layout is where one run's files go.
+type Layout struct {
+	// Dir holds the samples files (and the results file unless the
+	// output path named it).
+	Dir string
+	// ResultsFile is the results JSON.
+	ResultsFile string
+	// DateID is the timestamp in every file name.
+	DateID string
+}
+
+// NewLayout lays out a run started at now. An outputPath ending in ".json"
+// is the results file itself and the samples go beside it; any other path
+// is a directory that gets <model_name_sanitized>/results_<DateID>.json.
+func NewLayout(outputPath, modelName string, now time.Time) Layout {
+	id := DateID(now)
+	if strings.EqualFold(filepath.Ext(outputPath), ".json") {
+		return Layout{Dir: filepath.Dir(outputPath), ResultsFile: outputPath, DateID: id}
+	}
+	dir := filepath.Join(outputPath, SanitizeModelName(modelName))
+	return Layout{Dir: dir, ResultsFile: filepath.Join(dir, "results_"+id+".json"), DateID: id}
+}
+
+// SamplesFile is the JSONL file of task's per-document samples.
+func (l Layout) SamplesFile(task string) string {
+	return filepath.Join(l.Dir, "samples_"+task+"_"+l.DateID+".jsonl")
+}
+
+// Marshal encodes v as lm-eval writes its results: indented by two spaces,
+// non-ASCII kept as is (ensure_ascii=False), no HTML escaping.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// WriteResults writes v as the results file, atomically: a reader never
+// sees half a file.
+func (l Layout) WriteResults(v any) error {
+	data, err := Marshal(v)
+	if err != nil {
+		return fmt.Errorf("results %s: %w", l.ResultsFile, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(l.ResultsFile), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(l.ResultsFile), ".results-*.json")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("results %s: %w", l.ResultsFile, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), l.ResultsFile); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("results %s: %w", l.ResultsFile, err)
+	}
+	return nil
+}
+
+// SamplesWriter appends one JSON line per document to a task's samples
+// file. Each Write reaches the operating system before it returns, so a
+// killed process loses no completed document. Safe for concurrent use.
+type SamplesWriter struct {
+	mu   sync.Mutex
+	f    *os.File
+	w    *bufio.Writer
+	path string
+}
+
+// OpenSamples creates (or appends to) task's samples file.
+func (l Layout) OpenSamples(task string) (*SamplesWriter, error) {
+	if err := os.MkdirAll(l.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	p := l.SamplesFile(task)
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("samples for %s: %w", task, err)
+	}
+	return &SamplesWriter{f: f, w: bufio.NewWriter(f), path: p}, nil
+}
+
+// Path is the file being written.
+func (s *SamplesWriter) Path() string { return s.path }
+
+// Write appends sample as one line of JSON (non-ASCII kept, no HTML
+// escaping, as lm-eval writes samples).
+func (s *SamplesWriter) Write(sample any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(sample); err != nil {
+		return fmt.Errorf("samples %s: %w", s.path, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("samples %s: %w", s.path, err)
+	}
+	if err := s.w.Flush(); err != nil {
+		return fmt.Errorf("samples %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Close flushes and closes the file.
+func (s *SamplesWriter) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.w.Flush(); err != nil {
+		s.f.Close()
+		return err
+	}
+	return s.f.Close()
+}

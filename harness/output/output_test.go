@@ -1,0 +1,118 @@
+package output
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestSanitizeModelName(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"gpt2", "gpt2"},
+		{"EleutherAI/pythia-160m", "EleutherAI__pythia-160m"},
+		{"/models/llama-7b.Q4_K_M.gguf", "__models__llama-7b.Q4_K_M.gguf"},
+		{`C:\models\a.gguf`, "C__models__a.gguf"},
+		{`a<>:"/\|?*[]b`, "a__b"},
+		{"", ""},
+	} {
+		if got := SanitizeModelName(tc.in); got != tc.want {
+			t.Errorf("SanitizeModelName(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestModelName(t *testing.T) {
+	for _, tc := range []struct {
+		args map[string]string
+		want string
+	}{
+		{map[string]string{"pretrained": "m.gguf", "n_ctx": "512"}, "m.gguf"},
+		{map[string]string{"pretrained": "base", "peft": "adapter"}, "adapter"},
+		{map[string]string{"model": "x", "path": "y"}, "x"},
+		{map[string]string{"seed": "1"}, ""},
+	} {
+		if got := ModelName(tc.args); got != tc.want {
+			t.Errorf("ModelName(%v) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestLayout(t *testing.T) {
+	at := time.Date(2026, 3, 4, 5, 6, 7, 890123456, time.UTC)
+	whole := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	for _, tc := range []struct {
+		path, model string
+		at          time.Time
+		results     string
+		samples     string
+	}{
+		{"out", "/m/tiny.gguf", at, "out/__m__tiny.gguf/results_2026-03-04T05-06-07.890123.json",
+			"out/__m__tiny.gguf/samples_arc_easy_2026-03-04T05-06-07.890123.jsonl"},
+		{"out/run.json", "/m/tiny.gguf", whole, "out/run.json", "out/samples_arc_easy_2026-03-04T05-06-07.jsonl"},
+		{"res", "", whole, "res/results_2026-03-04T05-06-07.json", "res/samples_arc_easy_2026-03-04T05-06-07.jsonl"},
+	} {
+		l := NewLayout(tc.path, tc.model, tc.at)
+		if l.ResultsFile != tc.results {
+			t.Errorf("NewLayout(%q, %q).ResultsFile = %q, want %q", tc.path, tc.model, l.ResultsFile, tc.results)
+		}
+		if got := l.SamplesFile("arc_easy"); got != tc.samples {
+			t.Errorf("NewLayout(%q, %q).SamplesFile = %q, want %q", tc.path, tc.model, got, tc.samples)
+		}
+	}
+}
+
+func TestWriteResultsAndSamples(t *testing.T) {
+	dir := t.TempDir()
+	l := NewLayout(dir, "m<1>", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if err := l.WriteResults(map[string]any{"results": map[string]any{"t": "é<b>"}}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "m__1__", "results_2026-01-01T00-00-00.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"results\": {\n    \"t\": \"é<b>\"\n  }\n}\n"
+	if string(data) != want {
+		t.Errorf("results file = %q, want %q", data, want)
+	}
+
+	w, err := l.OpenSamples("task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := w.Write(map[string]any{"doc_id": i}); err != nil {
+			t.Fatal(err)
+		}
+		// Each line is on disk before Close: read it back now.
+		n := countLines(t, w.Path())
+		if n != i+1 {
+			t.Errorf("after %d writes the file has %d lines", i+1, n)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func countLines(t *testing.T, path string) int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var v map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatalf("line %d: %v", n, err)
+		}
+		n++
+	}
+	return n
+}
