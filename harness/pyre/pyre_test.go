@@ -1,0 +1,143 @@
+package pyre
+
+import (
+	"encoding/json"
+	"os"
+	"reflect"
+	"testing"
+)
+
+type vector struct {
+	Pattern   string     `json:"pattern"`
+	Flags     int        `json:"flags"`
+	Subject   string     `json:"subject"`
+	Repl      string     `json:"repl"`
+	Search    [][]int    `json:"search"`
+	Match     [][]int    `json:"match"`
+	FullMatch [][]int    `json:"fullmatch"`
+	FindAll   [][]string `json:"findall"`
+	Sub       string     `json:"sub"`
+	Sub1      string     `json:"sub1"`
+}
+
+func spans(m *Match) [][]int {
+	if m == nil {
+		return nil
+	}
+	out := make([][]int, m.re.NumGroups()+1)
+	for i := range out {
+		s, e := m.Span(i)
+		out[i] = []int{s, e}
+	}
+	return out
+}
+
+// TestPythonVectors checks every operation against Python's re module
+// (testdata/vectors.json, produced by testdata/gen.py).
+func TestPythonVectors(t *testing.T) {
+	data, err := os.ReadFile("testdata/vectors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []vector
+	if err := json.Unmarshal(data, &vs); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vs {
+		re, err := CompileFlags(v.Pattern, v.Flags)
+		if err != nil {
+			t.Errorf("Compile(%q): %v", v.Pattern, err)
+			continue
+		}
+		name := v.Pattern + " on " + v.Subject
+		if got := spans(re.Search(v.Subject)); !reflect.DeepEqual(got, v.Search) {
+			t.Errorf("%q: Search = %v, want %v (backtracking %v)", name, got, v.Search, re.Backtracking())
+		}
+		if got := spans(re.Match(v.Subject)); !reflect.DeepEqual(got, v.Match) {
+			t.Errorf("%q: Match = %v, want %v", name, got, v.Match)
+		}
+		if got := spans(re.FullMatch(v.Subject)); !reflect.DeepEqual(got, v.FullMatch) {
+			t.Errorf("%q: FullMatch = %v, want %v", name, got, v.FullMatch)
+		}
+		got := re.FindAllStrings(v.Subject)
+		if len(got) != 0 || len(v.FindAll) != 0 {
+			if !reflect.DeepEqual(got, v.FindAll) {
+				t.Errorf("%q: FindAllStrings = %q, want %q", name, got, v.FindAll)
+			}
+		}
+		if got, err := re.Sub(v.Repl, v.Subject, 0); err != nil || got != v.Sub {
+			t.Errorf("%q: Sub(%q) = %q, %v; want %q", name, v.Repl, got, err, v.Sub)
+		}
+		if got, err := re.Sub(v.Repl, v.Subject, 1); err != nil || got != v.Sub1 {
+			t.Errorf("%q: Sub(%q, count=1) = %q, %v; want %q", name, v.Repl, got, err, v.Sub1)
+		}
+	}
+}
+
+func TestEngineChoice(t *testing.T) {
+	for _, tc := range []struct {
+		pattern   string
+		backtrack bool
+	}{
+		{`#### (\-?[0-9\.\,]+)`, false},
+		{`(-?[$0-9.,]{2,})|(-?[0-9]+)`, false},
+		{`\d+`, false},
+		{`foo(?=bar)`, true},
+		{`(\w)\1`, true},
+		{`end$`, true},
+		{`(?m)^x$`, false},
+		{`\bA\b`, true},
+		{`(?a)\bA\b`, false},
+		{`x*`, true}, // can match empty: Python's findall rules
+	} {
+		re, err := Compile(tc.pattern)
+		if err != nil {
+			t.Fatalf("Compile(%q): %v", tc.pattern, err)
+		}
+		if re.Backtracking() != tc.backtrack {
+			t.Errorf("Compile(%q).Backtracking() = %v, want %v", tc.pattern, re.Backtracking(), tc.backtrack)
+		}
+	}
+}
+
+func TestCompileErrors(t *testing.T) {
+	for _, p := range []string{`(`, `[a`, `\q`, `(?P=x)`, `a(?i)b`, `\2(a)`, `a*+`, `(?<n>a)`} {
+		if _, err := Compile(p); err == nil {
+			t.Errorf("Compile(%q) succeeded, want an error as Python gives", p)
+		}
+	}
+}
+
+func TestEscape(t *testing.T) {
+	for in, want := range map[string]string{
+		"a.b":        `a\.b`,
+		"(A) 1+1":    `\(A\)\ 1\+1`,
+		"naïve-x#~&": `naïve\-x\#\~\&`,
+		"tab\tend":   "tab\\\tend",
+		`q"'!,:<`:    `q"'!,:<`,
+	} {
+		if got := Escape(in); got != want {
+			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
+		}
+		re := MustCompile(Escape(in))
+		if m := re.FullMatch(in); m == nil {
+			t.Errorf("escaped %q does not match itself", in)
+		}
+	}
+}
+
+func BenchmarkFindAllGo(b *testing.B) {
+	re := MustCompile(`(-?[$0-9.,]{2,})|(-?[0-9]+)`)
+	s := "Natalia sold 48/2 = 24 clips in May. She sold 48+24 = 72 clips altogether. #### 72"
+	for b.Loop() {
+		re.FindAllStrings(s)
+	}
+}
+
+func BenchmarkFindAllBacktracking(b *testing.B) {
+	re := MustCompile(`(?i)\b(A|B|C|D)\b`)
+	s := "Let's think step by step. The answer is (C) because B is wrong."
+	for b.Loop() {
+		re.FindAllStrings(s)
+	}
+}
