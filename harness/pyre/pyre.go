@@ -41,10 +41,10 @@ type Regexp struct {
 	net  *regexp2.Regexp // set when re2 is nil
 	body string          // translated pattern, for the anchored variants
 
-	anchorOnce        sync.Once
-	anchored, full    *regexp.Regexp
-	anchoredN, fullN  *regexp2.Regexp
-	anchorErr         error
+	anchorOnce       sync.Once
+	anchored, full   *regexp.Regexp
+	anchoredN, fullN *regexp2.Regexp
+	anchorErr        error
 }
 
 // Compile parses a Python regular expression.
@@ -174,7 +174,7 @@ func (m *Match) Named(name string) string {
 }
 
 // Groups returns groups 1..n; unmatched groups are "" (Python's
-// m.groups(default='')).
+// m.groups(default=”)).
 func (m *Match) Groups() []string {
 	g := make([]string, m.re.ngroups)
 	for i := range g {

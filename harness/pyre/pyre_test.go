@@ -141,3 +141,23 @@ func BenchmarkFindAllBacktracking(b *testing.B) {
 		re.FindAllStrings(s)
 	}
 }
+
+// Expected values from Python 3.11.
+func TestStrMethods(t *testing.T) {
+	for _, tc := range []struct{ in, lower, upper, strip string }{
+		{"Straße", "straße", "STRASSE", "Straße"},
+		{" ΟΔΟΣ\x1c", " οδος\x1c", " ΟΔΟΣ\x1c", "ΟΔΟΣ"},
+		{"\u00a0İx\u3000", "\u00a0i̇x\u3000", "\u00a0İX\u3000", "İx"},
+		{"ﬁ A", "ﬁ a", "FI A", "ﬁ A"},
+	} {
+		if got := Lower(tc.in); got != tc.lower {
+			t.Errorf("Lower(%q) = %q, want %q", tc.in, got, tc.lower)
+		}
+		if got := Upper(tc.in); got != tc.upper {
+			t.Errorf("Upper(%q) = %q, want %q", tc.in, got, tc.upper)
+		}
+		if got := Strip(tc.in); got != tc.strip {
+			t.Errorf("Strip(%q) = %q, want %q", tc.in, got, tc.strip)
+		}
+	}
+}
