@@ -1,0 +1,219 @@
+package cache
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"lmeval/harness/model"
+)
+
+// DefaultChunkSize is how many missing requests go to the model between
+// commits: large enough for the engine to batch well, small enough that a
+// killed run loses little.
+const DefaultChunkSize = 256
+
+// CachingLM answers requests from the cache and sends only the misses to
+// the model it wraps, committing each chunk of new answers as it
+// completes.
+type CachingLM struct {
+	inner model.LM
+	c     *Cache
+	model string
+	// ChunkSize is the number of misses per call to the inner model;
+	// DefaultChunkSize when 0.
+	ChunkSize int
+
+	hits, misses atomic.Int64
+}
+
+// Wrap returns inner behind the cache, for the model with identity id.
+func (c *Cache) Wrap(inner model.LM, id Identity) (*CachingLM, error) {
+	h := id.Hash()
+	js, err := json.Marshal(id)
+	if err != nil {
+		return nil, err
+	}
+	err = retry(context.Background(), func() error {
+		_, err := c.db.Exec(`INSERT OR IGNORE INTO models(model, identity) VALUES (?, ?)`, h, string(js))
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cache %s: %w", c.path, err)
+	}
+	return &CachingLM{inner: inner, c: c, model: h}, nil
+}
+
+// Stats reports the requests answered from the cache and those computed.
+func (l *CachingLM) Stats() (hits, misses int64) { return l.hits.Load(), l.misses.Load() }
+
+// Loglikelihood implements model.LM.
+func (l *CachingLM) Loglikelihood(ctx context.Context, reqs []model.LoglikelihoodRequest) ([]model.LoglikelihoodResult, error) {
+	return cached(ctx, l, "loglikelihood", reqs, l.inner.Loglikelihood)
+}
+
+// LoglikelihoodRolling implements model.LM.
+func (l *CachingLM) LoglikelihoodRolling(ctx context.Context, reqs []model.RollingRequest) ([]model.RollingResult, error) {
+	return cached(ctx, l, "loglikelihood_rolling", reqs, l.inner.LoglikelihoodRolling)
+}
+
+// GenerateUntil implements model.LM.
+func (l *CachingLM) GenerateUntil(ctx context.Context, reqs []model.GenerateRequest) ([]string, error) {
+	return cached(ctx, l, "generate_until", reqs, l.inner.GenerateUntil)
+}
+
+// Close closes the wrapped model if it holds resources; the cache itself
+// stays open (its owner closes it).
+func (l *CachingLM) Close() error {
+	if c, ok := l.inner.(model.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// Describe passes the wrapped model's description through, adding the
+// cache's counts.
+func (l *CachingLM) Describe() map[string]any {
+	out := map[string]any{}
+	if d, ok := l.inner.(model.Describer); ok {
+		for k, v := range d.Describe() {
+			out[k] = v
+		}
+	}
+	h, m := l.Stats()
+	out["cache"] = map[string]any{"path": l.c.path, "model": l.model, "hits": h, "misses": m}
+	return out
+}
+
+// Unwrap returns the wrapped model.
+func (l *CachingLM) Unwrap() model.LM { return l.inner }
+
+const lookupBatch = 500 // keys per SELECT, under SQLite's variable limit
+
+func cached[Req, Res any](ctx context.Context, l *CachingLM, kind string, reqs []Req,
+	compute func(context.Context, []Req) ([]Res, error)) ([]Res, error) {
+	out := make([]Res, len(reqs))
+	keys := make([][]byte, len(reqs))
+	for i, r := range reqs {
+		k, err := RequestKey(l.model, kind, r)
+		if err != nil {
+			return nil, fmt.Errorf("cache: %s request %d: %w", kind, i, err)
+		}
+		keys[i] = k
+	}
+	found, err := l.lookup(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	// Misses, each distinct key once, in request order.
+	var missIdx []int
+	seen := map[string][]int{}
+	for i, k := range keys {
+		if v, ok := found[string(k)]; ok {
+			if err := json.Unmarshal(v, &out[i]); err != nil {
+				return nil, fmt.Errorf("cache %s: corrupt %s entry: %w", l.c.path, kind, err)
+			}
+			l.hits.Add(1)
+			continue
+		}
+		if _, dup := seen[string(k)]; !dup {
+			missIdx = append(missIdx, i)
+		}
+		seen[string(k)] = append(seen[string(k)], i)
+	}
+	chunk := l.ChunkSize
+	if chunk <= 0 {
+		chunk = DefaultChunkSize
+	}
+	for start := 0; start < len(missIdx); start += chunk {
+		idx := missIdx[start:min(start+chunk, len(missIdx))]
+		batch := make([]Req, len(idx))
+		for j, i := range idx {
+			batch[j] = reqs[i]
+		}
+		res, err := compute(ctx, batch)
+		if err != nil {
+			return nil, err
+		}
+		if len(res) != len(batch) {
+			return nil, fmt.Errorf("cache: model answered %d of %d %s requests", len(res), len(batch), kind)
+		}
+		values := make([][]byte, len(res))
+		for j, r := range res {
+			if values[j], err = json.Marshal(r); err != nil {
+				return nil, fmt.Errorf("cache: %s answer: %w", kind, err)
+			}
+			for _, i := range seen[string(keys[idx[j]])] {
+				out[i] = r
+			}
+		}
+		if err := l.store(ctx, kind, idx, keys, values); err != nil {
+			return nil, err
+		}
+		l.misses.Add(int64(len(idx)))
+	}
+	return out, nil
+}
+
+func (l *CachingLM) lookup(ctx context.Context, keys [][]byte) (map[string][]byte, error) {
+	found := map[string][]byte{}
+	for start := 0; start < len(keys); start += lookupBatch {
+		part := keys[start:min(start+lookupBatch, len(keys))]
+		args := make([]any, 0, len(part)+1)
+		args = append(args, l.model)
+		for _, k := range part {
+			args = append(args, k)
+		}
+		q := `SELECT key, value FROM responses WHERE model = ? AND key IN (?` + strings.Repeat(",?", len(part)-1) + `)`
+		err := retry(ctx, func() error {
+			rows, err := l.c.db.QueryContext(ctx, q, args...)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var k, v []byte
+				if err := rows.Scan(&k, &v); err != nil {
+					return err
+				}
+				found[string(k)] = v
+			}
+			return rows.Err()
+		})
+		if err != nil {
+			return nil, fmt.Errorf("cache %s: %w", l.c.path, err)
+		}
+	}
+	return found, nil
+}
+
+// store commits one chunk of answers in one transaction. It runs even when
+// ctx is cancelled: the answers are computed and should not be lost.
+func (l *CachingLM) store(ctx context.Context, kind string, idx []int, keys [][]byte, values [][]byte) error {
+	err := retry(context.WithoutCancel(ctx), func() error {
+		tx, err := l.c.db.Begin()
+		if err != nil {
+			return err
+		}
+		stmt, err := tx.Prepare(`INSERT OR REPLACE INTO responses(key, model, kind, value) VALUES (?, ?, ?, ?)`)
+		if err != nil {
+			tx.Rollback()
+			return err
+		}
+		for j, i := range idx {
+			if _, err := stmt.Exec(keys[i], l.model, kind, values[j]); err != nil {
+				stmt.Close()
+				tx.Rollback()
+				return err
+			}
+		}
+		stmt.Close()
+		return tx.Commit()
+	})
+	if err != nil {
+		return fmt.Errorf("cache %s: storing %d %s answers: %w", l.c.path, len(idx), kind, err)
+	}
+	return nil
+}
