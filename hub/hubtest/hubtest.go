@@ -1,0 +1,624 @@
+// Package hubtest runs a local HTTP server that behaves like the Hugging Face
+// Hub for the endpoints lmeval uses, so tests never touch the network: repo
+// info, refs, tree listings, file resolution with redirects to a CDN-like
+// path (and the X-Repo-Commit / X-Linked-Etag / X-Linked-Size headers the Hub
+// sends), the Parquet conversion API of datasets, legacy-name redirects,
+// gated repositories, Range requests, and injected faults (a download cut in
+// the middle, corrupted bytes).
+package hubtest
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Token is the token that opens gated repositories.
+const Token = "hf_hubtestTokenThatOpensGatedRepositories00"
+
+// Request is one request the server received.
+type Request struct {
+	Method string
+	Path   string // escaped path, query included
+	Range  string // the Range header
+	Auth   string // the Authorization header
+}
+
+type file struct {
+	data []byte
+	lfs  bool
+	etag string // sha256 (LFS) or git blob sha1
+}
+
+type repo struct {
+	gated    bool
+	branches map[string]map[string]*file // branch -> path -> file
+}
+
+// Server is a fake Hub. Configure it with the Add*/Set* methods, then point
+// a hub.Client (or HF_ENDPOINT) at URL.
+type Server struct {
+	*httptest.Server
+
+	mu       sync.Mutex
+	repos    map[string]*repo // "model:owner/name" or "dataset:owner/name"
+	aliases  map[string]string
+	requests []Request
+	cuts     map[string]int  // etag -> number of GETs still to cut short
+	corrupt  map[string]bool // etag -> serve altered bytes
+	delay    time.Duration
+}
+
+// New starts a server that stops when the test ends.
+func New(t testing.TB) *Server {
+	s := &Server{
+		repos:   make(map[string]*repo),
+		aliases: make(map[string]string),
+		cuts:    make(map[string]int),
+		corrupt: make(map[string]bool),
+	}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func key(typ, id string) string { return typ + ":" + id }
+
+// AddFile puts a file on a branch ("" means main) of a repository of type
+// "model" or "dataset", creating both as needed. Files ending in .parquet,
+// .gguf or .bin are stored as LFS files (ETag = sha256), others as regular
+// git files (ETag = git blob sha1), as on the Hub.
+func (s *Server) AddFile(typ, id, branch, path string, data []byte) {
+	if branch == "" {
+		branch = "main"
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.repos[key(typ, id)]
+	if r == nil {
+		r = &repo{branches: make(map[string]map[string]*file)}
+		s.repos[key(typ, id)] = r
+	}
+	if r.branches[branch] == nil {
+		r.branches[branch] = make(map[string]*file)
+	}
+	f := &file{data: append([]byte(nil), data...)}
+	switch {
+	case strings.HasSuffix(path, ".parquet"), strings.HasSuffix(path, ".gguf"), strings.HasSuffix(path, ".bin"):
+		f.lfs = true
+		h := sha256.Sum256(data)
+		f.etag = hex.EncodeToString(h[:])
+	default:
+		h := sha1.New()
+		fmt.Fprintf(h, "blob %d\x00", len(data))
+		h.Write(data)
+		f.etag = hex.EncodeToString(h.Sum(nil))
+	}
+	r.branches[branch][path] = f
+}
+
+// AddParquet adds the Parquet conversion of one config and split of a
+// dataset: the shards go to refs/convert/parquet as {config}/{split}/0000.parquet, ...
+func (s *Server) AddParquet(id, config, split string, shards ...[]byte) {
+	for i, b := range shards {
+		s.AddFile("dataset", id, "refs/convert/parquet", fmt.Sprintf("%s/%s/%04d.parquet", config, split, i), b)
+	}
+}
+
+// SetGated makes a repository answer 401 (403 with a wrong token) unless
+// requests carry Token.
+func (s *Server) SetGated(typ, id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r := s.repos[key(typ, id)]; r != nil {
+		r.gated = true
+	}
+}
+
+// AddAlias makes a legacy dataset name redirect to its namespaced repository,
+// as the Hub does for hellaswag -> Rowan/hellaswag.
+func (s *Server) AddAlias(legacy, id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.aliases[legacy] = id
+}
+
+// CutNext makes the next n downloads of the file stop after half of the
+// bytes asked for, the connection closed mid-body.
+func (s *Server) CutNext(typ, id, branch, path string, n int) {
+	if f := s.lookup(typ, id, branch, path); f != nil {
+		s.mu.Lock()
+		s.cuts[f.etag] = n
+		s.mu.Unlock()
+	}
+}
+
+// Corrupt makes downloads of the file serve altered bytes under the right
+// headers, so the client's checksum must catch it.
+func (s *Server) Corrupt(typ, id, branch, path string, on bool) {
+	if f := s.lookup(typ, id, branch, path); f != nil {
+		s.mu.Lock()
+		s.corrupt[f.etag] = on
+		s.mu.Unlock()
+	}
+}
+
+// SetDelay slows every CDN response body by d, so concurrent downloads
+// overlap.
+func (s *Server) SetDelay(d time.Duration) {
+	s.mu.Lock()
+	s.delay = d
+	s.mu.Unlock()
+}
+
+// Commit is the commit a branch of a repository points to: a hash of its
+// content, so it changes whenever a file does.
+func (s *Server) Commit(typ, id, branch string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.repos[key(typ, id)]
+	if r == nil {
+		return ""
+	}
+	return commitOf(r.branches[branch])
+}
+
+// Requests returns the requests received so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Count is the number of requests with this method whose path contains sub.
+func (s *Server) Count(method, sub string) int {
+	n := 0
+	for _, r := range s.Requests() {
+		if r.Method == method && strings.Contains(r.Path, sub) {
+			n++
+		}
+	}
+	return n
+}
+
+// CDNPath is the path the server redirects downloads of a file to.
+func (s *Server) CDNPath(typ, id, branch, path string) string {
+	if f := s.lookup(typ, id, branch, path); f != nil {
+		return "/cdn/" + f.etag
+	}
+	return ""
+}
+
+func (s *Server) lookup(typ, id, branch, path string) *file {
+	if branch == "" {
+		branch = "main"
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r := s.repos[key(typ, id)]; r != nil {
+		return r.branches[branch][path]
+	}
+	return nil
+}
+
+func commitOf(files map[string]*file) string {
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	h := sha1.New()
+	for _, p := range paths {
+		fmt.Fprintf(h, "%s\x00%s\x00", p, files[p].etag)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// resolveRev finds the branch a revision names (a branch name or a commit).
+func resolveRev(r *repo, rev string) (string, map[string]*file) {
+	if files, ok := r.branches[rev]; ok {
+		return commitOf(files), files
+	}
+	for _, files := range r.branches {
+		if commitOf(files) == rev {
+			return rev, files
+		}
+	}
+	return "", nil
+}
+
+func hubError(w http.ResponseWriter, status int, code, msg string) {
+	if code != "" {
+		w.Header().Set("X-Error-Code", code)
+	}
+	w.Header().Set("X-Error-Message", msg)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]string{"error": msg})
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.EscapedPath()
+	full := p
+	if r.URL.RawQuery != "" {
+		full += "?" + r.URL.RawQuery
+	}
+	s.mu.Lock()
+	s.requests = append(s.requests, Request{Method: r.Method, Path: full, Range: r.Header.Get("Range"), Auth: r.Header.Get("Authorization")})
+	s.mu.Unlock()
+
+	switch {
+	case strings.HasPrefix(p, "/cdn/"):
+		s.serveCDN(w, r, strings.TrimPrefix(p, "/cdn/"))
+	case strings.HasPrefix(p, "/api/models/"):
+		s.serveAPI(w, r, "model", "/api/models/", strings.TrimPrefix(p, "/api/models/"))
+	case strings.HasPrefix(p, "/api/datasets/"):
+		s.serveAPI(w, r, "dataset", "/api/datasets/", strings.TrimPrefix(p, "/api/datasets/"))
+	case strings.Contains(p, "/resolve/"):
+		typ, prefix, rest := "model", "/", strings.TrimPrefix(p, "/")
+		if strings.HasPrefix(p, "/datasets/") {
+			typ, prefix, rest = "dataset", "/datasets/", strings.TrimPrefix(p, "/datasets/")
+		}
+		s.serveResolve(w, r, typ, prefix, rest)
+	default:
+		hubError(w, http.StatusNotFound, "", "no such endpoint: "+p)
+	}
+}
+
+// splitID separates a repo id (one or two segments) from the rest of an
+// escaped path, given the keyword that follows the id.
+func splitID(rest string, keywords ...string) (id, tail string) {
+	segs := strings.Split(rest, "/")
+	n := 2
+	if len(segs) == 1 {
+		n = 1
+	} else {
+		for _, k := range keywords {
+			if segs[1] == k {
+				n = 1
+			}
+		}
+	}
+	if n > len(segs) {
+		n = len(segs)
+	}
+	return strings.Join(segs[:n], "/"), strings.Join(segs[n:], "/")
+}
+
+// access finds a repository and checks the caller may read it, writing the
+// Hub's error (or a redirect for a legacy name) when not.
+func (s *Server) access(w http.ResponseWriter, r *http.Request, typ, prefix, id, tail string) *repo {
+	s.mu.Lock()
+	canonical, aliased := s.aliases[id]
+	rp := s.repos[key(typ, id)]
+	s.mu.Unlock()
+	if aliased && typ == "dataset" {
+		loc := prefix + canonical + "/" + tail
+		if r.URL.RawQuery != "" {
+			loc += "?" + r.URL.RawQuery
+		}
+		http.Redirect(w, r, loc, http.StatusTemporaryRedirect)
+		return nil
+	}
+	if rp == nil {
+		hubError(w, http.StatusNotFound, "RepoNotFound", "Repository Not Found for url: "+r.URL.String())
+		return nil
+	}
+	if rp.gated {
+		switch r.Header.Get("Authorization") {
+		case "Bearer " + Token:
+		case "":
+			hubError(w, http.StatusUnauthorized, "GatedRepo", "Access to "+typ+" "+id+" is restricted. You must have access to it and be authenticated to access it.")
+			return nil
+		default:
+			hubError(w, http.StatusForbidden, "GatedRepo", "Access to "+typ+" "+id+" is restricted and you are not in the authorized list.")
+			return nil
+		}
+	}
+	return rp
+}
+
+func unescape(s string) string {
+	u, err := url.PathUnescape(s)
+	if err != nil {
+		return s
+	}
+	return u
+}
+
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, typ, prefix, rest string) {
+	id, tail := splitID(rest, "revision", "refs", "tree", "parquet")
+	rp := s.access(w, r, typ, prefix, id, tail)
+	if rp == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	segs := strings.Split(tail, "/")
+	switch {
+	case tail == "" || segs[0] == "revision":
+		rev := "main"
+		if len(segs) > 1 {
+			rev = unescape(strings.Join(segs[1:], "/"))
+		}
+		commit, files := resolveRev(rp, rev)
+		if files == nil {
+			hubError(w, http.StatusNotFound, "RevisionNotFound", "Invalid rev id: "+rev)
+			return
+		}
+		type sibling struct {
+			RFilename string `json:"rfilename"`
+		}
+		sib := []sibling{}
+		for _, p := range sortedPaths(files) {
+			sib = append(sib, sibling{p})
+		}
+		writeJSON(w, map[string]any{"id": id, "sha": commit, "siblings": sib, "private": false, "gated": rp.gated})
+	case segs[0] == "refs":
+		type branch struct {
+			Name         string `json:"name"`
+			Ref          string `json:"ref"`
+			TargetCommit string `json:"targetCommit"`
+		}
+		out := map[string][]branch{"branches": {}, "converts": {}, "tags": {}}
+		for name, files := range rp.branches {
+			if c, ok := strings.CutPrefix(name, "refs/convert/"); ok {
+				out["converts"] = append(out["converts"], branch{c, name, commitOf(files)})
+			} else {
+				out["branches"] = append(out["branches"], branch{name, "refs/heads/" + name, commitOf(files)})
+			}
+		}
+		writeJSON(w, out)
+	case segs[0] == "tree" && len(segs) > 1:
+		_, files := resolveRev(rp, unescape(segs[1]))
+		if files == nil {
+			hubError(w, http.StatusNotFound, "RevisionNotFound", "Invalid rev id: "+unescape(segs[1]))
+			return
+		}
+		dir := unescape(strings.Join(segs[2:], "/"))
+		type lfs struct {
+			OID         string `json:"oid"`
+			Size        int    `json:"size"`
+			PointerSize int    `json:"pointerSize"`
+		}
+		type entry struct {
+			Type string `json:"type"`
+			OID  string `json:"oid"`
+			Size int    `json:"size"`
+			Path string `json:"path"`
+			LFS  *lfs   `json:"lfs,omitempty"`
+		}
+		entries := []entry{}
+		dirs := map[string]bool{}
+		for _, p := range sortedPaths(files) {
+			if dir != "" && !strings.HasPrefix(p, dir+"/") {
+				continue
+			}
+			for d := p; strings.Contains(d, "/"); {
+				d = d[:strings.LastIndexByte(d, '/')]
+				if !dirs[d] && (dir == "" || strings.HasPrefix(d, dir+"/")) {
+					dirs[d] = true
+					entries = append(entries, entry{Type: "directory", Path: d, OID: strings.Repeat("0", 40)})
+				}
+			}
+			f := files[p]
+			e := entry{Type: "file", Path: p, Size: len(f.data), OID: f.etag}
+			if f.lfs {
+				e.OID = gitSHA1([]byte("version https://git-lfs.github.com/spec/v1\noid sha256:" + f.etag + "\n"))
+				e.LFS = &lfs{OID: f.etag, Size: len(f.data), PointerSize: 134}
+			}
+			entries = append(entries, e)
+		}
+		writeJSON(w, entries)
+	case segs[0] == "parquet" && typ == "dataset":
+		s.serveParquetAPI(w, r, rp, prefix+id, segs[1:])
+	default:
+		hubError(w, http.StatusNotFound, "", "no such endpoint")
+	}
+}
+
+func gitSHA1(b []byte) string {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(b))
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func sortedPaths(files map[string]*file) []string {
+	out := make([]string, 0, len(files))
+	for p := range files {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// serveParquetAPI answers /api/datasets/{id}/parquet[/{config}[/{split}[/{n}.parquet]]]
+// from the files on refs/convert/parquet.
+func (s *Server) serveParquetAPI(w http.ResponseWriter, r *http.Request, rp *repo, apiBase string, segs []string) {
+	files := rp.branches["refs/convert/parquet"]
+	if files == nil {
+		hubError(w, http.StatusNotFound, "", "The dataset has no Parquet export.")
+		return
+	}
+	// config -> split -> shard paths (sorted)
+	listing := map[string]map[string][]string{}
+	for _, p := range sortedPaths(files) {
+		parts := strings.Split(p, "/")
+		if len(parts) != 3 {
+			continue
+		}
+		split := strings.TrimPrefix(parts[1], "partial-")
+		if listing[parts[0]] == nil {
+			listing[parts[0]] = map[string][]string{}
+		}
+		listing[parts[0]][split] = append(listing[parts[0]][split], p)
+	}
+	base := s.URL + apiBase + "/parquet"
+	urls := func(config, split string) []string {
+		out := []string{}
+		for i := range listing[config][split] {
+			out = append(out, fmt.Sprintf("%s/%s/%s/%d.parquet", base, url.PathEscape(config), url.PathEscape(split), i))
+		}
+		return out
+	}
+	for i := range segs {
+		segs[i] = unescape(segs[i])
+	}
+	switch len(segs) {
+	case 0:
+		out := map[string]map[string][]string{}
+		for c, splits := range listing {
+			out[c] = map[string][]string{}
+			for sp := range splits {
+				out[c][sp] = urls(c, sp)
+			}
+		}
+		writeJSON(w, out)
+	case 1:
+		if listing[segs[0]] == nil {
+			hubError(w, http.StatusNotFound, "", "Not found.")
+			return
+		}
+		out := map[string][]string{}
+		for sp := range listing[segs[0]] {
+			out[sp] = urls(segs[0], sp)
+		}
+		writeJSON(w, out)
+	case 2:
+		if listing[segs[0]][segs[1]] == nil {
+			hubError(w, http.StatusNotFound, "", "Not found.")
+			return
+		}
+		writeJSON(w, urls(segs[0], segs[1]))
+	case 3:
+		n, err := strconv.Atoi(strings.TrimSuffix(segs[2], ".parquet"))
+		shards := listing[segs[0]][segs[1]]
+		if err != nil || n < 0 || n >= len(shards) {
+			hubError(w, http.StatusNotFound, "", "Not found.")
+			return
+		}
+		repoPath := strings.TrimPrefix(apiBase, "/api")
+		http.Redirect(w, r, s.URL+repoPath+"/resolve/"+url.PathEscape("refs/convert/parquet")+"/"+shards[n], http.StatusFound)
+	default:
+		hubError(w, http.StatusNotFound, "", "Not found.")
+	}
+}
+
+// serveResolve answers {prefix}{id}/resolve/{rev}/{path}: LFS files redirect
+// to the CDN path with the metadata headers, regular files are served here.
+func (s *Server) serveResolve(w http.ResponseWriter, r *http.Request, typ, prefix, rest string) {
+	id, tail := splitID(rest, "resolve")
+	tail = strings.TrimPrefix(tail, "resolve/")
+	rp := s.access(w, r, typ, prefix, id, "resolve/"+tail)
+	if rp == nil {
+		return
+	}
+	revEsc, pathEsc, _ := strings.Cut(tail, "/")
+	rev, path := unescape(revEsc), unescape(pathEsc)
+	s.mu.Lock()
+	commit, files := resolveRev(rp, rev)
+	f := files[path]
+	s.mu.Unlock()
+	if files == nil {
+		hubError(w, http.StatusNotFound, "RevisionNotFound", "Invalid rev id: "+rev)
+		return
+	}
+	if f == nil {
+		hubError(w, http.StatusNotFound, "EntryNotFound", "Entry not found")
+		return
+	}
+	w.Header().Set("X-Repo-Commit", commit)
+	if f.lfs {
+		w.Header().Set("X-Linked-Etag", `"`+f.etag+`"`)
+		w.Header().Set("X-Linked-Size", strconv.Itoa(len(f.data)))
+		w.Header().Set("ETag", `"`+gitSHA1([]byte(f.etag))+`"`)
+		http.Redirect(w, r, s.URL+"/cdn/"+f.etag, http.StatusFound)
+		return
+	}
+	w.Header().Set("ETag", `"`+f.etag+`"`)
+	s.serveBytes(w, r, f)
+}
+
+func (s *Server) serveCDN(w http.ResponseWriter, r *http.Request, etag string) {
+	s.mu.Lock()
+	var f *file
+	for _, rp := range s.repos {
+		for _, files := range rp.branches {
+			for _, g := range files {
+				if g.etag == etag {
+					f = g
+				}
+			}
+		}
+	}
+	s.mu.Unlock()
+	if f == nil {
+		http.NotFound(w, r)
+		return
+	}
+	s.serveBytes(w, r, f)
+}
+
+// serveBytes serves a file's content with Range support and the injected
+// faults.
+func (s *Server) serveBytes(w http.ResponseWriter, r *http.Request, f *file) {
+	s.mu.Lock()
+	data := f.data
+	if s.corrupt[f.etag] && len(data) > 0 {
+		data = append([]byte(nil), data...)
+		data[len(data)/2] ^= 0xff
+	}
+	cut := r.Method == http.MethodGet && s.cuts[f.etag] > 0
+	if cut {
+		s.cuts[f.etag]--
+	}
+	delay := s.delay
+	s.mu.Unlock()
+	w.Header().Set("Accept-Ranges", "bytes")
+	if !cut {
+		if delay > 0 && r.Method == http.MethodGet {
+			time.Sleep(delay)
+		}
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
+		return
+	}
+	start := 0
+	if rg := r.Header.Get("Range"); rg != "" {
+		fmt.Sscanf(rg, "bytes=%d-", &start)
+	}
+	if start > len(data) {
+		start = len(data)
+	}
+	body := data[start:]
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	if start > 0 {
+		w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", start, len(data)-1, len(data)))
+		w.WriteHeader(http.StatusPartialContent)
+	} else {
+		w.WriteHeader(http.StatusOK)
+	}
+	w.Write(body[:len(body)/2])
+	if fl, ok := w.(http.Flusher); ok {
+		fl.Flush()
+	}
+	// Abort the connection with the body unfinished.
+	panic(http.ErrAbortHandler)
+}
