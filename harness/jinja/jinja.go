@@ -1,34 +1,39 @@
 // Package jinja renders lm-eval's Jinja templates (doc_to_text, doc_to_target,
 // doc_to_choice, description, gen_prefix, chat templates) exactly as Python's
-// Jinja2 renders them in lm-eval: StrictUndefined, keep_trailing_newline and
-// the regex_replace filter, with Python's semantics for values.
+// Jinja2 renders them in lm-eval, whose environment is
+// Environment(undefined=StrictUndefined, keep_trailing_newline=True) with a
+// regex_replace filter.
 //
-// It is built on gonja v2's lexer, parser and environment, configured the way
-// lm_eval/utils.py configures jinja2.Environment.
+// Templates are lexed and their expressions parsed by gonja v2; the
+// statements are parsed and everything is evaluated here with Python's
+// semantics: str/list/dict methods, Python's repr when a list or None is
+// printed, Python's int/float arithmetic and float formatting, and
+// StrictUndefined errors that name the missing variable.
 package jinja
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
-	"io"
+	"strings"
 	"sync"
 
-	"github.com/nikolalohinski/gonja/v2/builtins"
 	"github.com/nikolalohinski/gonja/v2/config"
-	"github.com/nikolalohinski/gonja/v2/exec"
-	"github.com/nikolalohinski/gonja/v2/loaders"
-	"github.com/nikolalohinski/gonja/v2/nodes"
 )
 
 // Env is a template environment configured like lm-eval's Jinja2
 // environment. It is safe for concurrent use; compiled templates are cached
-// by source text.
+// by source text, so rendering the same template for millions of documents
+// parses it once.
 type Env struct {
-	cfg   *config.Config
-	env   *exec.Environment
-	mu    sync.Mutex // guards env.Context writes in RegisterFunc
-	cache sync.Map   // source -> *exec.Template
-	exprs sync.Map   // expression source -> nodes.Expression
+	cfg     *config.Config
+	mu      sync.RWMutex
+	globals map[string]any
+	cache   sync.Map // source -> *compiled
+}
+
+type compiled struct {
+	body []node
+	err  error
 }
 
 // New returns an environment equivalent to lm-eval's
@@ -38,118 +43,187 @@ func New() *Env {
 	cfg := config.New()
 	cfg.StrictUndefined = true
 	cfg.KeepTrailingNewline = true
-	filters := exec.NewFilterSet(map[string]exec.FilterFunction{})
-	filters.Update(builtins.Filters)
-	filters.Register("regex_replace", regexReplaceFilter)
-	tests := exec.NewTestSet(map[string]exec.TestFunction{})
-	tests.Update(builtins.Tests)
-	ctx := exec.EmptyContext().Update(builtins.GlobalFunctions).Update(builtins.GlobalVariables)
-	e := &Env{
-		cfg: cfg,
-		env: &exec.Environment{
-			Context:           ctx,
-			Filters:           filters,
-			Tests:             tests,
-			ControlStructures: builtins.ControlStructures,
-			Methods:           builtins.Methods,
-		},
-	}
-	return e
+	return &Env{cfg: cfg, globals: globals()}
 }
 
-// RegisterFunc adds a global function (for example raise_exception for chat
-// templates). fn follows gonja's calling conventions: either
-// func(*exec.VarArgs) (any, error), or a plain Go function whose parameters
-// match the argument types.
+// RegisterFunc adds a global function, for example raise_exception for chat
+// templates. fn is either func(args []any, kwargs map[string]any) (any, error),
+// which receives template values (string, int64, float64, bool, nil, []any,
+// map[string]any), or any other Go function, whose arguments are converted
+// from template values and whose optional trailing error is raised.
 func (e *Env) RegisterFunc(name string, fn any) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.env.Context.Set(name, fn)
+	g := make(map[string]any, len(e.globals)+1)
+	for k, v := range e.globals {
+		g[k] = v
+	}
+	g[name] = norm(fn)
+	e.globals = g
 }
 
-// Compile parses src and caches the result; it reports syntax errors.
+// Compile parses src (and caches it); it reports syntax errors.
 func (e *Env) Compile(src string) error {
-	_, err := e.template(src)
+	_, err := e.compile(src)
 	return err
 }
 
-func (e *Env) template(src string) (*exec.Template, error) {
-	if t, ok := e.cache.Load(src); ok {
-		return t.(*exec.Template), nil
+func (e *Env) compile(src string) ([]node, error) {
+	if c, ok := e.cache.Load(src); ok {
+		c := c.(*compiled)
+		return c.body, c.err
 	}
-	t, err := exec.NewTemplate("template", e.cfg, sourceLoader(src), e.env)
+	body, err := parseTemplateSafe(src, e.cfg)
 	if err != nil {
-		return nil, fmt.Errorf("jinja: parse %q: %w", abbreviate(src), err)
+		err = fmt.Errorf("jinja: parse %q: %w", abbreviate(src), err)
 	}
-	e.cache.Store(src, t)
-	return t, nil
+	e.cache.Store(src, &compiled{body, err})
+	return body, err
+}
+
+// parseTemplateSafe turns a panic inside gonja's lexer or parser into an
+// error: templates come from user YAML.
+func parseTemplateSafe(src string, cfg *config.Config) (body []node, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("parser failure: %v", r)
+		}
+	}()
+	return parseTemplate(src, cfg)
+}
+
+func (e *Env) scope(vars map[string]any) *scope {
+	e.mu.RLock()
+	g := e.globals
+	e.mu.RUnlock()
+	root := &scope{vars: g}
+	s := &scope{vars: make(map[string]any, len(vars)+2), parent: root}
+	for k, v := range vars {
+		s.vars[k] = norm(v)
+	}
+	return s
 }
 
 // Render renders src with vars as the template's variables.
 func (e *Env) Render(src string, vars map[string]any) (string, error) {
-	t, err := e.template(src)
+	body, err := e.compile(src)
 	if err != nil {
 		return "", err
 	}
-	out, err := t.ExecuteToString(exec.NewContext(copyVars(vars)))
-	if err != nil {
+	var b strings.Builder
+	r := &renderer{env: e}
+	if err := safeRun(func() error { return r.render(&b, body, e.scope(vars)) }); err != nil {
 		return "", fmt.Errorf("jinja: render %q: %w", abbreviate(src), err)
 	}
-	return out, nil
+	return b.String(), nil
+}
+
+func safeRun(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	return f()
 }
 
 // Eval evaluates a single Jinja expression (without braces) and returns its
-// value as a Go value: string, int64, float64, bool, nil, []any or
-// map[string]any.
+// value as a Go value: string, int64, float64, bool, nil, []any (lists and
+// tuples) or map[string]any.
 func (e *Env) Eval(expr string, vars map[string]any) (any, error) {
-	node, err := e.expression(expr)
+	src := e.cfg.VariableStartString + " " + expr + " " + e.cfg.VariableEndString
+	body, err := e.compile(src)
 	if err != nil {
 		return nil, err
 	}
-	ev := &exec.Evaluator{
-		Config: e.cfg,
-		Environment: &exec.Environment{
-			Context:           e.env.Context.Inherit().Update(exec.NewContext(copyVars(vars))),
-			Filters:           e.env.Filters,
-			Tests:             e.env.Tests,
-			ControlStructures: e.env.ControlStructures,
-			Methods:           e.env.Methods,
-		},
-		Loader: sourceLoader(""),
+	out, ok := singleOutput(body)
+	if !ok {
+		return nil, fmt.Errorf("jinja: %q is not a single expression", abbreviate(expr))
 	}
-	v := ev.Eval(node)
-	if v.IsError() {
-		return nil, fmt.Errorf("jinja: eval %q: %w", abbreviate(expr), v.Interface().(error))
-	}
-	return v.ToGoSimpleType(false), nil
-}
-
-func (e *Env) expression(expr string) (nodes.Expression, error) {
-	if n, ok := e.exprs.Load(expr); ok {
-		return n.(nodes.Expression), nil
-	}
-	t, err := exec.NewTemplate("expression", e.cfg, sourceLoader(e.cfg.VariableStartString+" "+expr+" "+e.cfg.VariableEndString), e.env)
+	v, err := e.evalNode(out, vars)
 	if err != nil {
-		return nil, fmt.Errorf("jinja: parse expression %q: %w", abbreviate(expr), err)
+		return nil, fmt.Errorf("jinja: eval %q: %w", abbreviate(expr), err)
 	}
-	root := t.Root()
-	if len(root.Nodes) != 1 {
-		return nil, fmt.Errorf("jinja: %q is not a single expression", abbreviate(expr))
-	}
-	out, ok := root.Nodes[0].(*nodes.Output)
-	if !ok || out.Condition != nil {
-		return nil, fmt.Errorf("jinja: %q is not a single expression", abbreviate(expr))
-	}
-	e.exprs.Store(expr, out.Expression)
-	return out.Expression, nil
+	return v, nil
 }
 
-func copyVars(vars map[string]any) map[string]any {
-	m := make(map[string]any, len(vars))
-	for k, v := range vars {
-		m[k] = v
+func singleOutput(body []node) (*outputNode, bool) {
+	if len(body) != 1 {
+		return nil, false
 	}
-	return m
+	out, ok := body[0].(*outputNode)
+	return out, ok
+}
+
+func (e *Env) evalNode(out *outputNode, vars map[string]any) (any, error) {
+	var v any
+	r := &renderer{env: e}
+	err := safeRun(func() error {
+		var err error
+		v, err = r.eval(out.expr, e.scope(vars))
+		if err != nil {
+			return err
+		}
+		if u, ok := v.(*undefined); ok {
+			return u.err()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return toGo(v), nil
+}
+
+// ErrNotLiteral is returned by RenderValue when the rendered text is not a
+// Python literal (lm-eval's ast.literal_eval would raise).
+var ErrNotLiteral = errors.New("not a Python literal")
+
+// RenderValue gives what lm-eval computes for a templated doc_to_choice:
+// ast.literal_eval(render(src, vars)). The result is a Go value ([]any for
+// lists and tuples). When src is a single {{ expression }} whose value is a
+// list of strings and numbers, that list is returned directly: it is what
+// literal_eval of its rendering gives, without the round trip.
+func (e *Env) RenderValue(src string, vars map[string]any) (any, error) {
+	body, err := e.compile(src)
+	if err != nil {
+		return nil, err
+	}
+	if out, ok := singleOutput(body); ok {
+		v, err := e.evalNode(out, vars)
+		if err != nil {
+			return nil, fmt.Errorf("jinja: render %q: %w", abbreviate(src), err)
+		}
+		if l, ok := v.([]any); ok && literalList(l) {
+			return l, nil
+		}
+	}
+	s, err := e.Render(src, vars)
+	if err != nil {
+		return nil, err
+	}
+	v, err := ParseLiteral(s)
+	if err != nil {
+		return nil, fmt.Errorf("jinja: value of %q: %w", abbreviate(src), err)
+	}
+	return v, nil
+}
+
+// literalList reports whether repr(l) parses back to l: strings, ints,
+// finite floats, bools and None only.
+func literalList(l []any) bool {
+	for _, v := range l {
+		switch x := v.(type) {
+		case string, int64, bool, nil:
+		case float64:
+			if x != x || x > 1.7976931348623157e308 || x < -1.7976931348623157e308 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func abbreviate(s string) string {
@@ -158,18 +232,4 @@ func abbreviate(s string) string {
 		return s
 	}
 	return s[:max] + "..."
-}
-
-// sourceLoader serves one template source; includes and imports are not
-// supported (lm-eval uses a BaseLoader, which cannot load either).
-type sourceLoader string
-
-func (s sourceLoader) Read(path string) (io.Reader, error) {
-	return bytes.NewReader([]byte(s)), nil
-}
-
-func (s sourceLoader) Resolve(path string) (string, error) { return path, nil }
-
-func (s sourceLoader) Inherit(from string) (loaders.Loader, error) {
-	return nil, fmt.Errorf("jinja: cannot load template %q: no loader", from)
 }

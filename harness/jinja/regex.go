@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/dlclark/regexp2"
-	"github.com/nikolalohinski/gonja/v2/exec"
 )
 
 // regexCache holds compiled patterns; templates apply the same few patterns
@@ -115,21 +114,4 @@ func expandPython(repl string, m *regexp2.Match) (string, error) {
 		}
 	}
 	return b.String(), nil
-}
-
-func regexReplaceFilter(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.Value {
-	if len(params.Args) < 2 || len(params.Args) > 3 {
-		return exec.AsValue(fmt.Errorf("regex_replace(pattern, repl, count=0): got %d arguments", len(params.Args)))
-	}
-	count := 0
-	if len(params.Args) == 3 {
-		count = params.Args[2].Integer()
-	} else if c, ok := params.KwArgs["count"]; ok {
-		count = c.Integer()
-	}
-	out, err := pySub(in.String(), params.Args[0].String(), params.Args[1].String(), count)
-	if err != nil {
-		return exec.AsValue(fmt.Errorf("regex_replace: %w", err))
-	}
-	return exec.AsValue(out)
 }

@@ -1,0 +1,857 @@
+package jinja
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/nikolalohinski/gonja/v2/nodes"
+)
+
+// filterFunc implements one Jinja2 filter.
+type filterFunc func(r *renderer, v any, args []any, kwargs map[string]any) (any, error)
+
+type testFunc func(v any, args []any) (bool, error)
+
+func (r *renderer) applyFilter(fc *nodes.FilterCall, v any, sc *scope) (any, error) {
+	f, ok := filters[fc.Name]
+	if !ok {
+		return nil, fmt.Errorf("no filter named '%s'", fc.Name)
+	}
+	args := make([]any, len(fc.Args))
+	for i, a := range fc.Args {
+		var err error
+		if args[i], err = r.eval(a, sc); err != nil {
+			return nil, err
+		}
+	}
+	var kwargs map[string]any
+	if len(fc.Kwargs) > 0 {
+		kwargs = map[string]any{}
+		for k, a := range fc.Kwargs {
+			var err error
+			if kwargs[k], err = r.eval(a, sc); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if fc.Name != "default" && fc.Name != "d" {
+		if u, ok := v.(*undefined); ok {
+			return nil, u.err()
+		}
+	}
+	out, err := f(r, v, args, kwargs)
+	if err != nil {
+		return nil, fmt.Errorf("filter %s: %w", fc.Name, err)
+	}
+	return out, nil
+}
+
+func (r *renderer) applyTest(tc *nodes.TestCall, v any, sc *scope) (any, error) {
+	t, ok := tests[tc.Name]
+	if !ok {
+		return nil, fmt.Errorf("no test named '%s'", tc.Name)
+	}
+	args := make([]any, len(tc.Args))
+	for i, a := range tc.Args {
+		var err error
+		if args[i], err = r.eval(a, sc); err != nil {
+			return nil, err
+		}
+	}
+	return t(v, args)
+}
+
+// param returns positional argument i, or keyword name, or def.
+func param(args []any, kwargs map[string]any, i int, name string, def any) any {
+	if i < len(args) {
+		return args[i]
+	}
+	if v, ok := kwargs[name]; ok {
+		return v
+	}
+	return def
+}
+
+var filters map[string]filterFunc
+
+func init() {
+	filters = map[string]filterFunc{
+		"abs": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+			switch x := v.(type) {
+			case int64:
+				if x < 0 {
+					return -x, nil
+				}
+				return x, nil
+			case float64:
+				return math.Abs(x), nil
+			}
+			return nil, fmt.Errorf("bad operand type for abs(): '%s'", typeName(v))
+		},
+		"attr": func(_ *renderer, v any, args []any, _ map[string]any) (any, error) {
+			name, _ := param(args, nil, 0, "", "").(string)
+			return getAttr(v, name)
+		},
+		"capitalize": stringFilter(pyCapitalize),
+		"center": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			s, err := str(v)
+			if err != nil {
+				return nil, err
+			}
+			w, _ := asInt(param(args, kwargs, 0, "width", int64(80)))
+			return pad(s, int(w), " ", '^'), nil
+		},
+		"count":   lengthFilter,
+		"d":       defaultFilter,
+		"default": defaultFilter,
+		"dictsort": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, errors.New("dictsort expects a dict")
+			}
+			items, _ := dictMethod(m, "items")
+			out, _ := items(nil, nil)
+			byValue := param(args, kwargs, 1, "by", "key") == "value"
+			rev, _ := truth(param(args, kwargs, 2, "reverse", false))
+			cs, _ := truth(param(args, kwargs, 0, "case_sensitive", false))
+			l := out.([]any)
+			err := sortValues(l, func(x any) any {
+				k := x.(tuple)[0]
+				if byValue {
+					k = x.(tuple)[1]
+				}
+				return foldCase(k, cs)
+			}, rev)
+			return l, err
+		},
+		"e":      func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) { return escapeHTML(v) },
+		"escape": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) { return escapeHTML(v) },
+		"first": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+			items, err := iterate(v)
+			if err != nil {
+				return nil, err
+			}
+			if len(items) == 0 {
+				return &undefined{name: "No first item, sequence was empty."}, nil
+			}
+			return items[0], nil
+		},
+		"float": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			def := param(args, kwargs, 0, "default", 0.0)
+			switch x := v.(type) {
+			case float64:
+				return x, nil
+			case int64:
+				return float64(x), nil
+			case bool:
+				return float64(boolToInt(x)), nil
+			case string:
+				if f, ok := parsePyFloat(x); ok {
+					return f, nil
+				}
+			}
+			return def, nil
+		},
+		"format": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			s, err := str(v)
+			if err != nil {
+				return nil, err
+			}
+			if len(kwargs) > 0 {
+				return percentFormat(s, kwargs)
+			}
+			return percentFormat(s, tuple(args))
+		},
+		"int": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			def := param(args, kwargs, 0, "default", int64(0))
+			base, _ := asInt(param(args, kwargs, 1, "base", int64(10)))
+			switch x := v.(type) {
+			case int64:
+				return x, nil
+			case bool:
+				return boolToInt(x), nil
+			case float64:
+				if math.IsInf(x, 0) || math.IsNaN(x) {
+					return def, nil
+				}
+				return int64(x), nil
+			case string:
+				s := strings.TrimFunc(x, pyIsSpace)
+				s = strings.ReplaceAll(s, "_", "")
+				if i, err := strconv.ParseInt(s, int(base), 64); err == nil {
+					return i, nil
+				}
+				if base == 10 {
+					if f, ok := parsePyFloat(x); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
+						return int64(f), nil
+					}
+				}
+			}
+			return def, nil
+		},
+		"items": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("can only get item pairs from a mapping, not %s", typeName(v))
+			}
+			items, _ := dictMethod(m, "items")
+			return items(nil, nil)
+		},
+		"join": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			items, err := iterate(v)
+			if err != nil {
+				return nil, err
+			}
+			sep, err := str(param(args, kwargs, 0, "d", ""))
+			if err != nil {
+				return nil, err
+			}
+			if attr, ok := param(args, kwargs, 1, "attribute", nil).(string); ok {
+				for i, it := range items {
+					if items[i], err = getAttrPath(it, attr); err != nil {
+						return nil, err
+					}
+				}
+			}
+			parts := make([]string, len(items))
+			for i, it := range items {
+				if parts[i], err = str(it); err != nil {
+					return nil, err
+				}
+			}
+			return strings.Join(parts, sep), nil
+		},
+		"last": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+			items, err := iterate(v)
+			if err != nil {
+				return nil, err
+			}
+			if len(items) == 0 {
+				return &undefined{name: "No last item, sequence was empty."}, nil
+			}
+			return items[len(items)-1], nil
+		},
+		"length": lengthFilter,
+		"list": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+			items, err := iterate(v)
+			if err != nil {
+				return nil, err
+			}
+			return append([]any{}, items...), nil
+		},
+		"lower": stringFilter(strings.ToLower),
+		"map":   mapFilter,
+		"max":   minMaxFilter(1),
+		"min":   minMaxFilter(-1),
+		"regex_replace": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			s, err := str(v)
+			if err != nil {
+				return nil, err
+			}
+			pattern, ok1 := param(args, kwargs, 0, "pattern", nil).(string)
+			repl, ok2 := param(args, kwargs, 1, "repl", nil).(string)
+			if !ok1 || !ok2 {
+				return nil, errors.New("regex_replace(pattern, repl, count=0) needs string pattern and repl")
+			}
+			count, _ := asInt(param(args, kwargs, 2, "count", int64(0)))
+			return pySub(s, pattern, repl, int(count))
+		},
+		"reject":     selectFilter(false, false),
+		"rejectattr": selectFilter(false, true),
+		"replace": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			s, err := str(v)
+			if err != nil {
+				return nil, err
+			}
+			old, err := str(param(args, kwargs, 0, "old", ""))
+			if err != nil {
+				return nil, err
+			}
+			repl, err := str(param(args, kwargs, 1, "new", ""))
+			if err != nil {
+				return nil, err
+			}
+			n := int64(-1)
+			if c := param(args, kwargs, 2, "count", nil); c != nil {
+				n, _ = asInt(c)
+			}
+			return strings.Replace(s, old, repl, int(n)), nil
+		},
+		"reverse": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+			if s, ok := v.(string); ok {
+				rs := []rune(s)
+				for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
+					rs[i], rs[j] = rs[j], rs[i]
+				}
+				return string(rs), nil
+			}
+			items, err := iterate(v)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]any, len(items))
+			for i, it := range items {
+				out[len(items)-1-i] = it
+			}
+			return out, nil
+		},
+		"round": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			prec, _ := asInt(param(args, kwargs, 0, "precision", int64(0)))
+			method, _ := param(args, kwargs, 1, "method", "common").(string)
+			f, ok := number(v)
+			if !ok {
+				return nil, fmt.Errorf("type %s doesn't define __round__", typeName(v))
+			}
+			if method == "common" {
+				if i, isInt := v.(int64); isInt {
+					return i, nil
+				}
+				s := strconv.FormatFloat(f, 'f', int(max(prec, 0)), 64)
+				r, _ := strconv.ParseFloat(s, 64)
+				if prec < 0 {
+					p := math.Pow(10, float64(-prec))
+					r = math.RoundToEven(f/p) * p
+				}
+				return r, nil
+			}
+			p := math.Pow(10, float64(prec))
+			if method == "ceil" {
+				return math.Ceil(f*p) / p, nil
+			}
+			if method == "floor" {
+				return math.Floor(f*p) / p, nil
+			}
+			return nil, errors.New("method must be common, ceil or floor")
+		},
+		"safe":       func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) { return v, nil },
+		"select":     selectFilter(true, false),
+		"selectattr": selectFilter(true, true),
+		"sort": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			items, err := iterate(v)
+			if err != nil {
+				return nil, err
+			}
+			out := append([]any{}, items...)
+			rev, _ := truth(param(args, kwargs, 0, "reverse", false))
+			cs, _ := truth(param(args, kwargs, 1, "case_sensitive", false))
+			attr, _ := param(args, kwargs, 2, "attribute", nil).(string)
+			err = sortValues(out, func(x any) any {
+				if attr != "" {
+					x, _ = getAttrPath(x, attr)
+				}
+				return foldCase(x, cs)
+			}, rev)
+			return out, err
+		},
+		"string": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) { return str(v) },
+		"sum": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			items, err := iterate(v)
+			if err != nil {
+				return nil, err
+			}
+			attr, _ := param(args, kwargs, 0, "attribute", nil).(string)
+			var total any = param(args, kwargs, 1, "start", int64(0))
+			for _, it := range items {
+				if attr != "" {
+					if it, err = getAttrPath(it, attr); err != nil {
+						return nil, err
+					}
+				}
+				if total, err = binaryOp(tokAdd, "+", total, it); err != nil {
+					return nil, err
+				}
+			}
+			return total, nil
+		},
+		"title": stringFilter(jinjaTitle),
+		"tojson": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+			b, err := json.Marshal(toGo(v))
+			if err != nil {
+				return nil, err
+			}
+			s := string(b)
+			s = strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`, "'", `\u0027`).Replace(s)
+			return s, nil
+		},
+		"trim": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			s, err := str(v)
+			if err != nil {
+				return nil, err
+			}
+			chars, err := optChars("trim", []any{param(args, kwargs, 0, "chars", nil)})
+			if err != nil {
+				return nil, err
+			}
+			return pyStrip(s, chars, true, true), nil
+		},
+		"truncate": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			s, err := str(v)
+			if err != nil {
+				return nil, err
+			}
+			n, _ := asInt(param(args, kwargs, 0, "length", int64(255)))
+			killwords, _ := truth(param(args, kwargs, 1, "killwords", false))
+			end, _ := param(args, kwargs, 2, "end", "...").(string)
+			leeway, _ := asInt(param(args, kwargs, 3, "leeway", int64(5)))
+			rs := []rune(s)
+			if int64(len(rs)) <= n+leeway {
+				return s, nil
+			}
+			cut := int(n) - len([]rune(end))
+			if cut < 0 {
+				cut = 0
+			}
+			if killwords {
+				return string(rs[:cut]) + end, nil
+			}
+			head := string(rs[:cut])
+			if i := strings.LastIndex(head, " "); i >= 0 {
+				head = head[:i]
+			}
+			return head + end, nil
+		},
+		"unique": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			items, err := iterate(v)
+			if err != nil {
+				return nil, err
+			}
+			cs, _ := truth(param(args, kwargs, 0, "case_sensitive", false))
+			var out, seen []any
+			for _, it := range items {
+				k := foldCase(it, cs)
+				if indexOf(seen, k) < 0 {
+					seen = append(seen, k)
+					out = append(out, it)
+				}
+			}
+			if out == nil {
+				out = []any{}
+			}
+			return out, nil
+		},
+		"upper": stringFilter(pyUpper),
+		"wordcount": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+			s, err := str(v)
+			if err != nil {
+				return nil, err
+			}
+			return int64(len(wordRe.FindAllString(s, -1))), nil
+		},
+	}
+}
+
+var wordRe = regexp.MustCompile(`\w+`)
+
+func defaultFilter(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+	def := param(args, kwargs, 0, "default_value", "")
+	boolean, _ := truth(param(args, kwargs, 1, "boolean", false))
+	if _, ok := v.(*undefined); ok {
+		return def, nil
+	}
+	if boolean {
+		if ok, _ := truth(v); !ok {
+			return def, nil
+		}
+	}
+	return v, nil
+}
+
+func lengthFilter(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+	n, err := length(v)
+	return int64(n), err
+}
+
+func stringFilter(f func(string) string) filterFunc {
+	return func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+		s, err := str(v)
+		if err != nil {
+			return nil, err
+		}
+		return f(s), nil
+	}
+}
+
+// jinjaTitle is Jinja2's do_title: words split at whitespace and -({[<.
+func jinjaTitle(s string) string {
+	var b strings.Builder
+	start := true
+	for _, r := range s {
+		if pyIsSpace(r) || strings.ContainsRune("-({[<", r) {
+			start = true
+			b.WriteRune(r)
+			continue
+		}
+		if start {
+			b.WriteRune(unicode.ToTitle(r))
+			start = false
+		} else {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+func foldCase(v any, caseSensitive bool) any {
+	if s, ok := v.(string); ok && !caseSensitive {
+		return strings.ToLower(s)
+	}
+	return v
+}
+
+func getAttrPath(v any, path string) (any, error) {
+	for _, part := range strings.Split(path, ".") {
+		var err error
+		if n, e := strconv.Atoi(part); e == nil {
+			v, err = getItem(v, int64(n))
+		} else {
+			v, err = getItem(v, part)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+func escapeHTML(v any) (any, error) {
+	s, err := str(v)
+	if err != nil {
+		return nil, err
+	}
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;").Replace(s), nil
+}
+
+func mapFilter(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+	items, err := iterate(v)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, len(items))
+	if attr, ok := kwargs["attribute"].(string); ok {
+		def, hasDef := kwargs["default"]
+		for i, it := range items {
+			if out[i], err = getAttrPath(it, attr); err != nil {
+				return nil, err
+			}
+			if _, isU := out[i].(*undefined); isU && hasDef {
+				out[i] = def
+			}
+		}
+		return out, nil
+	}
+	if len(args) == 0 {
+		return nil, errors.New("map requires a filter name or attribute=")
+	}
+	name, ok := args[0].(string)
+	if !ok {
+		return nil, errors.New("map filter name must be a string")
+	}
+	f, ok := filters[name]
+	if !ok {
+		return nil, fmt.Errorf("no filter named '%s'", name)
+	}
+	for i, it := range items {
+		if out[i], err = f(r, it, args[1:], nil); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func selectFilter(keep, byAttr bool) filterFunc {
+	return func(_ *renderer, v any, args []any, _ map[string]any) (any, error) {
+		items, err := iterate(v)
+		if err != nil {
+			return nil, err
+		}
+		var attr string
+		if byAttr {
+			if len(args) == 0 {
+				return nil, errors.New("missing attribute")
+			}
+			attr, _ = args[0].(string)
+			args = args[1:]
+		}
+		test := func(x any) (bool, error) { return truth(x) }
+		if len(args) > 0 {
+			name, _ := args[0].(string)
+			t, ok := tests[name]
+			if !ok {
+				return nil, fmt.Errorf("no test named '%s'", name)
+			}
+			rest := args[1:]
+			test = func(x any) (bool, error) { return t(x, rest) }
+		}
+		out := []any{}
+		for _, it := range items {
+			x := it
+			if byAttr {
+				if x, err = getAttrPath(it, attr); err != nil {
+					return nil, err
+				}
+			}
+			ok, err := test(x)
+			if err != nil {
+				return nil, err
+			}
+			if ok == keep {
+				out = append(out, it)
+			}
+		}
+		return out, nil
+	}
+}
+
+func minMaxFilter(sign int) filterFunc {
+	return func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+		items, err := iterate(v)
+		if err != nil {
+			return nil, err
+		}
+		if len(items) == 0 {
+			return &undefined{name: "no min/max item, sequence was empty"}, nil
+		}
+		cs, _ := truth(param(args, kwargs, 0, "case_sensitive", false))
+		attr, _ := param(args, kwargs, 1, "attribute", nil).(string)
+		key := func(x any) any {
+			if attr != "" {
+				x, _ = getAttrPath(x, attr)
+			}
+			return foldCase(x, cs)
+		}
+		best := items[0]
+		for _, it := range items[1:] {
+			c, err := compare(key(it), key(best))
+			if err != nil {
+				return nil, err
+			}
+			if c*sign > 0 {
+				best = it
+			}
+		}
+		return best, nil
+	}
+}
+
+// parsePyFloat is Python's float(str).
+func parsePyFloat(s string) (float64, bool) {
+	s = strings.TrimFunc(s, pyIsSpace)
+	s = strings.ReplaceAll(s, "_", "")
+	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
+	case "inf", "infinity", "nan":
+	default:
+		if strings.ContainsAny(s, "xXpP") {
+			return 0, false
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return f, true
+		}
+		return 0, false
+	}
+	return f, true
+}
+
+var tests map[string]testFunc
+
+func init() {
+	cmp := func(f func(int) bool) testFunc {
+		return func(v any, args []any) (bool, error) {
+			if len(args) != 1 {
+				return false, errors.New("comparison test needs one argument")
+			}
+			c, err := compare(v, args[0])
+			return f(c), err
+		}
+	}
+	eq := func(v any, args []any) (bool, error) {
+		if len(args) != 1 {
+			return false, errors.New("test needs one argument")
+		}
+		return equal(v, args[0]), nil
+	}
+	ne := func(v any, args []any) (bool, error) {
+		ok, err := eq(v, args)
+		return !ok, err
+	}
+	isType := func(f func(any) bool) testFunc {
+		return func(v any, _ []any) (bool, error) {
+			if u, ok := v.(*undefined); ok {
+				return false, u.err()
+			}
+			return f(v), nil
+		}
+	}
+	tests = map[string]testFunc{
+		"defined": func(v any, _ []any) (bool, error) {
+			_, u := v.(*undefined)
+			return !u, nil
+		},
+		"undefined": func(v any, _ []any) (bool, error) {
+			_, u := v.(*undefined)
+			return u, nil
+		},
+		"none":    isType(func(v any) bool { return v == nil }),
+		"boolean": isType(func(v any) bool { _, ok := v.(bool); return ok }),
+		"true":    isType(func(v any) bool { b, ok := v.(bool); return ok && b }),
+		"false":   isType(func(v any) bool { b, ok := v.(bool); return ok && !b }),
+		"string":  isType(func(v any) bool { _, ok := v.(string); return ok }),
+		"number":  isType(func(v any) bool { _, ok := number(v); return ok }),
+		"integer": isType(func(v any) bool { _, ok := v.(int64); return ok }),
+		"float":   isType(func(v any) bool { _, ok := v.(float64); return ok }),
+		"mapping": isType(func(v any) bool { _, ok := v.(map[string]any); return ok }),
+		"sequence": isType(func(v any) bool {
+			_, err := length(v)
+			return err == nil
+		}),
+		"iterable": isType(func(v any) bool {
+			_, err := iterate(v)
+			return err == nil
+		}),
+		"callable": isType(func(v any) bool {
+			switch v.(type) {
+			case callable, *macro:
+				return true
+			}
+			return false
+		}),
+		"lower": isType(func(v any) bool { s, _ := str(v); return strings.ToLower(s) == s }),
+		"upper": isType(func(v any) bool { s, _ := str(v); return strings.ToUpper(s) == s }),
+		"odd": func(v any, _ []any) (bool, error) {
+			i, ok := asInt(v)
+			if !ok {
+				return false, fmt.Errorf("odd test needs an int, not %s", typeName(v))
+			}
+			return i%2 != 0, nil
+		},
+		"even": func(v any, _ []any) (bool, error) {
+			i, ok := asInt(v)
+			if !ok {
+				return false, fmt.Errorf("even test needs an int, not %s", typeName(v))
+			}
+			return i%2 == 0, nil
+		},
+		"divisibleby": func(v any, args []any) (bool, error) {
+			if len(args) != 1 {
+				return false, errors.New("divisibleby needs one argument")
+			}
+			m, err := arith(tokMod, "%", v, args[0])
+			if err != nil {
+				return false, err
+			}
+			return equal(m, int64(0)), nil
+		},
+		"in": func(v any, args []any) (bool, error) {
+			if len(args) != 1 {
+				return false, errors.New("in test needs one argument")
+			}
+			return contains(args[0], v)
+		},
+		"eq": eq, "==": eq, "equalto": eq,
+		"ne": ne, "!=": ne,
+		"lt": cmp(func(c int) bool { return c < 0 }), "lessthan": cmp(func(c int) bool { return c < 0 }), "<": cmp(func(c int) bool { return c < 0 }),
+		"le": cmp(func(c int) bool { return c <= 0 }), "<=": cmp(func(c int) bool { return c <= 0 }),
+		"gt": cmp(func(c int) bool { return c > 0 }), "greaterthan": cmp(func(c int) bool { return c > 0 }), ">": cmp(func(c int) bool { return c > 0 }),
+		"ge": cmp(func(c int) bool { return c >= 0 }), ">=": cmp(func(c int) bool { return c >= 0 }),
+		"sameas": func(v any, args []any) (bool, error) {
+			if len(args) != 1 {
+				return false, errors.New("sameas needs one argument")
+			}
+			switch v.(type) {
+			case nil, bool:
+				return v == args[0], nil
+			}
+			return false, nil
+		},
+	}
+}
+
+// globals are Jinja2's default global functions.
+func globals() map[string]any {
+	return map[string]any{
+		"range": callable(func(args []any, _ map[string]any) (any, error) {
+			var start, stop, step int64 = 0, 0, 1
+			ints := make([]int64, len(args))
+			for i, a := range args {
+				n, ok := asInt(a)
+				if !ok {
+					return nil, fmt.Errorf("'%s' object cannot be interpreted as an integer", typeName(a))
+				}
+				ints[i] = n
+			}
+			switch len(ints) {
+			case 1:
+				stop = ints[0]
+			case 2:
+				start, stop = ints[0], ints[1]
+			case 3:
+				start, stop, step = ints[0], ints[1], ints[2]
+			default:
+				return nil, fmt.Errorf("range expected 1 to 3 arguments, got %d", len(args))
+			}
+			if step == 0 {
+				return nil, errors.New("range() arg 3 must not be zero")
+			}
+			out := []any{}
+			for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
+				out = append(out, i)
+				if len(out) > 1e7 {
+					return nil, errors.New("range too big")
+				}
+			}
+			return out, nil
+		}),
+		"dict": callable(func(args []any, kwargs map[string]any) (any, error) {
+			m := map[string]any{}
+			for _, a := range args {
+				src, ok := a.(map[string]any)
+				if !ok {
+					return nil, errors.New("dict() positional argument must be a dict")
+				}
+				for k, v := range src {
+					m[k] = v
+				}
+			}
+			for k, v := range kwargs {
+				m[k] = v
+			}
+			return m, nil
+		}),
+		"namespace": callable(func(args []any, kwargs map[string]any) (any, error) {
+			ns := &namespace{attrs: map[string]any{}}
+			for _, a := range args {
+				if src, ok := a.(map[string]any); ok {
+					for k, v := range src {
+						ns.attrs[k] = v
+					}
+				}
+			}
+			for k, v := range kwargs {
+				ns.attrs[k] = v
+			}
+			return ns, nil
+		}),
+		"joiner": callable(func(args []any, _ map[string]any) (any, error) {
+			sep := ", "
+			if len(args) > 0 {
+				sep, _ = args[0].(string)
+			}
+			used := false
+			return callable(func([]any, map[string]any) (any, error) {
+				if !used {
+					used = true
+					return "", nil
+				}
+				return sep, nil
+			}), nil
+		}),
+	}
+}

@@ -1,0 +1,738 @@
+package jinja
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Python's str, list, tuple and dict methods, as templates call them
+// (`question.strip()`, `choices.label.index(answerKey)`). Indices count
+// characters, as in Python, not bytes.
+
+func argErr(name string, min, max int, args []any) error {
+	if len(args) < min || len(args) > max {
+		if min == max {
+			return fmt.Errorf("%s() takes exactly %d argument(s) (%d given)", name, min, len(args))
+		}
+		return fmt.Errorf("%s() takes from %d to %d arguments (%d given)", name, min, max, len(args))
+	}
+	for _, a := range args {
+		if u, ok := a.(*undefined); ok {
+			return u.err()
+		}
+	}
+	return nil
+}
+
+func strArg(name string, v any) (string, error) {
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("%s() argument must be str, not %s", name, typeName(v))
+	}
+	return s, nil
+}
+
+// optStr returns the optional chars argument of strip & co.: nil for None.
+func optChars(name string, args []any) (*string, error) {
+	if len(args) == 0 || args[0] == nil {
+		return nil, nil
+	}
+	s, err := strArg(name, args[0])
+	if err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+func pyStrip(s string, chars *string, left, right bool) string {
+	var f func(rune) bool
+	if chars == nil {
+		f = pyIsSpace
+	} else {
+		set := *chars
+		f = func(r rune) bool { return strings.ContainsRune(set, r) }
+	}
+	if left {
+		s = strings.TrimLeftFunc(s, f)
+	}
+	if right {
+		s = strings.TrimRightFunc(s, f)
+	}
+	return s
+}
+
+// pySplitWhitespace is str.split() without a separator.
+func pySplitWhitespace(s string, maxsplit int) []any {
+	out := []any{}
+	i := 0
+	rs := []rune(s)
+	for i < len(rs) {
+		for i < len(rs) && pyIsSpace(rs[i]) {
+			i++
+		}
+		if i == len(rs) {
+			break
+		}
+		if maxsplit >= 0 && len(out) == maxsplit {
+			rest := strings.TrimRightFunc(string(rs[i:]), pyIsSpace)
+			out = append(out, rest)
+			return out
+		}
+		j := i
+		for j < len(rs) && !pyIsSpace(rs[j]) {
+			j++
+		}
+		out = append(out, string(rs[i:j]))
+		i = j
+	}
+	return out
+}
+
+func pyRSplitWhitespace(s string, maxsplit int) []any {
+	var rev []any
+	rs := []rune(s)
+	i := len(rs)
+	for i > 0 {
+		for i > 0 && pyIsSpace(rs[i-1]) {
+			i--
+		}
+		if i == 0 {
+			break
+		}
+		if maxsplit >= 0 && len(rev) == maxsplit {
+			rev = append(rev, strings.TrimLeftFunc(string(rs[:i]), pyIsSpace))
+			break
+		}
+		j := i
+		for j > 0 && !pyIsSpace(rs[j-1]) {
+			j--
+		}
+		rev = append(rev, string(rs[j:i]))
+		i = j
+	}
+	out := make([]any, len(rev))
+	for k := range rev {
+		out[k] = rev[len(rev)-1-k]
+	}
+	return out
+}
+
+func toAnyList(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+func intArg(name string, v any) (int64, error) {
+	i, ok := asInt(v)
+	if !ok {
+		return 0, fmt.Errorf("%s(): '%s' object cannot be interpreted as an integer", name, typeName(v))
+	}
+	return i, nil
+}
+
+// runeRange resolves Python's optional [start[, end]] arguments of find,
+// count, startswith and friends, in characters, to byte offsets of s.
+func runeRange(name string, s string, args []any) (string, int, error) {
+	n := int64(utf8.RuneCountInString(s))
+	start, end := int64(0), n
+	var hasStart, hasEnd bool
+	if len(args) > 0 && args[0] != nil {
+		v, err := intArg(name, args[0])
+		if err != nil {
+			return "", 0, err
+		}
+		start, hasStart = v, true
+	}
+	if len(args) > 1 && args[1] != nil {
+		v, err := intArg(name, args[1])
+		if err != nil {
+			return "", 0, err
+		}
+		end, hasEnd = v, true
+	}
+	lo, hi := sliceIndices(n, start, end, 1, hasStart, hasEnd)
+	if hi < lo {
+		return "", -1, nil
+	}
+	rs := []rune(s)
+	return string(rs[lo:hi]), int(lo), nil
+}
+
+func strMethod(s string, name string) (callable, bool) {
+	var f func(args []any, kwargs map[string]any) (any, error)
+	switch name {
+	case "strip", "lstrip", "rstrip":
+		f = func(args []any, _ map[string]any) (any, error) {
+			if err := argErr(name, 0, 1, args); err != nil {
+				return nil, err
+			}
+			chars, err := optChars(name, args)
+			if err != nil {
+				return nil, err
+			}
+			return pyStrip(s, chars, name != "rstrip", name != "lstrip"), nil
+		}
+	case "split", "rsplit":
+		f = func(args []any, kwargs map[string]any) (any, error) {
+			args = withKwargs(args, kwargs, "sep", "maxsplit")
+			if err := argErr(name, 0, 2, args); err != nil {
+				return nil, err
+			}
+			maxsplit := int64(-1)
+			if len(args) > 1 {
+				var err error
+				if maxsplit, err = intArg(name, args[1]); err != nil {
+					return nil, err
+				}
+			}
+			if len(args) == 0 || args[0] == nil {
+				if name == "rsplit" {
+					return pyRSplitWhitespace(s, int(maxsplit)), nil
+				}
+				return pySplitWhitespace(s, int(maxsplit)), nil
+			}
+			sep, err := strArg(name, args[0])
+			if err != nil {
+				return nil, err
+			}
+			if sep == "" {
+				return nil, errors.New("empty separator")
+			}
+			n := int(maxsplit)
+			if n >= 0 {
+				n++
+			}
+			if name == "rsplit" && n > 0 {
+				parts := strings.Split(s, sep)
+				if len(parts) > n {
+					head := strings.Join(parts[:len(parts)-n+1], sep)
+					parts = append([]string{head}, parts[len(parts)-n+1:]...)
+				}
+				return toAnyList(parts), nil
+			}
+			return toAnyList(strings.SplitN(s, sep, n)), nil
+		}
+	case "splitlines":
+		f = func(args []any, kwargs map[string]any) (any, error) {
+			args = withKwargs(args, kwargs, "keepends")
+			if err := argErr(name, 0, 1, args); err != nil {
+				return nil, err
+			}
+			keep := false
+			if len(args) == 1 {
+				keep, _ = truth(args[0])
+			}
+			return splitLines(s, keep), nil
+		}
+	case "replace":
+		f = func(args []any, kwargs map[string]any) (any, error) {
+			args = withKwargs(args, kwargs, "old", "new", "count")
+			if err := argErr(name, 2, 3, args); err != nil {
+				return nil, err
+			}
+			old, err := strArg(name, args[0])
+			if err != nil {
+				return nil, err
+			}
+			repl, err := strArg(name, args[1])
+			if err != nil {
+				return nil, err
+			}
+			n := int64(-1)
+			if len(args) == 3 {
+				if n, err = intArg(name, args[2]); err != nil {
+					return nil, err
+				}
+			}
+			return strings.Replace(s, old, repl, int(n)), nil
+		}
+	case "upper":
+		f = noArgs(name, func() any { return pyUpper(s) })
+	case "lower":
+		f = noArgs(name, func() any { return strings.ToLower(s) })
+	case "casefold":
+		f = noArgs(name, func() any { return strings.ToLower(s) })
+	case "title":
+		f = noArgs(name, func() any { return pyTitle(s) })
+	case "capitalize":
+		f = noArgs(name, func() any { return pyCapitalize(s) })
+	case "swapcase":
+		f = noArgs(name, func() any {
+			return strings.Map(func(r rune) rune {
+				if unicode.IsUpper(r) {
+					return unicode.ToLower(r)
+				}
+				return unicode.ToUpper(r)
+			}, s)
+		})
+	case "startswith", "endswith":
+		f = func(args []any, _ map[string]any) (any, error) {
+			if err := argErr(name, 1, 3, args); err != nil {
+				return nil, err
+			}
+			sub, _, err := runeRange(name, s, args[1:])
+			if err != nil {
+				return nil, err
+			}
+			var cands []any
+			switch x := args[0].(type) {
+			case string:
+				cands = []any{x}
+			case tuple:
+				cands = x
+			default:
+				return nil, fmt.Errorf("%s first arg must be str or a tuple of str, not %s", name, typeName(args[0]))
+			}
+			for _, c := range cands {
+				p, ok := c.(string)
+				if !ok {
+					return nil, fmt.Errorf("tuple for %s must only contain str, not %s", name, typeName(c))
+				}
+				if (name == "startswith" && strings.HasPrefix(sub, p)) || (name == "endswith" && strings.HasSuffix(sub, p)) {
+					return true, nil
+				}
+			}
+			return false, nil
+		}
+	case "find", "rfind", "index", "rindex", "count":
+		f = func(args []any, _ map[string]any) (any, error) {
+			if err := argErr(name, 1, 3, args); err != nil {
+				return nil, err
+			}
+			sub, err := strArg(name, args[0])
+			if err != nil {
+				return nil, err
+			}
+			hay, offset, err := runeRange(name, s, args[1:])
+			if err != nil {
+				return nil, err
+			}
+			if name == "count" {
+				if offset < 0 {
+					return int64(0), nil
+				}
+				if sub == "" {
+					return int64(utf8.RuneCountInString(hay) + 1), nil
+				}
+				return int64(strings.Count(hay, sub)), nil
+			}
+			i := -1
+			if offset >= 0 {
+				if name == "find" || name == "index" {
+					i = strings.Index(hay, sub)
+				} else {
+					i = strings.LastIndex(hay, sub)
+				}
+			}
+			if i < 0 {
+				if name == "index" || name == "rindex" {
+					return nil, errors.New("substring not found")
+				}
+				return int64(-1), nil
+			}
+			return int64(offset + utf8.RuneCountInString(hay[:i])), nil
+		}
+	case "join":
+		f = func(args []any, _ map[string]any) (any, error) {
+			if err := argErr(name, 1, 1, args); err != nil {
+				return nil, err
+			}
+			items, err := iterate(args[0])
+			if err != nil {
+				return nil, err
+			}
+			parts := make([]string, len(items))
+			for i, it := range items {
+				p, ok := it.(string)
+				if !ok {
+					return nil, fmt.Errorf("sequence item %d: expected str instance, %s found", i, typeName(it))
+				}
+				parts[i] = p
+			}
+			return strings.Join(parts, s), nil
+		}
+	case "format":
+		f = func(args []any, kwargs map[string]any) (any, error) {
+			return strFormat(s, args, kwargs)
+		}
+	case "zfill":
+		f = func(args []any, _ map[string]any) (any, error) {
+			if err := argErr(name, 1, 1, args); err != nil {
+				return nil, err
+			}
+			w, err := intArg(name, args[0])
+			if err != nil {
+				return nil, err
+			}
+			n := utf8.RuneCountInString(s)
+			if int(w) <= n {
+				return s, nil
+			}
+			pad := strings.Repeat("0", int(w)-n)
+			if s != "" && (s[0] == '+' || s[0] == '-') {
+				return s[:1] + pad + s[1:], nil
+			}
+			return pad + s, nil
+		}
+	case "center", "ljust", "rjust":
+		f = func(args []any, _ map[string]any) (any, error) {
+			if err := argErr(name, 1, 2, args); err != nil {
+				return nil, err
+			}
+			w, err := intArg(name, args[0])
+			if err != nil {
+				return nil, err
+			}
+			fill := " "
+			if len(args) == 2 {
+				if fill, err = strArg(name, args[1]); err != nil {
+					return nil, err
+				}
+			}
+			return pad(s, int(w), fill, map[string]byte{"center": '^', "ljust": '<', "rjust": '>'}[name]), nil
+		}
+	case "partition", "rpartition":
+		f = func(args []any, _ map[string]any) (any, error) {
+			if err := argErr(name, 1, 1, args); err != nil {
+				return nil, err
+			}
+			sep, err := strArg(name, args[0])
+			if err != nil {
+				return nil, err
+			}
+			var i int
+			if name == "partition" {
+				i = strings.Index(s, sep)
+				if i < 0 {
+					return tuple{s, "", ""}, nil
+				}
+			} else {
+				i = strings.LastIndex(s, sep)
+				if i < 0 {
+					return tuple{"", "", s}, nil
+				}
+			}
+			return tuple{s[:i], sep, s[i+len(sep):]}, nil
+		}
+	case "removeprefix", "removesuffix":
+		f = func(args []any, _ map[string]any) (any, error) {
+			if err := argErr(name, 1, 1, args); err != nil {
+				return nil, err
+			}
+			a, err := strArg(name, args[0])
+			if err != nil {
+				return nil, err
+			}
+			if name == "removeprefix" {
+				return strings.TrimPrefix(s, a), nil
+			}
+			return strings.TrimSuffix(s, a), nil
+		}
+	case "isdigit", "isdecimal", "isnumeric", "isalpha", "isalnum", "isspace", "isupper", "islower", "istitle", "isascii":
+		f = noArgs(name, func() any { return strIs(name, s) })
+	default:
+		return nil, false
+	}
+	return f, true
+}
+
+func withKwargs(args []any, kwargs map[string]any, names ...string) []any {
+	if len(kwargs) == 0 {
+		return args
+	}
+	out := append([]any(nil), args...)
+	for i, n := range names {
+		if v, ok := kwargs[n]; ok {
+			for len(out) < i {
+				out = append(out, nil)
+			}
+			if len(out) == i {
+				out = append(out, v)
+			} else {
+				out[i] = v
+			}
+		}
+	}
+	return out
+}
+
+func noArgs(name string, f func() any) func([]any, map[string]any) (any, error) {
+	return func(args []any, _ map[string]any) (any, error) {
+		if len(args) > 0 {
+			return nil, fmt.Errorf("%s() takes no arguments (%d given)", name, len(args))
+		}
+		return f(), nil
+	}
+}
+
+func pyUpper(s string) string {
+	if strings.ContainsRune(s, 'ß') {
+		s = strings.ReplaceAll(s, "ß", "SS")
+	}
+	return strings.ToUpper(s)
+}
+
+// pyTitle is Python's str.title: a letter following a non-letter is
+// uppercased, every other letter lowercased.
+func pyTitle(s string) string {
+	var b strings.Builder
+	prevCased := false
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			if prevCased {
+				b.WriteRune(unicode.ToLower(r))
+			} else {
+				b.WriteRune(unicode.ToTitle(r))
+			}
+			prevCased = true
+		} else {
+			b.WriteRune(r)
+			prevCased = false
+		}
+	}
+	return b.String()
+}
+
+func pyCapitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToTitle(r)) + strings.ToLower(s[n:])
+}
+
+func strIs(name, s string) bool {
+	if s == "" {
+		return name == "isascii"
+	}
+	switch name {
+	case "isupper", "islower":
+		cased := false
+		for _, r := range s {
+			if unicode.IsUpper(r) || unicode.IsTitle(r) {
+				if name == "islower" {
+					return false
+				}
+				cased = true
+			} else if unicode.IsLower(r) {
+				if name == "isupper" {
+					return false
+				}
+				cased = true
+			}
+		}
+		return cased
+	case "istitle":
+		return pyTitle(s) == s && strings.ToLower(s) != s
+	}
+	for _, r := range s {
+		var ok bool
+		switch name {
+		case "isdigit":
+			ok = unicode.IsDigit(r) || unicode.Is(unicode.No, r) && r < 0x2100
+		case "isdecimal":
+			ok = unicode.IsDigit(r)
+		case "isnumeric":
+			ok = unicode.IsNumber(r)
+		case "isalpha":
+			ok = unicode.IsLetter(r)
+		case "isalnum":
+			ok = unicode.IsLetter(r) || unicode.IsNumber(r)
+		case "isspace":
+			ok = pyIsSpace(r)
+		case "isascii":
+			ok = r < 0x80
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func splitLines(s string, keep bool) []any {
+	out := []any{}
+	rs := []rune(s)
+	start := 0
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch r {
+		case '\n', '\r', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
+		default:
+			continue
+		}
+		end := i + 1
+		if r == '\r' && i+1 < len(rs) && rs[i+1] == '\n' {
+			end = i + 2
+		}
+		if keep {
+			out = append(out, string(rs[start:end]))
+		} else {
+			out = append(out, string(rs[start:i]))
+		}
+		i = end - 1
+		start = end
+	}
+	if start < len(rs) {
+		out = append(out, string(rs[start:]))
+	}
+	return out
+}
+
+func pad(s string, width int, fill string, align byte) string {
+	n := utf8.RuneCountInString(s)
+	if width <= n {
+		return s
+	}
+	total := width - n
+	left := 0
+	switch align {
+	case '>':
+		left = total
+	case '^':
+		// Python's str.center puts the extra space on the right when the
+		// string length is even... it uses left = total/2 + (total & width & 1).
+		left = total/2 + (total & width & 1)
+	}
+	return strings.Repeat(fill, left) + s + strings.Repeat(fill, total-left)
+}
+
+func listMethod(l []any, name string) (callable, bool) {
+	switch name {
+	case "index":
+		return func(args []any, _ map[string]any) (any, error) {
+			if err := argErr(name, 1, 3, args); err != nil {
+				return nil, err
+			}
+			start, stop := int64(0), int64(len(l))
+			var hasStart, hasStop bool
+			if len(args) > 1 {
+				v, err := intArg(name, args[1])
+				if err != nil {
+					return nil, err
+				}
+				start, hasStart = v, true
+			}
+			if len(args) > 2 {
+				v, err := intArg(name, args[2])
+				if err != nil {
+					return nil, err
+				}
+				stop, hasStop = v, true
+			}
+			lo, hi := sliceIndices(int64(len(l)), start, stop, 1, hasStart, hasStop)
+			for i := lo; i < hi; i++ {
+				if equal(l[i], args[0]) {
+					return i, nil
+				}
+			}
+			r, _ := repr(args[0])
+			return nil, fmt.Errorf("%s is not in list", r)
+		}, true
+	case "count":
+		return func(args []any, _ map[string]any) (any, error) {
+			if err := argErr(name, 1, 1, args); err != nil {
+				return nil, err
+			}
+			n := int64(0)
+			for _, e := range l {
+				if equal(e, args[0]) {
+					n++
+				}
+			}
+			return n, nil
+		}, true
+	case "copy":
+		return noArgs(name, func() any { return append([]any{}, l...) }), true
+	}
+	return nil, false
+}
+
+func tupleMethod(t tuple, name string) (callable, bool) {
+	switch name {
+	case "index", "count":
+		m, _ := listMethod([]any(t), name)
+		return func(args []any, kw map[string]any) (any, error) {
+			v, err := m(args, kw)
+			if err != nil && name == "index" {
+				return nil, errors.New("tuple.index(x): x not in tuple")
+			}
+			return v, err
+		}, true
+	}
+	return nil, false
+}
+
+func dictMethod(d map[string]any, name string) (callable, bool) {
+	switch name {
+	case "items":
+		return noArgs(name, func() any {
+			keys := sortedKeys(d)
+			out := make([]any, len(keys))
+			for i, k := range keys {
+				out[i] = tuple{k, d[k]}
+			}
+			return out
+		}), true
+	case "keys":
+		return noArgs(name, func() any { return toAnyList(sortedKeys(d)) }), true
+	case "values":
+		return noArgs(name, func() any {
+			keys := sortedKeys(d)
+			out := make([]any, len(keys))
+			for i, k := range keys {
+				out[i] = d[k]
+			}
+			return out
+		}), true
+	case "get":
+		return func(args []any, _ map[string]any) (any, error) {
+			if len(args) < 1 || len(args) > 2 {
+				return nil, fmt.Errorf("get expected 1 or 2 arguments, got %d", len(args))
+			}
+			if k, ok := args[0].(string); ok {
+				if v, ok := d[k]; ok {
+					return v, nil
+				}
+			}
+			if len(args) == 2 {
+				return args[1], nil
+			}
+			return nil, nil
+		}, true
+	case "copy":
+		return noArgs(name, func() any {
+			m := make(map[string]any, len(d))
+			for k, v := range d {
+				m[k] = v
+			}
+			return m
+		}), true
+	}
+	return nil, false
+}
+
+// sortValues sorts items the way Python's sorted() does, or fails like it
+// on mixed types.
+func sortValues(items []any, key func(any) any, reverse bool) error {
+	var err error
+	sort.SliceStable(items, func(i, j int) bool {
+		a, b := key(items[i]), key(items[j])
+		if reverse {
+			a, b = b, a
+		}
+		c, e := compare(a, b)
+		if e != nil && err == nil {
+			err = e
+		}
+		return c < 0
+	})
+	return err
+}

@@ -1,0 +1,480 @@
+package jinja
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nikolalohinski/gonja/v2/config"
+	"github.com/nikolalohinski/gonja/v2/nodes"
+	"github.com/nikolalohinski/gonja/v2/parser"
+	"github.com/nikolalohinski/gonja/v2/tokens"
+)
+
+// The template structure ({{ }}, {% %} blocks, whitespace control) is parsed
+// here on gonja's token stream, and expressions by gonja's expression
+// parser. Parsing the statements ourselves gives Jinja2's full conditional
+// expression (`A if x else B if y else C`, also in {% set %}), which gonja's
+// output node does not parse, and lets the renderer below give Python's
+// semantics to every node.
+
+type node interface{}
+
+type textNode struct{ text string }
+
+type outputNode struct{ expr expr }
+
+type ifNode struct {
+	conds  []expr
+	bodies [][]node // len(bodies) == len(conds) or len(conds)+1 (else)
+}
+
+type forNode struct {
+	targets []string
+	iter    expr
+	filter  expr // optional `if` clause
+	body    []node
+	orElse  []node
+}
+
+type setNode struct {
+	targets []string // one name, or several for tuple unpacking
+	attr    string   // {% set ns.attr = ... %}
+	value   expr     // nil for a block set
+	body    []node
+}
+
+type macroNode struct {
+	name     string
+	params   []string
+	defaults map[string]expr
+	body     []node
+}
+
+type filterBlockNode struct {
+	filters []*nodes.FilterCall
+	body    []node
+}
+
+type withNode struct {
+	names  []string
+	values []expr
+	body   []node
+}
+
+type callBlockNode struct {
+	call expr
+	body []node
+}
+
+// expr is a gonja expression node, or one of the conditional expressions
+// parsed here.
+type expr = nodes.Node
+
+type condExpr struct {
+	cond, yes, no expr // no may be nil
+}
+
+func (c *condExpr) Position() *tokens.Token { return nil }
+func (c *condExpr) String() string          { return "condExpr" }
+
+type templateParser struct {
+	p   *parser.Parser
+	src string
+}
+
+func parseTemplate(src string, cfg *config.Config) ([]node, error) {
+	stream := tokens.LexAll(src, cfg)
+	tp := &templateParser{p: parser.NewParser("template", stream, cfg, nil, noControlStructures{}), src: src}
+	body, end, err := tp.parseBody()
+	if err != nil {
+		return nil, err
+	}
+	if end != "" {
+		return nil, fmt.Errorf("unexpected '%s'", end)
+	}
+	return body, nil
+}
+
+type noControlStructures struct{}
+
+func (noControlStructures) Get(string) (parser.ControlStructureParser, bool) { return nil, false }
+
+// parseBody parses nodes until EOF or a block tag named in stop; it returns
+// that tag's name with the parser positioned after the name.
+func (tp *templateParser) parseBody(stop ...string) ([]node, string, error) {
+	p := tp.p
+	var out []node
+	for {
+		t := p.Current()
+		if t == nil || t.Type == tokens.EOF {
+			if len(stop) > 0 {
+				return nil, "", fmt.Errorf("unexpected end of template, expected %s", strings.Join(stop, " or "))
+			}
+			return out, "", nil
+		}
+		switch t.Type {
+		case tokens.Error:
+			return nil, "", fmt.Errorf("line %d: %s", t.Line, t.Val)
+		case tokens.Data:
+			text := t.Val
+			if t.RemoveFirstLineReturn {
+				text = strings.TrimPrefix(strings.TrimPrefix(text, "\r\n"), "\n")
+			}
+			if t.Trim {
+				text = strings.TrimLeft(text, " \t\r\n")
+			}
+			if next := p.Peek(tokens.VariableBegin, tokens.CommentBegin, tokens.BlockBegin); next != nil && strings.HasSuffix(next.Val, "-") {
+				text = strings.TrimRight(text, " \t\r\n")
+			}
+			p.Consume()
+			if text != "" {
+				out = append(out, &textNode{text})
+			}
+		case tokens.CommentBegin:
+			c, err := p.ParseComment()
+			if err != nil {
+				return nil, "", err
+			}
+			tp.trimAfter(c.End)
+		case tokens.VariableBegin:
+			p.Consume()
+			e, err := tp.parseCondExpr()
+			if err != nil {
+				return nil, "", err
+			}
+			end := p.Match(tokens.VariableEnd)
+			if end == nil {
+				return nil, "", tp.errorf("expected '}}'")
+			}
+			tp.trimAfter(end)
+			out = append(out, &outputNode{e})
+		case tokens.BlockBegin:
+			p.Consume()
+			name := p.Match(tokens.Name)
+			if name == nil {
+				return nil, "", tp.errorf("expected a statement name")
+			}
+			for _, s := range stop {
+				if name.Val == s {
+					return out, s, nil
+				}
+			}
+			n, err := tp.parseStatement(name.Val)
+			if err != nil {
+				return nil, "", err
+			}
+			if n != nil {
+				out = append(out, n)
+			}
+		default:
+			return nil, "", tp.errorf("unexpected %q", t.Val)
+		}
+	}
+}
+
+// trimAfter applies a closing tag's '-' to the data that follows it.
+func (tp *templateParser) trimAfter(end *tokens.Token) {
+	if end == nil || !strings.HasPrefix(end.Val, "-") {
+		return
+	}
+	if data := tp.p.Current(tokens.Data); data != nil {
+		data.Trim = true
+	}
+}
+
+func (tp *templateParser) blockEnd() error {
+	end := tp.p.Match(tokens.BlockEnd)
+	if end == nil {
+		return tp.errorf("expected '%%}'")
+	}
+	tp.trimAfter(end)
+	return nil
+}
+
+func (tp *templateParser) errorf(format string, args ...any) error {
+	t := tp.p.Current()
+	msg := fmt.Sprintf(format, args...)
+	if t != nil {
+		return fmt.Errorf("line %d col %d near %q: %s", t.Line, t.Col, t.Val, msg)
+	}
+	return fmt.Errorf("%s", msg)
+}
+
+// parseCondExpr parses Jinja2's conditional expression:
+// or_expr ["if" or_expr ["else" cond_expr]].
+func (tp *templateParser) parseCondExpr() (expr, error) {
+	p := tp.p
+	e, err := p.ParseExpression()
+	if err != nil {
+		return nil, err
+	}
+	if e == nil {
+		return nil, tp.errorf("expected an expression")
+	}
+	for p.MatchName("if") != nil {
+		cond, err := p.ParseExpression()
+		if err != nil {
+			return nil, err
+		}
+		c := &condExpr{cond: cond, yes: e}
+		if p.MatchName("else") != nil {
+			if c.no, err = tp.parseCondExpr(); err != nil {
+				return nil, err
+			}
+		}
+		e = c
+	}
+	return e, nil
+}
+
+// parseTupleExpr parses `a, b` (a tuple) or a single conditional expression.
+func (tp *templateParser) parseTupleExpr() (expr, error) {
+	e, err := tp.parseCondExpr()
+	if err != nil {
+		return nil, err
+	}
+	if tp.p.Current(tokens.Comma) == nil {
+		return e, nil
+	}
+	items := []nodes.Expression{e}
+	for tp.p.Match(tokens.Comma) != nil {
+		if tp.p.Current(tokens.BlockEnd, tokens.VariableEnd) != nil {
+			break
+		}
+		e, err := tp.parseCondExpr()
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, e)
+	}
+	return &nodes.Tuple{Val: items}, nil
+}
+
+func (tp *templateParser) names() ([]string, error) {
+	var names []string
+	for {
+		t := tp.p.Match(tokens.Name)
+		if t == nil {
+			return nil, tp.errorf("expected a name")
+		}
+		names = append(names, t.Val)
+		if tp.p.Match(tokens.Comma) == nil {
+			return names, nil
+		}
+	}
+}
+
+func (tp *templateParser) parseStatement(name string) (node, error) {
+	p := tp.p
+	switch name {
+	case "if":
+		n := &ifNode{}
+		cond, err := tp.parseCondExpr()
+		if err != nil {
+			return nil, err
+		}
+		if err := tp.blockEnd(); err != nil {
+			return nil, err
+		}
+		for {
+			body, end, err := tp.parseBody("elif", "else", "endif")
+			if err != nil {
+				return nil, err
+			}
+			if cond != nil {
+				n.conds = append(n.conds, cond)
+			}
+			n.bodies = append(n.bodies, body)
+			cond = nil
+			switch end {
+			case "elif":
+				if len(n.bodies) > len(n.conds) {
+					return nil, tp.errorf("elif after else")
+				}
+				if cond, err = tp.parseCondExpr(); err != nil {
+					return nil, err
+				}
+			case "else":
+				if len(n.bodies) > len(n.conds) {
+					return nil, tp.errorf("two else blocks")
+				}
+			case "endif":
+				return n, tp.blockEnd()
+			}
+			if err := tp.blockEnd(); err != nil {
+				return nil, err
+			}
+		}
+	case "for":
+		n := &forNode{}
+		var err error
+		if n.targets, err = tp.names(); err != nil {
+			return nil, err
+		}
+		if p.Match(tokens.In) == nil {
+			return nil, tp.errorf("expected 'in'")
+		}
+		// The iterable is parsed without the conditional expression so
+		// that a trailing `if` is the loop filter, as in Jinja2.
+		if n.iter, err = p.ParseExpression(); err != nil {
+			return nil, err
+		}
+		if p.MatchName("if") != nil {
+			if n.filter, err = p.ParseExpression(); err != nil {
+				return nil, err
+			}
+		}
+		if p.MatchName("recursive") != nil {
+			return nil, tp.errorf("recursive loops are not supported")
+		}
+		if err := tp.blockEnd(); err != nil {
+			return nil, err
+		}
+		body, end, err := tp.parseBody("else", "endfor")
+		if err != nil {
+			return nil, err
+		}
+		n.body = body
+		if err := tp.blockEnd(); err != nil {
+			return nil, err
+		}
+		if end == "else" {
+			if n.orElse, _, err = tp.parseBody("endfor"); err != nil {
+				return nil, err
+			}
+			if err := tp.blockEnd(); err != nil {
+				return nil, err
+			}
+		}
+		return n, nil
+	case "set":
+		n := &setNode{}
+		first := p.Match(tokens.Name)
+		if first == nil {
+			return nil, tp.errorf("expected a name")
+		}
+		n.targets = []string{first.Val}
+		if p.Match(tokens.Dot) != nil {
+			attr := p.Match(tokens.Name)
+			if attr == nil {
+				return nil, tp.errorf("expected an attribute name")
+			}
+			n.attr = attr.Val
+		} else {
+			for p.Match(tokens.Comma) != nil {
+				t := p.Match(tokens.Name)
+				if t == nil {
+					return nil, tp.errorf("expected a name")
+				}
+				n.targets = append(n.targets, t.Val)
+			}
+		}
+		if p.Match(tokens.Assign) != nil {
+			v, err := tp.parseTupleExpr()
+			if err != nil {
+				return nil, err
+			}
+			n.value = v
+			return n, tp.blockEnd()
+		}
+		if err := tp.blockEnd(); err != nil {
+			return nil, err
+		}
+		body, _, err := tp.parseBody("endset")
+		if err != nil {
+			return nil, err
+		}
+		n.body = body
+		return n, tp.blockEnd()
+	case "macro":
+		t := p.Match(tokens.Name)
+		if t == nil {
+			return nil, tp.errorf("expected a macro name")
+		}
+		n := &macroNode{name: t.Val, defaults: map[string]expr{}}
+		if p.Match(tokens.LeftParenthesis) == nil {
+			return nil, tp.errorf("expected '('")
+		}
+		for p.Match(tokens.RightParenthesis) == nil {
+			arg := p.Match(tokens.Name)
+			if arg == nil {
+				return nil, tp.errorf("expected a parameter name")
+			}
+			n.params = append(n.params, arg.Val)
+			if p.Match(tokens.Assign) != nil {
+				d, err := tp.parseCondExpr()
+				if err != nil {
+					return nil, err
+				}
+				n.defaults[arg.Val] = d
+			}
+			p.Match(tokens.Comma)
+		}
+		if err := tp.blockEnd(); err != nil {
+			return nil, err
+		}
+		body, _, err := tp.parseBody("endmacro")
+		if err != nil {
+			return nil, err
+		}
+		n.body = body
+		return n, tp.blockEnd()
+	case "filter":
+		n := &filterBlockNode{}
+		for {
+			f, err := p.ParseFilter()
+			if err != nil {
+				return nil, err
+			}
+			n.filters = append(n.filters, f)
+			if p.Match(tokens.Pipe) == nil {
+				break
+			}
+		}
+		if err := tp.blockEnd(); err != nil {
+			return nil, err
+		}
+		body, _, err := tp.parseBody("endfilter")
+		if err != nil {
+			return nil, err
+		}
+		n.body = body
+		return n, tp.blockEnd()
+	case "with":
+		n := &withNode{}
+		for p.Current(tokens.BlockEnd) == nil {
+			t := p.Match(tokens.Name)
+			if t == nil || p.Match(tokens.Assign) == nil {
+				return nil, tp.errorf("expected name=value")
+			}
+			v, err := tp.parseCondExpr()
+			if err != nil {
+				return nil, err
+			}
+			n.names = append(n.names, t.Val)
+			n.values = append(n.values, v)
+			p.Match(tokens.Comma)
+		}
+		if err := tp.blockEnd(); err != nil {
+			return nil, err
+		}
+		body, _, err := tp.parseBody("endwith")
+		if err != nil {
+			return nil, err
+		}
+		n.body = body
+		return n, tp.blockEnd()
+	case "do":
+		e, err := tp.parseCondExpr()
+		if err != nil {
+			return nil, err
+		}
+		// {% do %} needs the "do" extension in Jinja2, which lm-eval does
+		// not enable; parse it to report that precisely.
+		_ = e
+		return nil, fmt.Errorf("encountered unknown tag 'do' (the jinja2.ext.do extension is not enabled in lm-eval)")
+	case "raw":
+		return nil, tp.errorf("raw blocks are not supported")
+	}
+	return nil, fmt.Errorf("encountered unknown tag '%s'", name)
+}

@@ -1,0 +1,683 @@
+package jinja
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Template values are plain Go values with Python's meaning:
+//
+//	nil            None
+//	bool           bool
+//	int64          int
+//	float64        float
+//	string         str
+//	[]any          list
+//	tuple          tuple
+//	map[string]any dict (keys printed and iterated in sorted order)
+//	*undefined     jinja2.StrictUndefined
+//	callable       functions, bound methods, macros
+//	*loopInfo      the `loop` variable of a for loop
+//	*namespace     namespace()
+
+type tuple []any
+
+// undefined is jinja2.StrictUndefined: any use other than `is defined`,
+// `default` or printing through `is defined` raises an error naming it.
+type undefined struct {
+	name string // what was looked up, for the error message
+}
+
+func (u *undefined) err() error {
+	return fmt.Errorf("%w: %s", ErrUndefined, u.name)
+}
+
+// ErrUndefined is wrapped by every error raised for using an undefined
+// variable or a missing attribute or item (StrictUndefined).
+var ErrUndefined = errors.New("undefined")
+
+type callable func(args []any, kwargs map[string]any) (any, error)
+
+type namespace struct{ attrs map[string]any }
+
+// norm converts values coming from callers (documents, registered
+// functions) into the types above.
+func norm(v any) any {
+	switch x := v.(type) {
+	case nil, bool, int64, float64, string, []any, tuple, map[string]any, *undefined, callable, *loopInfo, *namespace, *macro:
+		return v
+	case int:
+		return int64(x)
+	case int32:
+		return int64(x)
+	case int16:
+		return int64(x)
+	case int8:
+		return int64(x)
+	case uint:
+		return int64(x)
+	case uint8:
+		return int64(x)
+	case uint16:
+		return int64(x)
+	case uint32:
+		return int64(x)
+	case uint64:
+		return int64(x)
+	case float32:
+		return float64(x)
+	case []string:
+		l := make([]any, len(x))
+		for i, s := range x {
+			l[i] = s
+		}
+		return l
+	case map[string]string:
+		m := make(map[string]any, len(x))
+		for k, s := range x {
+			m[k] = s
+		}
+		return m
+	case func(args []any, kwargs map[string]any) (any, error):
+		return callable(x)
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array:
+		l := make([]any, rv.Len())
+		for i := range l {
+			l[i] = rv.Index(i).Interface()
+		}
+		return l
+	case reflect.Map:
+		if rv.Type().Key().Kind() == reflect.String {
+			m := make(map[string]any, rv.Len())
+			it := rv.MapRange()
+			for it.Next() {
+				m[it.Key().String()] = it.Value().Interface()
+			}
+			return m
+		}
+	case reflect.Func:
+		return wrapGoFunc(rv)
+	case reflect.Pointer:
+		if rv.IsNil() {
+			return nil
+		}
+		return norm(rv.Elem().Interface())
+	}
+	return v
+}
+
+// wrapGoFunc adapts an arbitrary Go function registered with RegisterFunc.
+func wrapGoFunc(fn reflect.Value) callable {
+	t := fn.Type()
+	return func(args []any, kwargs map[string]any) (any, error) {
+		if len(kwargs) > 0 {
+			return nil, fmt.Errorf("keyword arguments not supported by %s", t)
+		}
+		n := t.NumIn()
+		if (!t.IsVariadic() && len(args) != n) || (t.IsVariadic() && len(args) < n-1) {
+			return nil, fmt.Errorf("function takes %d arguments, got %d", n, len(args))
+		}
+		in := make([]reflect.Value, len(args))
+		for i, a := range args {
+			var pt reflect.Type
+			if t.IsVariadic() && i >= n-1 {
+				pt = t.In(n - 1).Elem()
+			} else {
+				pt = t.In(i)
+			}
+			a = toGo(a)
+			if a == nil {
+				in[i] = reflect.Zero(pt)
+				continue
+			}
+			av := reflect.ValueOf(a)
+			if !av.Type().AssignableTo(pt) {
+				if !av.Type().ConvertibleTo(pt) {
+					return nil, fmt.Errorf("argument %d: cannot use %s as %s", i+1, av.Type(), pt)
+				}
+				av = av.Convert(pt)
+			}
+			in[i] = av
+		}
+		out := fn.Call(in)
+		if len(out) == 0 {
+			return nil, nil
+		}
+		if last := out[len(out)-1]; last.Type().Implements(reflect.TypeFor[error]()) {
+			if !last.IsNil() {
+				return nil, last.Interface().(error)
+			}
+			out = out[:len(out)-1]
+		}
+		if len(out) == 0 {
+			return nil, nil
+		}
+		return norm(out[0].Interface()), nil
+	}
+}
+
+// toGo converts a template value into the plain Go value callers get back
+// from Eval: tuples become []any, recursively.
+func toGo(v any) any {
+	switch x := v.(type) {
+	case tuple:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = toGo(e)
+		}
+		return l
+	case []any:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = toGo(e)
+		}
+		return l
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = toGo(e)
+		}
+		return m
+	case *namespace:
+		return toGo(x.attrs)
+	}
+	return v
+}
+
+func typeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "NoneType"
+	case bool:
+		return "bool"
+	case int64:
+		return "int"
+	case float64:
+		return "float"
+	case string:
+		return "str"
+	case []any:
+		return "list"
+	case tuple:
+		return "tuple"
+	case map[string]any:
+		return "dict"
+	case *undefined:
+		return "Undefined"
+	case callable, *macro:
+		return "function"
+	case *loopInfo:
+		return "LoopContext"
+	case *namespace:
+		return "Namespace"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// truth is Python's bool(v).
+func truth(v any) (bool, error) {
+	switch x := v.(type) {
+	case nil:
+		return false, nil
+	case bool:
+		return x, nil
+	case int64:
+		return x != 0, nil
+	case float64:
+		return x != 0, nil
+	case string:
+		return x != "", nil
+	case []any:
+		return len(x) > 0, nil
+	case tuple:
+		return len(x) > 0, nil
+	case map[string]any:
+		return len(x) > 0, nil
+	case *undefined:
+		return false, x.err()
+	}
+	return true, nil
+}
+
+// str is Python's str(v) as Jinja prints it.
+func str(v any) (string, error) {
+	switch x := v.(type) {
+	case string:
+		return x, nil
+	case *undefined:
+		return "", x.err()
+	}
+	var b strings.Builder
+	if err := writeRepr(&b, v, false); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+func repr(v any) (string, error) {
+	var b strings.Builder
+	err := writeRepr(&b, v, true)
+	return b.String(), err
+}
+
+func writeRepr(b *strings.Builder, v any, quote bool) error {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("None")
+	case bool:
+		if x {
+			b.WriteString("True")
+		} else {
+			b.WriteString("False")
+		}
+	case int64:
+		b.WriteString(strconv.FormatInt(x, 10))
+	case float64:
+		b.WriteString(formatFloat(x))
+	case string:
+		if quote {
+			b.WriteString(pyQuote(x))
+		} else {
+			b.WriteString(x)
+		}
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if err := writeRepr(b, e, true); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	case tuple:
+		b.WriteByte('(')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if err := writeRepr(b, e, true); err != nil {
+				return err
+			}
+		}
+		if len(x) == 1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(')')
+	case map[string]any:
+		b.WriteByte('{')
+		for i, k := range sortedKeys(x) {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(pyQuote(k))
+			b.WriteString(": ")
+			if err := writeRepr(b, x[k], true); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	case *undefined:
+		return x.err()
+	case *namespace:
+		b.WriteString("<Namespace ")
+		if err := writeRepr(b, x.attrs, true); err != nil {
+			return err
+		}
+		b.WriteString(">")
+	case *loopInfo:
+		fmt.Fprintf(b, "<LoopContext %d/%d>", x.index+1, x.length)
+	default:
+		fmt.Fprintf(b, "<%s object>", typeName(v))
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// formatFloat is Python's repr(float): the shortest string that round-trips,
+// in exponent form below 1e-4 and from 1e16 on.
+func formatFloat(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case math.IsNaN(f):
+		return "nan"
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64)
+	mant, expStr, _ := strings.Cut(s, "e")
+	exp, _ := strconv.Atoi(expStr)
+	if exp < -4 || exp >= 16 {
+		sign := "+"
+		if exp < 0 {
+			sign = "-"
+			exp = -exp
+		}
+		return fmt.Sprintf("%se%s%02d", mant, sign, exp)
+	}
+	s = strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.ContainsAny(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+// pyQuote is Python's repr(str).
+func pyQuote(s string) string {
+	q := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		q = '"'
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte(q)
+	for _, r := range s {
+		switch {
+		case r == rune(q) || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == utf8.RuneError:
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r < 0x7f:
+			b.WriteRune(r)
+		case !pyPrintable(r):
+			switch {
+			case r <= 0xff:
+				fmt.Fprintf(&b, `\x%02x`, r)
+			case r <= 0xffff:
+				fmt.Fprintf(&b, `\u%04x`, r)
+			default:
+				fmt.Fprintf(&b, `\U%08x`, r)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
+}
+
+// pyPrintable approximates Python's str.isprintable for one character:
+// everything but the Unicode categories Cc, Cf, Cs, Co, Cn, Zl, Zp and Zs
+// other than the ASCII space.
+func pyPrintable(r rune) bool {
+	if r == ' ' {
+		return true
+	}
+	if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Cs, unicode.Co, unicode.Zl, unicode.Zp, unicode.Zs) {
+		return false
+	}
+	return unicode.IsPrint(r) || unicode.IsGraphic(r) || unicode.IsMark(r)
+}
+
+// pyIsSpace is Python's str.isspace for one character.
+func pyIsSpace(r rune) bool {
+	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
+}
+
+// equal is Python's ==.
+func equal(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		switch y := b.(type) {
+		case bool:
+			return x == y
+		case int64, float64:
+			return equal(boolToInt(x), y)
+		}
+		return false
+	case int64:
+		switch y := b.(type) {
+		case int64:
+			return x == y
+		case float64:
+			return float64(x) == y
+		case bool:
+			return x == boolToInt(y)
+		}
+		return false
+	case float64:
+		switch y := b.(type) {
+		case int64:
+			return x == float64(y)
+		case float64:
+			return x == y
+		case bool:
+			return x == float64(boolToInt(y))
+		}
+		return false
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case []any:
+		y, ok := b.([]any)
+		return ok && seqEqual(x, y)
+	case tuple:
+		y, ok := b.(tuple)
+		return ok && seqEqual(x, y)
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !equal(v, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b
+}
+
+func seqEqual(x, y []any) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !equal(x[i], y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func boolToInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// compare is Python's ordering (<) for numbers, strings and sequences; it
+// returns -1, 0 or 1.
+func compare(a, b any) (int, error) {
+	if u, ok := a.(*undefined); ok {
+		return 0, u.err()
+	}
+	if u, ok := b.(*undefined); ok {
+		return 0, u.err()
+	}
+	if fa, ok := number(a); ok {
+		if fb, ok := number(b); ok {
+			ia, aInt := asInt(a)
+			ib, bInt := asInt(b)
+			if aInt && bInt {
+				return cmpOrdered(ia, ib), nil
+			}
+			return cmpOrdered(fa, fb), nil
+		}
+	}
+	switch x := a.(type) {
+	case string:
+		if y, ok := b.(string); ok {
+			return strings.Compare(x, y), nil
+		}
+	case []any:
+		if y, ok := b.([]any); ok {
+			return compareSeq(x, y)
+		}
+	case tuple:
+		if y, ok := b.(tuple); ok {
+			return compareSeq(x, y)
+		}
+	}
+	return 0, fmt.Errorf("'<' not supported between instances of '%s' and '%s'", typeName(a), typeName(b))
+}
+
+func compareSeq(x, y []any) (int, error) {
+	for i := 0; i < len(x) && i < len(y); i++ {
+		if equal(x[i], y[i]) {
+			continue
+		}
+		return compare(x[i], y[i])
+	}
+	return cmpOrdered(len(x), len(y)), nil
+}
+
+func cmpOrdered[T int | int64 | float64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// number reports v as a float64 when it is a Python number (bool included).
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case bool:
+		return float64(boolToInt(x)), true
+	}
+	return 0, false
+}
+
+func asInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case bool:
+		return boolToInt(x), true
+	}
+	return 0, false
+}
+
+// length is Python's len(v).
+func length(v any) (int, error) {
+	switch x := v.(type) {
+	case string:
+		return utf8.RuneCountInString(x), nil
+	case []any:
+		return len(x), nil
+	case tuple:
+		return len(x), nil
+	case map[string]any:
+		return len(x), nil
+	case *undefined:
+		return 0, x.err()
+	}
+	return 0, fmt.Errorf("object of type '%s' has no len()", typeName(v))
+}
+
+// iterate returns the items Python's iter(v) yields.
+func iterate(v any) ([]any, error) {
+	switch x := v.(type) {
+	case []any:
+		return x, nil
+	case tuple:
+		return x, nil
+	case string:
+		out := make([]any, 0, len(x))
+		for _, r := range x {
+			out = append(out, string(r))
+		}
+		return out, nil
+	case map[string]any:
+		keys := sortedKeys(x)
+		out := make([]any, len(keys))
+		for i, k := range keys {
+			out[i] = k
+		}
+		return out, nil
+	case *undefined:
+		return nil, x.err()
+	case nil:
+		return nil, errors.New("'NoneType' object is not iterable")
+	}
+	return nil, fmt.Errorf("'%s' object is not iterable", typeName(v))
+}
+
+// contains is Python's `item in container`.
+func contains(container, item any) (bool, error) {
+	switch c := container.(type) {
+	case string:
+		s, ok := item.(string)
+		if !ok {
+			if u, isU := item.(*undefined); isU {
+				return false, u.err()
+			}
+			return false, fmt.Errorf("'in <string>' requires string as left operand, not %s", typeName(item))
+		}
+		return strings.Contains(c, s), nil
+	case []any:
+		return indexOf(c, item) >= 0, nil
+	case tuple:
+		return indexOf(c, item) >= 0, nil
+	case map[string]any:
+		k, ok := item.(string)
+		if !ok {
+			return false, nil
+		}
+		_, found := c[k]
+		return found, nil
+	case *undefined:
+		return false, c.err()
+	}
+	return false, fmt.Errorf("argument of type '%s' is not iterable", typeName(container))
+}
+
+func indexOf(l []any, item any) int {
+	for i, e := range l {
+		if equal(e, item) {
+			return i
+		}
+	}
+	return -1
+}
