@@ -1,0 +1,414 @@
+package task
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Output types of lm-eval tasks.
+const (
+	OutputLoglikelihood        = "loglikelihood"
+	OutputLoglikelihoodRolling = "loglikelihood_rolling"
+	OutputMultipleChoice       = "multiple_choice"
+	OutputGenerateUntil        = "generate_until"
+)
+
+// knownTaskKeys are the TaskConfig fields of lm-eval's docs/task_guide.md
+// (lm_eval/config/task.py), plus the structural keys a task file may hold.
+var knownTaskKeys = map[string]bool{
+	"task": true, "task_alias": true, "tag": true, "group": true, "group_alias": true,
+	"class": true, "include": true, "task_list": true,
+	"dataset_path": true, "dataset_name": true, "dataset_kwargs": true, "custom_dataset": true,
+	"training_split": true, "validation_split": true, "test_split": true, "fewshot_split": true,
+	"process_docs": true, "doc_to_text": true, "doc_to_target": true, "doc_to_choice": true,
+	"doc_to_image": true, "doc_to_audio": true, "unsafe_code": true,
+	"process_results": true, "use_prompt": true, "description": true,
+	"target_delimiter": true, "fewshot_delimiter": true, "fewshot_config": true,
+	"num_fewshot": true, "generation_kwargs": true, "metric_list": true,
+	"output_type": true, "repeats": true, "filter_list": true,
+	"should_decontaminate": true, "doc_to_decontamination_query": true,
+	"gen_prefix": true, "metadata": true, "aggregate_metric_list": true,
+}
+
+var knownFewshotKeys = map[string]bool{
+	"sampler": true, "samples": true, "split": true, "process_docs": true,
+	"doc_to_text": true, "doc_to_target": true, "doc_to_choice": true,
+	"fewshot_indices": true, "num_fewshot": true, "fewshot_delimiter": true,
+	"target_delimiter": true, "gen_prefix": true,
+}
+
+// Config is a task's configuration as lm-eval's TaskConfig holds it, after
+// includes, group overrides and `!function` resolution. Raw keeps every key
+// as parsed, for the evaluator (metric_list, filter_list) and for results.
+type Config struct {
+	Task      string
+	TaskAlias string
+	Tags      []string
+
+	DatasetPath   string
+	DatasetName   string
+	DatasetKwargs map[string]any
+	CustomDataset *Func
+
+	// Splits; "" is Python's None.
+	TrainingSplit   string
+	ValidationSplit string
+	TestSplit       string
+	FewshotSplit    string
+
+	ProcessDocs *Func
+	// DocToText, DocToTarget and DocToChoice are a document field name or
+	// a Jinja template (string), a literal index (int), literal choices
+	// ([]any), or a native function (*Func); nil when unset.
+	DocToText   any
+	DocToTarget any
+	DocToChoice any
+
+	ProcessResults *Func
+	UsePrompt      string
+	Description    string
+	// TargetDelimiter separates a context from its continuation (" ").
+	TargetDelimiter string
+	// FewshotDelimiter separates few-shot examples ("\n\n").
+	FewshotDelimiter string
+	Fewshot          FewshotConfig
+	// NumFewshot is nil when the YAML does not set it.
+	NumFewshot *int
+	// GenerationKwargs as lm-eval completes them: for generate_until tasks
+	// "until" defaults to [fewshot_delimiter]; with no generation_kwargs at
+	// all they are {until: [fewshot_delimiter], do_sample: false,
+	// temperature: 0}.
+	GenerationKwargs map[string]any
+	// MetricList and FilterList are the YAML lists, unresolved.
+	MetricList []map[string]any
+	FilterList []map[string]any
+	OutputType string
+	Repeats    int
+
+	ShouldDecontaminate       bool
+	DocToDecontaminationQuery string
+	// GenPrefix is nil when unset (lm-eval's None).
+	GenPrefix   *string
+	Metadata    map[string]any
+	UnsafeCode  bool
+	HasImage    bool
+	HasAudio    bool
+	Raw         map[string]any
+	File        string
+	Unsupported string // why lmeval cannot run this task, "" when it can
+}
+
+// FewshotConfig is fewshot_config.
+type FewshotConfig struct {
+	Sampler string // "default", "first_n" or "balanced"
+	// Samples are literal few-shot documents; SamplesFunc produces them.
+	Samples     []Doc
+	SamplesFunc *Func
+	Split       string
+	ProcessDocs *Func
+	// DocTo* override the task's for the few-shot examples; nil = the task's.
+	DocToText   any
+	DocToTarget any
+	DocToChoice any
+	Indices     []int
+}
+
+// Version is metadata.version, or nil.
+func (c *Config) Version() any {
+	if c.Metadata == nil {
+		return nil
+	}
+	return c.Metadata["version"]
+}
+
+// MetricNames lists the metrics named in metric_list and in the filter
+// pipelines' own metric lists (what lm-eval's _metric_list holds).
+func (c *Config) MetricNames() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(list []map[string]any) {
+		for _, m := range list {
+			n := fmt.Sprint(m["metric"])
+			if f, ok := m["metric"].(*Func); ok {
+				n = f.Name
+			}
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	add(c.MetricList)
+	for _, f := range c.FilterList {
+		add(mapList(f["metric_list"]))
+	}
+	return out
+}
+
+func mapList(v any) []map[string]any {
+	l, _ := v.([]any)
+	var out []map[string]any
+	for _, e := range l {
+		if m, ok := e.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func str(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	}
+	return pyStr(v)
+}
+
+func toInt(v any) (int, bool) {
+	switch x := v.(type) {
+	case int:
+		return x, true
+	case int64:
+		return int(x), true
+	case float64:
+		if x == float64(int(x)) {
+			return int(x), true
+		}
+	}
+	return 0, false
+}
+
+func toBool(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return x
+	case int:
+		return x != 0
+	case string:
+		return x == "true" || x == "True"
+	}
+	return false
+}
+
+// parseConfig builds a Config from a merged YAML mapping whose `!function`
+// tags are already resolved. Unknown keys are returned as warnings naming
+// the key and the file.
+func parseConfig(raw map[string]any, file string) (*Config, []string, error) {
+	var warnings []string
+	c := &Config{
+		Raw:              raw,
+		File:             file,
+		TargetDelimiter:  " ",
+		FewshotDelimiter: "\n\n",
+		OutputType:       OutputGenerateUntil,
+		Repeats:          1,
+		Fewshot:          FewshotConfig{Sampler: "default"},
+	}
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !knownTaskKeys[k] {
+			warnings = append(warnings, fmt.Sprintf("%s: unknown key %q in task config", file, k))
+		}
+	}
+	bad := func(key string, v any, want string) error {
+		return fmt.Errorf("%s: %s: got %v (%T), want %s", file, key, v, v, want)
+	}
+	funcOf := func(key string) (*Func, error) {
+		switch f := raw[key].(type) {
+		case nil:
+			return nil, nil
+		case *Func:
+			return f, nil
+		default:
+			return nil, bad(key, f, "!function module.fn")
+		}
+	}
+	var err error
+	c.Task = str(raw["task"])
+	c.TaskAlias = str(raw["task_alias"])
+	switch t := raw["tag"].(type) {
+	case string:
+		c.Tags = []string{t}
+	case []any:
+		for _, e := range t {
+			c.Tags = append(c.Tags, str(e))
+		}
+	}
+	c.DatasetPath = str(raw["dataset_path"])
+	c.DatasetName = str(raw["dataset_name"])
+	if dk, ok := raw["dataset_kwargs"].(map[string]any); ok {
+		c.DatasetKwargs = dk
+	}
+	if c.CustomDataset, err = funcOf("custom_dataset"); err != nil {
+		return nil, warnings, err
+	}
+	c.TrainingSplit = str(raw["training_split"])
+	c.ValidationSplit = str(raw["validation_split"])
+	c.TestSplit = str(raw["test_split"])
+	c.FewshotSplit = str(raw["fewshot_split"])
+	if c.ProcessDocs, err = funcOf("process_docs"); err != nil {
+		return nil, warnings, err
+	}
+	if c.ProcessResults, err = funcOf("process_results"); err != nil {
+		if _, isStr := raw["process_results"].(string); !isStr {
+			return nil, warnings, err
+		}
+		c.Unsupported = "process_results given as a string is not supported"
+	}
+	c.DocToText, c.DocToTarget, c.DocToChoice = raw["doc_to_text"], raw["doc_to_target"], raw["doc_to_choice"]
+	for _, k := range []string{"doc_to_text", "doc_to_target", "doc_to_choice"} {
+		switch raw[k].(type) {
+		case nil, string, int, []any, *Func:
+		case bool, float64:
+			return nil, warnings, bad(k, raw[k], "a field name, a template, an int, a list or !function")
+		}
+	}
+	c.HasImage, c.HasAudio = raw["doc_to_image"] != nil, raw["doc_to_audio"] != nil
+	c.UsePrompt = str(raw["use_prompt"])
+	c.Description = str(raw["description"])
+	if v, ok := raw["target_delimiter"]; ok && v != nil {
+		c.TargetDelimiter = str(v)
+	}
+	if v, ok := raw["fewshot_delimiter"]; ok && v != nil {
+		c.FewshotDelimiter = str(v)
+	}
+	if v, ok := raw["num_fewshot"]; ok && v != nil {
+		n, ok := toInt(v)
+		if !ok {
+			return nil, warnings, bad("num_fewshot", v, "an int")
+		}
+		c.NumFewshot = &n
+	}
+	if v, ok := raw["output_type"]; ok && v != nil {
+		c.OutputType = str(v)
+	}
+	switch c.OutputType {
+	case OutputLoglikelihood, OutputLoglikelihoodRolling, OutputMultipleChoice, OutputGenerateUntil:
+	default:
+		return nil, warnings, fmt.Errorf("%s: invalid output_type %q, must be one of loglikelihood, multiple_choice, loglikelihood_rolling, generate_until", file, c.OutputType)
+	}
+	if v, ok := raw["repeats"]; ok && v != nil {
+		n, ok := toInt(v)
+		if !ok || n < 1 {
+			return nil, warnings, bad("repeats", v, "a positive int")
+		}
+		c.Repeats = n
+	}
+	c.MetricList = mapList(raw["metric_list"])
+	switch fl := raw["filter_list"].(type) {
+	case []any:
+		c.FilterList = mapList(fl)
+	case map[string]any:
+		// lm-eval accepts a mapping of name -> pipeline, using the values.
+		names := make([]string, 0, len(fl))
+		for k := range fl {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			if m, ok := fl[k].(map[string]any); ok {
+				c.FilterList = append(c.FilterList, m)
+			}
+		}
+	}
+	c.ShouldDecontaminate = toBool(raw["should_decontaminate"])
+	c.DocToDecontaminationQuery = str(raw["doc_to_decontamination_query"])
+	if v, ok := raw["gen_prefix"]; ok && v != nil {
+		s := str(v)
+		c.GenPrefix = &s
+	}
+	if md, ok := raw["metadata"].(map[string]any); ok {
+		c.Metadata = md
+	} else if raw["metadata"] != nil {
+		c.Metadata = map[string]any{"_metadata": raw["metadata"]}
+	} else {
+		c.Metadata = map[string]any{}
+	}
+	c.UnsafeCode = toBool(raw["unsafe_code"])
+
+	// Generation kwargs as TaskConfig.__post_init__ completes them.
+	if gk, ok := raw["generation_kwargs"].(map[string]any); ok {
+		g := make(map[string]any, len(gk)+1)
+		for k, v := range gk {
+			g[k] = v
+		}
+		if t, ok := g["temperature"]; ok {
+			if n, ok := toInt(t); ok {
+				g["temperature"] = float64(n)
+			}
+		}
+		if _, ok := g["until"]; !ok {
+			g["until"] = []any{c.FewshotDelimiter}
+		}
+		c.GenerationKwargs = g
+	} else if c.OutputType == OutputGenerateUntil {
+		c.GenerationKwargs = map[string]any{
+			"until":       []any{c.FewshotDelimiter},
+			"do_sample":   false,
+			"temperature": 0,
+		}
+	}
+
+	if fc, ok := raw["fewshot_config"].(map[string]any); ok {
+		fk := make([]string, 0, len(fc))
+		for k := range fc {
+			fk = append(fk, k)
+		}
+		sort.Strings(fk)
+		for _, k := range fk {
+			if !knownFewshotKeys[k] {
+				warnings = append(warnings, fmt.Sprintf("%s: unknown key %q in fewshot_config", file, k))
+			}
+		}
+		if s := str(fc["sampler"]); s != "" {
+			c.Fewshot.Sampler = s
+		}
+		switch s := fc["samples"].(type) {
+		case nil:
+		case []any:
+			for _, d := range s {
+				m, ok := d.(map[string]any)
+				if !ok {
+					return nil, warnings, bad("fewshot_config.samples", d, "a list of documents")
+				}
+				c.Fewshot.Samples = append(c.Fewshot.Samples, m)
+			}
+		case *Func:
+			c.Fewshot.SamplesFunc = s
+		default:
+			return nil, warnings, bad("fewshot_config.samples", s, "a list of documents or !function")
+		}
+		c.Fewshot.Split = str(fc["split"])
+		if f, ok := fc["process_docs"].(*Func); ok {
+			c.Fewshot.ProcessDocs = f
+		}
+		c.Fewshot.DocToText, c.Fewshot.DocToTarget, c.Fewshot.DocToChoice = fc["doc_to_text"], fc["doc_to_target"], fc["doc_to_choice"]
+		if l, ok := fc["fewshot_indices"].([]any); ok {
+			for _, e := range l {
+				n, ok := toInt(e)
+				if !ok {
+					return nil, warnings, bad("fewshot_config.fewshot_indices", e, "ints")
+				}
+				c.Fewshot.Indices = append(c.Fewshot.Indices, n)
+			}
+		}
+	}
+	switch c.Fewshot.Sampler {
+	case "default", "first_n", "balanced":
+	default:
+		return nil, warnings, fmt.Errorf("%s: fewshot_config.sampler %q: no such sampler (known: default, first_n, balanced)", file, c.Fewshot.Sampler)
+	}
+	if c.UsePrompt != "" {
+		c.Unsupported = fmt.Sprintf("use_prompt %q: promptsource prompts are not supported", c.UsePrompt)
+	}
+	if _, isStr := raw["custom_dataset"].(string); isStr {
+		c.Unsupported = "custom_dataset must be a !function"
+	}
+	return c, warnings, nil
+}

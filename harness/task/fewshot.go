@@ -1,0 +1,431 @@
+package task
+
+import (
+	"fmt"
+	"strings"
+
+	"lmeval/harness/model"
+	"lmeval/harness/pyrand"
+)
+
+// sampler draws few-shot examples as lm-eval's ContextSampler (default),
+// FirstNSampler (first_n), or class-balanced (balanced, lmeval's own).
+type sampler struct {
+	t    *Task
+	docs []Doc
+	rnd  *pyrand.Rand
+	kind string
+}
+
+// sample is ContextSampler.sample: one rnd.sample(docs, n) per call.
+func (s *sampler) sample(n int) ([]Doc, error) {
+	switch s.kind {
+	case "first_n":
+		if n > len(s.docs) {
+			return nil, fmt.Errorf("number of fewshot samples requested (%d) exceeds the %d that are available", n, len(s.docs))
+		}
+		return s.docs[:n], nil
+	case "balanced":
+		return s.balanced(n)
+	}
+	idx, err := s.rnd.Sample(len(s.docs), n)
+	if err != nil {
+		return nil, fmt.Errorf("drawing %d few-shot examples from %d documents: %w", n, len(s.docs), err)
+	}
+	out := make([]Doc, len(idx))
+	for i, j := range idx {
+		out[i] = s.docs[j]
+	}
+	return out, nil
+}
+
+// balanced draws a random permutation with the task's generator and takes
+// documents round-robin across their gold labels, so every label is as
+// equally represented as n allows. Labels are visited in the order they
+// first appear in the permutation.
+func (s *sampler) balanced(n int) ([]Doc, error) {
+	if n > len(s.docs) {
+		return nil, fmt.Errorf("number of fewshot samples requested (%d) exceeds the %d that are available", n, len(s.docs))
+	}
+	perm, err := s.rnd.Sample(len(s.docs), len(s.docs))
+	if err != nil {
+		return nil, err
+	}
+	var labels []string
+	buckets := map[string][]Doc{}
+	for _, j := range perm {
+		d := s.docs[j]
+		l, err := s.t.label(d)
+		if err != nil {
+			return nil, fmt.Errorf("balanced sampler: %w", err)
+		}
+		if _, ok := buckets[l]; !ok {
+			labels = append(labels, l)
+		}
+		buckets[l] = append(buckets[l], d)
+	}
+	out := make([]Doc, 0, n)
+	for round := 0; len(out) < n; round++ {
+		for _, l := range labels {
+			if round < len(buckets[l]) && len(out) < n {
+				out = append(out, buckets[l][round])
+			}
+		}
+	}
+	return out, nil
+}
+
+// label is a few-shot document's gold answer as text, for balancing.
+func (t *Task) label(d Doc) (string, error) {
+	fc := t.Config.Fewshot
+	target, err := t.DocToTarget(d, fc.DocToTarget)
+	if err != nil {
+		return "", err
+	}
+	if l, ok := target.([]any); ok && len(l) > 0 {
+		target = l[0]
+	}
+	if i, ok := target.(int); ok && t.Config.DocToChoice != nil {
+		choices, err := t.DocToChoice(d, fc.DocToChoice)
+		if err != nil {
+			return "", err
+		}
+		if i >= 0 && i < len(choices) {
+			return choices[i], nil
+		}
+	}
+	return pyStr(target), nil
+}
+
+// shots is ContextSampler.get_context split into its examples, so that a
+// prompt too long for the context can drop examples from the end.
+func (t *Task) shots(s *sampler, doc Doc, k int, genPrefix *string) ([]string, error) {
+	c := t.Config
+	prefix := ""
+	if genPrefix != nil && *genPrefix != "" {
+		prefix = *genPrefix + " "
+	}
+	n := k
+	if c.fewshotSplit() == c.TestSplit {
+		n = k + 1
+	}
+	drawn, err := s.sample(n)
+	if err != nil {
+		return nil, err
+	}
+	var selected []Doc
+	for _, x := range drawn {
+		if !pyEqual(x, doc) {
+			selected = append(selected, x)
+		}
+	}
+	if len(selected) > k {
+		selected = selected[:k]
+	}
+	fc := c.Fewshot
+	out := make([]string, 0, len(selected))
+	for _, d := range selected {
+		var b strings.Builder
+		content, err := t.DocToText(d, fc.DocToText)
+		if err != nil {
+			return nil, fmt.Errorf("few-shot doc_to_text: %w", err)
+		}
+		target, err := t.DocToTarget(d, fc.DocToTarget)
+		if err != nil {
+			return nil, fmt.Errorf("few-shot doc_to_target: %w", err)
+		}
+		switch x := content.(type) {
+		case string:
+			b.WriteString(x)
+		case int:
+			choices, err := t.DocToChoice(d, fc.DocToChoice)
+			if err != nil {
+				return nil, fmt.Errorf("few-shot doc_to_choice: %w", err)
+			}
+			if x < 0 || x >= len(choices) {
+				return nil, fmt.Errorf("few-shot doc_to_text index %d out of range of %d choices", x, len(choices))
+			}
+			b.WriteString(choices[x])
+		}
+		if ts, isStr := target.(string); !isStr || ts != "" {
+			b.WriteString(c.TargetDelimiter)
+			b.WriteString(prefix)
+			switch x := target.(type) {
+			case []any:
+				if len(x) == 0 {
+					return nil, fmt.Errorf("few-shot doc_to_target returned an empty list")
+				}
+				b.WriteString(pyStr(x[0]))
+			case string:
+				b.WriteString(x)
+			default:
+				if c.DocToChoice == nil {
+					b.WriteString(pyStr(x))
+					break
+				}
+				i, ok := x.(int)
+				choices, err := t.DocToChoice(d, fc.DocToChoice)
+				if err != nil {
+					return nil, fmt.Errorf("few-shot doc_to_choice: %w", err)
+				}
+				if !ok || i < 0 || i >= len(choices) {
+					return nil, fmt.Errorf("few-shot target %v out of range of %d choices", x, len(choices))
+				}
+				b.WriteString(choices[i])
+			}
+			b.WriteString(c.FewshotDelimiter)
+		}
+		out = append(out, b.String())
+	}
+	return out, nil
+}
+
+// buildDoc makes one document's prompt (fewshot_context) and requests
+// (construct_requests).
+func (t *Task) buildDoc(d *DocInfo, smp *sampler, genKwargs map[string]any, opts BuildOptions) error {
+	c := t.Config
+	doc := d.Doc
+	genPrefix, err := t.GenPrefix(doc)
+	if err != nil {
+		return err
+	}
+	description := ""
+	if c.Description != "" {
+		if description, err = t.render(c.Description, doc); err != nil {
+			return fmt.Errorf("description: %w", err)
+		}
+	}
+	system := description
+	if opts.SystemInstruction != "" {
+		system = opts.SystemInstruction
+		if description != "" {
+			system += c.FewshotDelimiter + description
+		}
+	}
+	var shots []string
+	if t.NumFewshot > 0 {
+		if shots, err = t.shots(smp, doc, t.NumFewshot, genPrefix); err != nil {
+			return err
+		}
+	}
+
+	example, err := t.DocToText(doc, nil)
+	if err != nil {
+		return fmt.Errorf("doc_to_text: %w", err)
+	}
+	if d.Target, err = t.DocToTarget(doc, nil); err != nil {
+		return fmt.Errorf("doc_to_target: %w", err)
+	}
+	if c.DocToChoice != nil {
+		if d.Choices, err = t.DocToChoice(doc, nil); err != nil {
+			return err
+		}
+	}
+	suffix := ""
+	if genPrefix != nil {
+		suffix = c.TargetDelimiter + *genPrefix
+	}
+	var question string
+	switch x := example.(type) {
+	case string:
+		question = x
+	case int:
+		if c.DocToChoice != nil {
+			if x < 0 || x >= len(d.Choices) {
+				return fmt.Errorf("doc_to_text index %d out of range of %d choices", x, len(d.Choices))
+			}
+			question = d.Choices[x]
+		} else {
+			question = pyStr(x)
+		}
+	default:
+		return fmt.Errorf("doc_to_text returned %T; lists of contexts are not supported", example)
+	}
+
+	// Shots are dropped from the end until the longest request fits.
+	used := len(shots)
+	for {
+		labeled := system + strings.Join(shots[:used], "")
+		if t.MultipleInput {
+			d.Context = labeled
+			d.Contexts = make([]string, len(d.Choices))
+			for i, ch := range d.Choices {
+				d.Contexts[i] = labeled + ch
+			}
+		} else {
+			d.Context = labeled + question + suffix
+		}
+		fits, err := t.fits(d, genKwargs, opts)
+		if err != nil {
+			return err
+		}
+		if fits || used == 0 {
+			break
+		}
+		used--
+	}
+	d.Shots = used
+	return t.requests(d, genKwargs)
+}
+
+// fits reports whether the document's longest request fits MaxTokens.
+func (t *Task) fits(d *DocInfo, genKwargs map[string]any, opts BuildOptions) (bool, error) {
+	if opts.CountTokens == nil || opts.MaxTokens <= 0 || t.NumFewshot == 0 {
+		return true, nil
+	}
+	c := t.Config
+	budget := opts.MaxTokens
+	var texts []string
+	switch c.OutputType {
+	case OutputMultipleChoice:
+		if t.MultipleInput {
+			for _, ctx := range d.Contexts {
+				texts = append(texts, ctx+c.TargetDelimiter+pyStr(d.Target))
+			}
+		} else {
+			for _, ch := range d.Choices {
+				texts = append(texts, d.Context+c.TargetDelimiter+ch)
+			}
+		}
+	case OutputLoglikelihood:
+		texts = []string{d.Context + pyStr(d.Target)}
+	case OutputGenerateUntil:
+		texts = []string{d.Context}
+		budget -= genRequest(genKwargs).MaxGenToks
+	default:
+		return true, nil
+	}
+	for _, s := range texts {
+		n, err := opts.CountTokens(s)
+		if err != nil {
+			return false, fmt.Errorf("counting tokens: %w", err)
+		}
+		if n > budget {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// requests is construct_requests.
+func (t *Task) requests(d *DocInfo, genKwargs map[string]any) error {
+	c := t.Config
+	base := Instance{Task: t.Name, DocID: d.ID, Doc: d, Repeats: c.Repeats}
+	add := func(in Instance) { t.Instances = append(t.Instances, in) }
+	switch c.OutputType {
+	case OutputLoglikelihood:
+		in := base
+		in.Type = OutputLoglikelihood
+		in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Context, Continuation: pyStr(d.Target)}
+		add(in)
+	case OutputLoglikelihoodRolling:
+		s, ok := d.Target.(string)
+		if !ok {
+			return fmt.Errorf("loglikelihood_rolling needs a string target, got %T", d.Target)
+		}
+		in := base
+		in.Type = OutputLoglikelihoodRolling
+		in.Rolling = model.RollingRequest{Text: s}
+		add(in)
+	case OutputMultipleChoice:
+		if d.Choices == nil {
+			return fmt.Errorf("multiple_choice needs doc_to_choice")
+		}
+		gold := d.Target
+		if t.MultipleInput {
+			g, err := t.DocToText(d.Doc, nil)
+			if err != nil {
+				return err
+			}
+			gold = g
+		}
+		if l, ok := gold.([]any); ok {
+			d.Golds = make([]int, len(l))
+			for i, g := range l {
+				gi, isInt := normInt(g).(int)
+				if isInt && gi < len(d.Choices) {
+					d.Golds[i] = gi
+				} else {
+					d.Golds[i] = -100
+				}
+			}
+		} else {
+			d.Gold = goldIndex(d.Choices, gold)
+		}
+		idx := 0
+		for i, ch := range d.Choices {
+			in := base
+			in.Type = OutputLoglikelihood
+			in.Idx = idx
+			if t.MultipleInput {
+				in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Contexts[i], Continuation: c.TargetDelimiter + pyStr(d.Target)}
+			} else {
+				in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Context, Continuation: c.TargetDelimiter + ch}
+			}
+			add(in)
+			idx++
+		}
+		if hasMetric(c, "acc_mutual_info") {
+			for _, ch := range d.Choices {
+				in := base
+				in.Type = OutputLoglikelihood
+				in.Idx = idx
+				in.Loglikelihood = model.LoglikelihoodRequest{Context: "", Continuation: c.TargetDelimiter + ch}
+				add(in)
+				idx++
+			}
+		}
+	case OutputGenerateUntil:
+		in := base
+		in.Type = OutputGenerateUntil
+		in.GenKwargs = deepCopy(genKwargs).(map[string]any)
+		in.Generate = genRequest(genKwargs)
+		in.Generate.Context = d.Context
+		add(in)
+	}
+	return nil
+}
+
+func hasMetric(c *Config, name string) bool {
+	for _, m := range c.MetricNames() {
+		if m == name {
+			return true
+		}
+	}
+	return false
+}
+
+// DefaultMaxGenToks is lm-eval's default max_gen_toks.
+const DefaultMaxGenToks = 256
+
+// genRequest maps generation_kwargs onto a model.GenerateRequest.
+func genRequest(g map[string]any) model.GenerateRequest {
+	r := model.GenerateRequest{MaxGenToks: DefaultMaxGenToks}
+	switch u := g["until"].(type) {
+	case string:
+		r.Until = []string{u}
+	case []any:
+		for _, s := range u {
+			r.Until = append(r.Until, pyStr(s))
+		}
+	case []string:
+		r.Until = append(r.Until, u...)
+	}
+	if n, ok := toInt(g["max_gen_toks"]); ok {
+		r.MaxGenToks = n
+	}
+	r.DoSample = toBool(g["do_sample"])
+	if f, ok := number(g["temperature"]); ok {
+		r.Temperature = f
+	}
+	if f, ok := number(g["top_p"]); ok {
+		r.TopP = f
+	}
+	if n, ok := toInt(g["top_k"]); ok {
+		r.TopK = n
+	}
+	if n, ok := toInt(g["seed"]); ok {
+		r.Seed = int64(n)
+	}
+	return r
+}

@@ -1,0 +1,164 @@
+package task
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Doc is one dataset document: JSON-like values (string, int64, float64,
+// bool, nil, []any, map[string]any).
+type Doc = map[string]any
+
+// Native stand-ins for the Python functions task YAML names with
+// `!function module.fn`. RegisterFunction accepts these types (and, for
+// hooks the task layer does not call itself — metrics, aggregations,
+// filters — any value, which the evaluator type-asserts).
+type (
+	// ProcessDocsFunc is process_docs: it maps a split's documents.
+	ProcessDocsFunc func(docs []Doc) ([]Doc, error)
+	// DocFunc is doc_to_text, doc_to_target, doc_to_choice or gen_prefix:
+	// it returns a string, an int (an index among the choices), a []string
+	// or []any (choices, or several targets).
+	DocFunc func(doc Doc) (any, error)
+	// ProcessResultsFunc is process_results: results holds, per request of
+	// the document, a model.LoglikelihoodResult, a model.RollingResult or
+	// the (filtered) generated string.
+	ProcessResultsFunc func(doc Doc, results []any) (map[string]any, error)
+	// SamplesFunc is fewshot_config.samples given as a function.
+	SamplesFunc func() ([]Doc, error)
+	// CustomDatasetFunc is custom_dataset: it returns the documents of
+	// every split from the task's dataset_kwargs merged with its metadata.
+	CustomDatasetFunc func(kwargs map[string]any) (map[string][]Doc, error)
+)
+
+type funcKey struct{ dir, name string }
+
+var (
+	funcMu sync.RWMutex
+	funcs  = map[funcKey]any{}
+)
+
+// RegisterFunction makes fn the native implementation of `!function name`
+// (for example "utils.process_docs") for task YAML in directory dir.
+//
+// dir is a slash-separated directory such as "hellaswag" or
+// "super_glue/boolq"; it matches a YAML file's directory when it is equal
+// to it or is a trailing part of it, so the same registration serves the
+// built-in tasks and a copy of lm-eval's task folder given with
+// --include_path. The longest matching dir wins. An empty dir matches
+// every directory (use it for names that are unambiguous).
+func RegisterFunction(dir, name string, fn any) {
+	if fn == nil {
+		panic("task: RegisterFunction with nil fn for " + name)
+	}
+	funcMu.Lock()
+	defer funcMu.Unlock()
+	funcs[funcKey{strings.Trim(dir, "/"), name}] = fn
+}
+
+// LookupFunction finds the native function registered for `!function name`
+// in a YAML file whose directory is dir.
+func LookupFunction(dir, name string) (any, bool) {
+	funcMu.RLock()
+	defer funcMu.RUnlock()
+	best, bestLen := any(nil), -1
+	for k, fn := range funcs {
+		if k.name != name {
+			continue
+		}
+		if k.dir == "" || dir == k.dir || strings.HasSuffix(dir, "/"+k.dir) {
+			if len(k.dir) > bestLen {
+				best, bestLen = fn, len(k.dir)
+			}
+		}
+	}
+	return best, bestLen >= 0
+}
+
+// resolveFuncs replaces every FuncRef in v with a *Func, collecting the
+// names of those with no registered implementation.
+func resolveFuncs(v any, missing map[string]bool) any {
+	switch x := v.(type) {
+	case FuncRef:
+		fn, ok := LookupFunction(x.Dir, x.Name)
+		if !ok {
+			missing[x.Name] = true
+			return x
+		}
+		return &Func{Dir: x.Dir, Name: x.Name, Fn: fn}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = resolveFuncs(e, missing)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = resolveFuncs(e, missing)
+		}
+	}
+	return v
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// callDoc calls a doc_to_* function, accepting the handful of shapes a
+// native function may reasonably have.
+func callDoc(f *Func, doc Doc) (any, error) {
+	var (
+		v   any
+		err error
+	)
+	switch fn := f.Fn.(type) {
+	case DocFunc:
+		v, err = fn(doc)
+	case func(Doc) (any, error):
+		v, err = fn(doc)
+	case func(Doc) any:
+		v = fn(doc)
+	case func(Doc) string:
+		v = fn(doc)
+	case func(Doc) (string, error):
+		v, err = fn(doc)
+	case func(Doc) int:
+		v = fn(doc)
+	case func(Doc) []string:
+		v = fn(doc)
+	case func(Doc) ([]string, error):
+		v, err = fn(doc)
+	default:
+		return nil, fmt.Errorf("%s: registered %T, want task.DocFunc", f.Name, f.Fn)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Name, err)
+	}
+	return v, nil
+}
+
+func callProcessDocs(f *Func, docs []Doc) ([]Doc, error) {
+	var (
+		out []Doc
+		err error
+	)
+	switch fn := f.Fn.(type) {
+	case ProcessDocsFunc:
+		out, err = fn(docs)
+	case func([]Doc) ([]Doc, error):
+		out, err = fn(docs)
+	case func([]Doc) []Doc:
+		out = fn(docs)
+	default:
+		return nil, fmt.Errorf("%s: registered %T, want task.ProcessDocsFunc", f.Name, f.Fn)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Name, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,417 @@
+package task
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Kind says what a registry name stands for.
+type Kind int
+
+const (
+	KindTask       Kind = iota + 1 // a YAML task
+	KindGroup                      // a group of tasks, tags and groups
+	KindTag                        // a set of tasks sharing a `tag`
+	KindPythonTask                 // a task implemented by a Python class (unsupported)
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindTask:
+		return "task"
+	case KindGroup:
+		return "group"
+	case KindTag:
+		return "tag"
+	case KindPythonTask:
+		return "python task"
+	}
+	return "unknown"
+}
+
+// Entry is one indexed name.
+type Entry struct {
+	Name string
+	Kind Kind
+	// File is the YAML file defining a task or group; "" for tags.
+	File string
+	// Tags are a task's tags; for a tag, its member tasks in index order.
+	Tags []string
+
+	ref      fileRef
+	listItem int // index in task_list, or -1
+}
+
+// Registry indexes task YAML from any number of trees (the built-in tasks,
+// --include_path directories) by their top-level task/group/tag keys; the
+// files are read in full only when a task is loaded. Later trees take
+// precedence over earlier ones for the same name. A Registry is not safe
+// for concurrent modification.
+type Registry struct {
+	entries  map[string]*Entry
+	sources  []*source
+	warnings []string
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry {
+	return &Registry{entries: map[string]*Entry{}}
+}
+
+// Warnings are problems met while indexing (duplicate names, unreadable
+// files) and loading (unknown config keys).
+func (r *Registry) Warnings() []string { return r.warnings }
+
+func (r *Registry) warnf(format string, args ...any) {
+	r.warnings = append(r.warnings, fmt.Sprintf(format, args...))
+}
+
+// AddFS indexes every *.yaml file under fsys. name qualifies file names in
+// messages and is the directory `!function` lookups see; use "" for the
+// built-in task tree.
+func (r *Registry) AddFS(name string, fsys fs.FS) error {
+	src := &source{name: name, fsys: fsys}
+	r.sources = append(r.sources, src)
+	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("index %s: %w", src.display(p), err)
+		}
+		if d.IsDir() {
+			if n := d.Name(); n == "__pycache__" || n == ".ipynb_checkpoints" {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".yaml") {
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			r.warnf("%s: %v", src.display(p), err)
+			return nil
+		}
+		r.indexFile(fileRef{src: src, path: p}, data)
+		return nil
+	})
+}
+
+// AddDir indexes the YAML under an OS directory (an --include_path).
+func (r *Registry) AddDir(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return fmt.Errorf("include path: %w", err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("include path %s: not a directory", abs)
+	}
+	return r.AddFS(abs, os.DirFS(abs))
+}
+
+// indexKeys are the top-level keys the index needs.
+var indexKeys = map[string]bool{"task": true, "group": true, "tag": true, "class": true, "task_list": true}
+
+// scanTopLevel extracts the YAML text of the top-level keys the index
+// needs, so most files are never parsed in full. ok is false when the file
+// is not plain block-mapping YAML, and the caller parses it all.
+func scanTopLevel(data []byte) (out []byte, ok bool) {
+	keep := false
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i+1], data[i+1:]
+		} else {
+			data = nil
+		}
+		t := bytes.TrimRight(line, "\r\n")
+		if len(t) == 0 || t[0] == ' ' || t[0] == '\t' || t[0] == '#' || t[0] == '-' {
+			if keep {
+				out = append(out, line...)
+			}
+			continue
+		}
+		if bytes.HasPrefix(t, []byte("---")) || t[0] == '{' || t[0] == '[' || t[0] == '%' || t[0] == '?' {
+			return nil, false
+		}
+		k, _, found := bytes.Cut(t, []byte(":"))
+		if !found {
+			return nil, false
+		}
+		key := string(bytes.Trim(bytes.TrimSpace(k), `"'`))
+		keep = indexKeys[key]
+		if keep {
+			out = append(out, line...)
+			if line[len(line)-1] != '\n' {
+				out = append(out, '\n')
+			}
+		}
+	}
+	return out, true
+}
+
+func (r *Registry) indexFile(f fileRef, data []byte) {
+	head, ok := scanTopLevel(data)
+	if !ok {
+		head = data
+	}
+	cfg, err := parseYAML(head, f.funcDir())
+	if err != nil && ok {
+		cfg, err = parseYAML(data, f.funcDir())
+	}
+	if err != nil {
+		r.warnf("%s: skipped: %v", f, err)
+		return
+	}
+	r.indexConfig(f, cfg)
+}
+
+func tagList(v any) []string {
+	switch t := v.(type) {
+	case string:
+		return []string{t}
+	case []any:
+		var out []string
+		for _, e := range t {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func (r *Registry) put(e *Entry) {
+	if old, dup := r.entries[e.Name]; dup && old.Kind != KindTag {
+		switch e.Kind {
+		case KindGroup:
+			// lm-eval logs duplicate groups at debug level; keep the later.
+		default:
+			r.warnf("Duplicate task name %q: %s overrides %s", e.Name, e.File, old.File)
+		}
+		if old.Kind != KindGroup {
+			r.untag(old)
+		}
+	}
+	r.entries[e.Name] = e
+}
+
+func (r *Registry) untag(old *Entry) {
+	for _, tag := range old.Tags {
+		if t, ok := r.entries[tag]; ok && t.Kind == KindTag {
+			t.Tags = remove(t.Tags, old.Name)
+		}
+	}
+}
+
+func remove(l []string, s string) []string {
+	out := l[:0]
+	for _, e := range l {
+		if e != s {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (r *Registry) registerTags(task string, tags []string) {
+	for _, tag := range tags {
+		e, ok := r.entries[tag]
+		if !ok {
+			e = &Entry{Name: tag, Kind: KindTag, listItem: -1}
+			r.entries[tag] = e
+		}
+		if e.Kind != KindTag {
+			r.warnf("tag %q of task %q has the name of a %s; ignored", tag, task, e.Kind)
+			continue
+		}
+		e.Tags = append(remove(e.Tags, task), task)
+	}
+}
+
+func (r *Registry) indexConfig(f fileRef, cfg map[string]any) {
+	tags := tagList(cfg["tag"])
+	taskName, taskIsName := cfg["task"].(string)
+	switch {
+	case cfg["class"] != nil:
+		name := taskName
+		if name == "" {
+			return
+		}
+		r.put(&Entry{Name: name, Kind: KindPythonTask, File: f.String(), Tags: tags, ref: f, listItem: -1})
+		r.registerTags(name, tags)
+	case cfg["group"] != nil && taskIsName:
+		// Old-style task with `group:`, which lm-eval treats as a tag.
+		tags = append(tags, tagList(cfg["group"])...)
+		r.put(&Entry{Name: taskName, Kind: KindTask, File: f.String(), Tags: tags, ref: f, listItem: -1})
+		r.registerTags(taskName, tags)
+	case cfg["group"] != nil:
+		name, ok := cfg["group"].(string)
+		if !ok {
+			r.warnf("%s: group name %v is not a string; skipped", f, cfg["group"])
+			return
+		}
+		r.put(&Entry{Name: name, Kind: KindGroup, File: f.String(), Tags: tags, ref: f, listItem: -1})
+	case cfg["task_list"] != nil:
+		list, _ := cfg["task_list"].([]any)
+		for i, item := range list {
+			name, itemTags := "", tags
+			switch it := item.(type) {
+			case string:
+				name = it
+			case map[string]any:
+				name = str(it["task"])
+				itemTags = append(append([]string{}, tags...), tagList(it["tag"])...)
+			}
+			if name == "" {
+				continue
+			}
+			r.put(&Entry{Name: name, Kind: KindTask, File: f.String(), Tags: itemTags, ref: f, listItem: i})
+			r.registerTags(name, itemTags)
+		}
+	case cfg["task"] != nil:
+		if _, isList := cfg["task"].([]any); isList {
+			r.warnf("%s: a task list without a group name; skipped", f)
+			return
+		}
+		if !taskIsName {
+			return
+		}
+		r.put(&Entry{Name: taskName, Kind: KindTask, File: f.String(), Tags: tags, ref: f, listItem: -1})
+		r.registerTags(taskName, tags)
+	}
+}
+
+// Lookup returns the entry registered under name.
+func (r *Registry) Lookup(name string) (*Entry, bool) {
+	e, ok := r.entries[name]
+	return e, ok
+}
+
+func (r *Registry) names(kinds ...Kind) []string {
+	var out []string
+	for n, e := range r.entries {
+		for _, k := range kinds {
+			if e.Kind == k {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// All lists every registered name (tasks, groups and tags), sorted.
+func (r *Registry) All() []string { return r.names(KindTask, KindPythonTask, KindGroup, KindTag) }
+
+// Tasks lists the task names, sorted.
+func (r *Registry) Tasks() []string { return r.names(KindTask, KindPythonTask) }
+
+// Groups lists the group names, sorted.
+func (r *Registry) Groups() []string { return r.names(KindGroup) }
+
+// Tags lists the tag names, sorted.
+func (r *Registry) Tags() []string { return r.names(KindTag) }
+
+// Match expands names and shell wildcards (mmlu_*) against every registered
+// name; a name that is an existing YAML file path is kept as is. The
+// result keeps the order of patterns, each pattern's matches sorted. An
+// error names the patterns that match nothing.
+func (r *Registry) Match(patterns []string) ([]string, error) {
+	var out, missing []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	all := r.All()
+	for _, p := range patterns {
+		if _, ok := r.entries[p]; ok {
+			add(p)
+			continue
+		}
+		if isYAMLPath(p) {
+			add(p)
+			continue
+		}
+		if strings.ContainsAny(p, "*?[") {
+			n := 0
+			for _, name := range all {
+				if ok, err := path.Match(p, name); err == nil && ok {
+					add(name)
+					n++
+				}
+			}
+			if n > 0 {
+				continue
+			}
+		}
+		missing = append(missing, p)
+	}
+	if len(missing) > 0 {
+		return out, fmt.Errorf("tasks not found: %s", strings.Join(missing, ", "))
+	}
+	return out, nil
+}
+
+func isYAMLPath(p string) bool {
+	if !strings.HasSuffix(p, ".yaml") && !strings.HasSuffix(p, ".yml") {
+		return false
+	}
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+// SplitNames splits a --tasks value on commas and whitespace.
+func SplitNames(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' })
+}
+
+// UnavailableError says why a task cannot be loaded: a `!function` with no
+// native implementation, a Python class task, promptsource prompts.
+type UnavailableError struct {
+	Task   string
+	File   string
+	Reason string
+	// Missing lists the `!function` names with no native implementation.
+	Missing []string
+}
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("task %s (%s) is unavailable: %s", e.Task, e.File, e.Reason)
+}
+
+// MissingMembersError is a group whose members are not registered.
+type MissingMembersError struct {
+	Group   string
+	File    string
+	Missing []string
+}
+
+func (e *MissingMembersError) Error() string {
+	return fmt.Sprintf("group %s (%s): %d member(s) not found: %s", e.Group, e.File, len(e.Missing), strings.Join(e.Missing, ", "))
+}
+
+// errs collects problems so one Load reports all of them.
+type errs []error
+
+func (e *errs) add(err error) {
+	if err != nil {
+		*e = append(*e, err)
+	}
+}
+
+func (e errs) err() error { return errors.Join(e...) }

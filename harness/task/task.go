@@ -1,0 +1,671 @@
+package task
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"lmeval/harness/jinja"
+	"lmeval/harness/model"
+	"lmeval/harness/pyrand"
+)
+
+// Templater renders Jinja templates the way lm-eval's Jinja2 environment
+// does; *jinja.Env implements it.
+type Templater interface {
+	Render(src string, vars map[string]any) (string, error)
+	Eval(expr string, vars map[string]any) (any, error)
+	Compile(src string) error
+}
+
+// DatasetSpec names a task's dataset: dataset_path, dataset_name and
+// dataset_kwargs (harness/dataset.Spec's fields).
+type DatasetSpec struct {
+	Path   string
+	Name   string
+	Kwargs map[string]any
+}
+
+// DocLoader returns the documents of one split of a dataset.
+type DocLoader func(ctx context.Context, spec DatasetSpec, split string) ([]Doc, error)
+
+// DefaultFewshotSeed is lm-eval's default --fewshot_random_seed.
+const DefaultFewshotSeed = 1234
+
+// Task is one task: its config and, once Build has run, its documents,
+// prompts and requests.
+type Task struct {
+	Name   string
+	Config *Config
+
+	// Set by Build.
+	NumFewshot     int  // shots requested per document
+	MultipleInput  bool // the choices are contexts and the target the continuation (winogrande)
+	MultipleTarget bool // doc_to_target returns several gold answers
+	EvalSplit      string
+	NumEvalDocs    int        // documents in the evaluation split, before --limit/--samples
+	Docs           []*DocInfo // the evaluated documents, in order
+	Instances      []Instance // every request, document by document
+	Fewshot        FewshotReport
+
+	tmpl     Templater
+	features map[string]bool
+	splits   map[string][]Doc
+	dataset  map[string][]Doc // custom_dataset output
+}
+
+// DocInfo is one evaluated document with what the evaluator scores it by.
+type DocInfo struct {
+	ID    int // lm-eval's doc_id
+	Index int // position in the evaluation split
+	Doc   Doc
+	// Context is the prompt; for multiple_input tasks the shared prefix
+	// (description and shots), the per-choice contexts being in Contexts.
+	Context  string
+	Contexts []string
+	// Choices is doc_to_choice's list; nil when the task has none.
+	Choices []string
+	// Target is doc_to_target as lm-eval returns it: a string, an int or a
+	// list. For multiple_input tasks it is the shared continuation.
+	Target any
+	// Gold is the gold choice index for multiple_choice tasks (-100 when out
+	// of range, as lm-eval's check_gold_index_error), -1 otherwise; Golds
+	// holds the indices when MultipleTarget.
+	Gold  int
+	Golds []int
+	// Shots is the number of few-shot examples in Context.
+	Shots int
+}
+
+// FewshotReport tells how many shots the documents got.
+type FewshotReport struct {
+	Requested int // shots asked for per document
+	Reduced   int // documents whose shots were cut to fit the context
+	MinShots  int // fewest shots any document got
+}
+
+// Instance is one request to the model (lm-eval's Instance).
+type Instance struct {
+	// Type is loglikelihood, loglikelihood_rolling or generate_until
+	// (multiple_choice tasks make one loglikelihood request per choice).
+	Type  string
+	Task  string
+	DocID int
+	// Idx is the request's index within its document: the choice index
+	// for multiple_choice (unconditional acc_mutual_info requests follow
+	// the conditional ones).
+	Idx           int
+	Doc           *DocInfo
+	Loglikelihood model.LoglikelihoodRequest
+	Rolling       model.RollingRequest
+	Generate      model.GenerateRequest
+	// GenKwargs are the generation_kwargs as lm-eval passes them.
+	GenKwargs map[string]any
+	Repeats   int
+}
+
+func newTask(c *Config) *Task {
+	return &Task{Name: c.Task, Config: c}
+}
+
+// BuildOptions are the run settings that shape prompts and requests.
+type BuildOptions struct {
+	// Loader provides documents (required unless the task has
+	// custom_dataset).
+	Loader DocLoader
+	// Limit: a count (>= 1) or a fraction (< 1) of the evaluation
+	// documents; 0 for all.
+	Limit float64
+	// Samples are explicit document indices (exclusive with Limit).
+	Samples []int
+	// NumFewshot overrides the task's num_fewshot, except where the task
+	// sets num_fewshot: 0 (as lm-eval).
+	NumFewshot *int
+	// FewshotSeed seeds few-shot sampling; nil means 1234.
+	FewshotSeed *int64
+	// SystemInstruction precedes the description and the shots.
+	SystemInstruction string
+	// GenKwargs update the task's generation_kwargs (--gen_kwargs).
+	GenKwargs map[string]any
+	// CountTokens and MaxTokens, when both set, cut shots from documents
+	// whose longest request would exceed MaxTokens (for generate_until,
+	// MaxTokens minus max_gen_toks).
+	CountTokens func(string) (int, error)
+	MaxTokens   int
+	// Templates renders Jinja; nil means jinja.New().
+	Templates Templater
+}
+
+var defaultTemplates = jinja.New()
+
+// LimitCount is lm-eval's get_sample_size: how many of n documents a
+// --limit value selects.
+func LimitCount(limit float64, n int) int {
+	switch {
+	case limit <= 0:
+		return n
+	case limit < 1:
+		return min(n, int(math.Ceil(float64(n)*limit)))
+	default:
+		return min(n, int(limit))
+	}
+}
+
+// Build loads the task's documents and builds its prompts and requests
+// exactly as lm-eval's build_all_requests does.
+func (t *Task) Build(ctx context.Context, opts BuildOptions) error {
+	if err := t.build(ctx, opts); err != nil {
+		return fmt.Errorf("task %s: %w", t.Name, err)
+	}
+	return nil
+}
+
+func (t *Task) build(ctx context.Context, opts BuildOptions) error {
+	c := t.Config
+	t.tmpl = opts.Templates
+	if t.tmpl == nil {
+		t.tmpl = defaultTemplates
+	}
+	if c.HasImage || c.HasAudio {
+		return fmt.Errorf("doc_to_image/doc_to_audio: multimodal tasks are not supported")
+	}
+	if len(opts.Samples) > 0 && opts.Limit > 0 {
+		return fmt.Errorf("--samples and --limit are exclusive")
+	}
+	t.EvalSplit = c.TestSplit
+	if t.EvalSplit == "" {
+		t.EvalSplit = c.ValidationSplit
+	}
+	if t.EvalSplit == "" {
+		return fmt.Errorf("dataset (path=%s, name=%s) must have a test_split or validation_split", c.DatasetPath, c.DatasetName)
+	}
+	evalDocs, err := t.processedSplit(ctx, opts, t.EvalSplit)
+	if err != nil {
+		return err
+	}
+	if len(evalDocs) == 0 {
+		return fmt.Errorf("split %s has no documents", t.EvalSplit)
+	}
+	t.NumEvalDocs = len(evalDocs)
+	t.features = map[string]bool{}
+	for k := range evalDocs[0] {
+		t.features[k] = true
+	}
+
+	// Probe the first document, as ConfigurableTask.__init__ does.
+	first := evalDocs[0]
+	text, err := t.DocToText(first, nil)
+	if err != nil {
+		return fmt.Errorf("doc_to_text on document 0: %w", err)
+	}
+	target, err := t.DocToTarget(first, nil)
+	if err != nil {
+		return fmt.Errorf("doc_to_target on document 0: %w", err)
+	}
+	if c.DocToChoice != nil {
+		if _, isInt := text.(int); isInt {
+			t.MultipleInput = true
+		}
+	}
+	if _, isList := target.([]any); isList {
+		t.MultipleTarget = true
+	}
+
+	t.NumFewshot = 0
+	if c.NumFewshot != nil {
+		t.NumFewshot = *c.NumFewshot
+	}
+	if opts.NumFewshot != nil && (c.NumFewshot == nil || *c.NumFewshot != 0) {
+		t.NumFewshot = *opts.NumFewshot
+	}
+	if t.NumFewshot < 0 {
+		return fmt.Errorf("num_fewshot %d is negative", t.NumFewshot)
+	}
+	if t.NumFewshot > 0 && c.OutputType == OutputLoglikelihoodRolling {
+		return fmt.Errorf("loglikelihood_rolling tasks take no few-shot examples (num_fewshot %d)", t.NumFewshot)
+	}
+
+	var smp *sampler
+	if t.NumFewshot > 0 {
+		fdocs, err := t.fewshotDocs(ctx, opts)
+		if err != nil {
+			return err
+		}
+		seed := int64(DefaultFewshotSeed)
+		if opts.FewshotSeed != nil {
+			seed = *opts.FewshotSeed
+		}
+		smp = &sampler{t: t, docs: fdocs, rnd: pyrand.New(seed), kind: c.Fewshot.Sampler}
+	}
+
+	genKwargs := deepCopy(c.GenerationKwargs).(map[string]any)
+	if c.OutputType == OutputGenerateUntil {
+		if genKwargs == nil {
+			genKwargs = map[string]any{}
+		}
+		for k, v := range opts.GenKwargs {
+			genKwargs[k] = v
+		}
+	}
+
+	// The documents to evaluate, as doc_iterator: --samples keep split
+	// order and are numbered from 0 among themselves.
+	type idDoc struct{ id, index int }
+	var order []idDoc
+	if len(opts.Samples) > 0 {
+		want := map[int]bool{}
+		for _, s := range opts.Samples {
+			if s < 0 || s >= len(evalDocs) {
+				return fmt.Errorf("--samples index %d out of range [0, %d)", s, len(evalDocs))
+			}
+			want[s] = true
+		}
+		for i := range evalDocs {
+			if want[i] {
+				order = append(order, idDoc{len(order), i})
+			}
+		}
+	} else {
+		n := LimitCount(opts.Limit, len(evalDocs))
+		for i := 0; i < n; i++ {
+			order = append(order, idDoc{i, i})
+		}
+	}
+
+	t.Docs = t.Docs[:0]
+	t.Instances = t.Instances[:0]
+	t.Fewshot = FewshotReport{Requested: t.NumFewshot, MinShots: t.NumFewshot}
+	for _, o := range order {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		d := &DocInfo{ID: o.id, Index: o.index, Doc: evalDocs[o.index], Gold: -1}
+		if err := t.buildDoc(d, smp, genKwargs, opts); err != nil {
+			return fmt.Errorf("document %d: %w", o.index, err)
+		}
+		t.Docs = append(t.Docs, d)
+		if d.Shots < t.Fewshot.MinShots {
+			t.Fewshot.MinShots = d.Shots
+		}
+		if d.Shots < t.NumFewshot {
+			t.Fewshot.Reduced++
+		}
+	}
+	if len(t.Instances) == 0 {
+		return fmt.Errorf("no documents to evaluate")
+	}
+	return nil
+}
+
+func (t *Task) loadSplit(ctx context.Context, opts BuildOptions, split string) ([]Doc, error) {
+	if docs, ok := t.splits[split]; ok {
+		return docs, nil
+	}
+	c := t.Config
+	var (
+		docs []Doc
+		err  error
+	)
+	if c.CustomDataset != nil {
+		if t.dataset == nil {
+			kw := map[string]any{}
+			for k, v := range c.DatasetKwargs {
+				kw[k] = v
+			}
+			for k, v := range c.Metadata {
+				kw[k] = v
+			}
+			fn, ok := c.CustomDataset.Fn.(CustomDatasetFunc)
+			if !ok {
+				f2, ok2 := c.CustomDataset.Fn.(func(map[string]any) (map[string][]Doc, error))
+				if !ok2 {
+					return nil, fmt.Errorf("custom_dataset %s: registered %T, want task.CustomDatasetFunc", c.CustomDataset.Name, c.CustomDataset.Fn)
+				}
+				fn = f2
+			}
+			if t.dataset, err = fn(kw); err != nil {
+				return nil, fmt.Errorf("custom_dataset %s: %w", c.CustomDataset.Name, err)
+			}
+		}
+		var ok bool
+		if docs, ok = t.dataset[split]; !ok {
+			return nil, fmt.Errorf("custom_dataset %s has no split %q", c.CustomDataset.Name, split)
+		}
+	} else {
+		if opts.Loader == nil {
+			return nil, fmt.Errorf("no document loader for dataset %s", c.DatasetPath)
+		}
+		docs, err = opts.Loader(ctx, DatasetSpec{Path: c.DatasetPath, Name: c.DatasetName, Kwargs: c.DatasetKwargs}, split)
+		if err != nil {
+			return nil, fmt.Errorf("load split %s: %w", split, err)
+		}
+	}
+	if t.splits == nil {
+		t.splits = map[string][]Doc{}
+	}
+	t.splits[split] = docs
+	return docs, nil
+}
+
+// processedSplit is a split after process_docs (training_docs() and
+// friends in lm-eval).
+func (t *Task) processedSplit(ctx context.Context, opts BuildOptions, split string) ([]Doc, error) {
+	key := "\x00processed:" + split
+	if docs, ok := t.splits[key]; ok {
+		return docs, nil
+	}
+	docs, err := t.loadSplit(ctx, opts, split)
+	if err != nil {
+		return nil, err
+	}
+	if t.Config.ProcessDocs != nil {
+		if docs, err = callProcessDocs(t.Config.ProcessDocs, docs); err != nil {
+			return nil, fmt.Errorf("process_docs on split %s: %w", split, err)
+		}
+	}
+	t.splits[key] = docs
+	return docs, nil
+}
+
+// fewshotSplit is the split few-shot examples come from when configured.
+func (c *Config) fewshotSplit() string {
+	if c.FewshotSplit != "" {
+		return c.FewshotSplit
+	}
+	return c.Fewshot.Split
+}
+
+// fewshotDocs are the documents shots are drawn from: fewshot_split,
+// fewshot_config.samples, else the training, validation or test split.
+func (t *Task) fewshotDocs(ctx context.Context, opts BuildOptions) ([]Doc, error) {
+	c := t.Config
+	var (
+		docs []Doc
+		err  error
+	)
+	switch {
+	case c.fewshotSplit() != "":
+		if c.Fewshot.ProcessDocs != nil {
+			if docs, err = t.loadSplit(ctx, opts, c.fewshotSplit()); err == nil {
+				docs, err = callProcessDocs(c.Fewshot.ProcessDocs, docs)
+			}
+		} else {
+			docs, err = t.processedSplit(ctx, opts, c.fewshotSplit())
+		}
+	case c.Fewshot.Samples != nil:
+		docs = c.Fewshot.Samples
+		if c.Fewshot.ProcessDocs != nil {
+			docs, err = callProcessDocs(c.Fewshot.ProcessDocs, docs)
+		}
+	case c.Fewshot.SamplesFunc != nil:
+		switch fn := c.Fewshot.SamplesFunc.Fn.(type) {
+		case SamplesFunc:
+			docs, err = fn()
+		case func() ([]Doc, error):
+			docs, err = fn()
+		default:
+			err = fmt.Errorf("fewshot_config.samples %s: registered %T, want task.SamplesFunc", c.Fewshot.SamplesFunc.Name, fn)
+		}
+	case c.TrainingSplit != "":
+		docs, err = t.processedSplit(ctx, opts, c.TrainingSplit)
+	case c.ValidationSplit != "":
+		docs, err = t.processedSplit(ctx, opts, c.ValidationSplit)
+	default:
+		docs, err = t.processedSplit(ctx, opts, c.TestSplit)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("few-shot documents: %w", err)
+	}
+	if len(c.Fewshot.Indices) > 0 {
+		sub := make([]Doc, 0, len(c.Fewshot.Indices))
+		for _, i := range c.Fewshot.Indices {
+			if i < 0 || i >= len(docs) {
+				return nil, fmt.Errorf("fewshot_indices: %d out of range [0, %d)", i, len(docs))
+			}
+			sub = append(sub, docs[i])
+		}
+		docs = sub
+	}
+	return docs, nil
+}
+
+var singleExpr = regexp.MustCompile(`^\s*\{\{(.*)\}\}\s*$`)
+
+func (t *Task) render(src string, doc Doc) (string, error) {
+	return t.tmpl.Render(src, doc)
+}
+
+// isFalsy is Python truthiness for an override argument (`x or default`).
+func isFalsy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return x == ""
+	case int:
+		return x == 0
+	case []any:
+		return len(x) == 0
+	}
+	return false
+}
+
+func normInt(v any) any {
+	switch x := v.(type) {
+	case int64:
+		return int(x)
+	}
+	return v
+}
+
+// DocToText is lm-eval's doc_to_text; spec overrides the config's
+// (few-shot doc_to_text) when not nil.
+func (t *Task) DocToText(doc Doc, spec any) (any, error) {
+	if isFalsy(spec) {
+		spec = t.Config.DocToText
+	}
+	switch s := spec.(type) {
+	case int:
+		return s, nil
+	case string:
+		if t.features[s] {
+			return normInt(doc[s]), nil
+		}
+		out, err := t.render(s, doc)
+		if err != nil {
+			return nil, err
+		}
+		if pyIsDigit(out) && t.Config.DocToChoice != nil {
+			return atoi(out)
+		}
+		return out, nil
+	case *Func:
+		v, err := callDoc(s, doc)
+		return normInt(v), err
+	case nil:
+		return nil, fmt.Errorf("doc_to_text is not set")
+	}
+	return nil, fmt.Errorf("doc_to_text: unsupported %T", spec)
+}
+
+func atoi(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("literal_eval %q: %w", s, err)
+	}
+	return n, nil
+}
+
+// DocToTarget is lm-eval's doc_to_target; spec overrides the config's when
+// not nil.
+func (t *Task) DocToTarget(doc Doc, spec any) (any, error) {
+	if spec == nil {
+		spec = t.Config.DocToTarget
+	}
+	switch s := spec.(type) {
+	case int:
+		return s, nil
+	case string:
+		if t.features[s] {
+			return normInt(doc[s]), nil
+		}
+		out, err := t.render(s, doc)
+		if err != nil {
+			return nil, err
+		}
+		if pyIsDigit(out) && t.Config.DocToChoice != nil {
+			return atoi(out)
+		}
+		if len(out) >= 2 && out[0] == '[' && out[len(out)-1] == ']' {
+			if v, err := literalEval(out); err == nil {
+				return normList(v), nil
+			}
+		}
+		return out, nil
+	case []any:
+		return s, nil
+	case *Func:
+		v, err := callDoc(s, doc)
+		return normList(normInt(v)), err
+	case nil:
+		return nil, fmt.Errorf("doc_to_target is not set")
+	}
+	return nil, fmt.Errorf("doc_to_target: unsupported %T", spec)
+}
+
+func normList(v any) any {
+	switch l := v.(type) {
+	case []any:
+		out := make([]any, len(l))
+		for i, e := range l {
+			out[i] = normInt(e)
+		}
+		return out
+	case []int:
+		out := make([]any, len(l))
+		for i, e := range l {
+			out[i] = e
+		}
+		return out
+	case []string:
+		out := make([]any, len(l))
+		for i, e := range l {
+			out[i] = e
+		}
+		return out
+	}
+	return v
+}
+
+// DocToChoice is lm-eval's doc_to_choice, as strings; spec overrides the
+// config's when not nil.
+func (t *Task) DocToChoice(doc Doc, spec any) ([]string, error) {
+	if spec == nil {
+		spec = t.Config.DocToChoice
+	}
+	var v any
+	switch s := spec.(type) {
+	case string:
+		if t.features[s] {
+			v = doc[s]
+			break
+		}
+		if m := singleExpr.FindStringSubmatch(s); m != nil && !strings.Contains(m[1], "}}") && !strings.Contains(m[1], "{{") {
+			if ev, err := t.tmpl.Eval(m[1], doc); err == nil {
+				if _, isList := ev.([]any); isList {
+					v = ev
+					break
+				}
+			}
+		}
+		out, err := t.render(s, doc)
+		if err != nil {
+			return nil, err
+		}
+		if v, err = literalEval(out); err != nil {
+			return nil, fmt.Errorf("doc_to_choice: %w", err)
+		}
+	case []any:
+		v = s
+	case *Func:
+		var err error
+		if v, err = callDoc(s, doc); err != nil {
+			return nil, err
+		}
+	case nil:
+		return nil, fmt.Errorf("doc_to_choice was called but not set in config")
+	default:
+		return nil, fmt.Errorf("doc_to_choice: unsupported %T", spec)
+	}
+	switch l := v.(type) {
+	case []string:
+		return l, nil
+	case []any:
+		out := make([]string, len(l))
+		for i, e := range l {
+			out[i] = pyStr(e)
+		}
+		return out, nil
+	case map[string]any:
+		return nil, fmt.Errorf("doc_to_choice returned a dict; its order is lost")
+	}
+	return nil, fmt.Errorf("doc_to_choice must return a list, got %T", v)
+}
+
+// GenPrefix is lm-eval's doc_to_prefix: nil when gen_prefix is unset.
+func (t *Task) GenPrefix(doc Doc) (*string, error) {
+	gp := t.Config.GenPrefix
+	if gp == nil {
+		return nil, nil
+	}
+	if t.features[*gp] {
+		s := pyStr(doc[*gp])
+		return &s, nil
+	}
+	s, err := t.render(*gp, doc)
+	if err != nil {
+		return nil, fmt.Errorf("gen_prefix: %w", err)
+	}
+	return &s, nil
+}
+
+// ProcessResults calls the task's process_results function; ok is false
+// when the task has none and the evaluator scores by metric_list.
+func (t *Task) ProcessResults(doc Doc, results []any) (m map[string]any, ok bool, err error) {
+	f := t.Config.ProcessResults
+	if f == nil {
+		return nil, false, nil
+	}
+	switch fn := f.Fn.(type) {
+	case ProcessResultsFunc:
+		m, err = fn(doc, results)
+	case func(Doc, []any) (map[string]any, error):
+		m, err = fn(doc, results)
+	default:
+		return nil, true, fmt.Errorf("process_results %s: registered %T, want task.ProcessResultsFunc", f.Name, f.Fn)
+	}
+	if err != nil {
+		return nil, true, fmt.Errorf("process_results %s: %w", f.Name, err)
+	}
+	return m, true, nil
+}
+
+// goldIndex is lm-eval's check_gold_index_error for one gold value.
+func goldIndex(choices []string, gold any) int {
+	switch g := gold.(type) {
+	case int:
+		if g < len(choices) {
+			return g
+		}
+	case string:
+		for i, c := range choices {
+			if c == g {
+				return i
+			}
+		}
+	}
+	return -100
+}
