@@ -1,0 +1,123 @@
+package gguf
+
+// Facts summarizes a model file for display and for sanity checks.
+type Facts struct {
+	Architecture string // general.architecture ("llama")
+	Name         string // general.name
+	// FileType is the quantization as llama.cpp's quantize tool names it
+	// ("F32", "F16", "BF16", "Q8_0", "Q4_K_M", ...). When general.file_type
+	// is absent it is guessed from the tensor types as llama.cpp does, and
+	// FileTypeGuessed is set.
+	FileType        string
+	FileTypeGuessed bool
+
+	Params        uint64  // total elements of all tensors
+	FileSize      int64   // bytes
+	BitsPerWeight float64 // 8 * tensor data bytes / Params; 0 without tensors
+
+	// Hyperparameters from the architecture's keys ("llama.context_length",
+	// ...); 0 when absent. HeadCountKV defaults to HeadCount, as in
+	// llama.cpp. For per-layer arrays the first layer's value is given.
+	ContextLength, EmbeddingLength, BlockCount uint64
+	HeadCount, HeadCountKV, FeedForwardLength  uint64
+
+	VocabSize      int    // entries of tokenizer.ggml.tokens, else ARCH.vocab_size
+	TokenizerModel string // tokenizer.ggml.model ("llama", "gpt2", ...)
+	// Special token ids as stored in the file; -1 when absent (llama.cpp may
+	// still assume defaults, e.g. BOS 1 / EOS 2 / UNK 0 for "llama").
+	BOS, EOS, UNK  int
+	AddBOS, AddEOS *bool // tokenizer.ggml.add_bos_token / add_eos_token; nil when absent
+	ChatTemplate   string
+}
+
+// Facts extracts the model facts from the metadata and tensor index.
+func (f *File) Facts() Facts {
+	fc := Facts{FileSize: f.Size, BOS: -1, EOS: -1, UNK: -1}
+	fc.Architecture, _ = f.String("general.architecture")
+	fc.Name, _ = f.String("general.name")
+
+	ft := guessFileType(f.Tensors)
+	if v, ok := f.Uint("general.file_type"); ok && v <= 1<<31 {
+		ft = FileType(v)
+	}
+	fc.FileTypeGuessed = ft&FileTypeGuessed != 0
+	fc.FileType = (ft &^ FileTypeGuessed).String()
+
+	var nbytes uint64
+	for _, t := range f.Tensors {
+		fc.Params += t.NumElements()
+		nbytes += t.Bytes()
+	}
+	if fc.Params > 0 {
+		fc.BitsPerWeight = 8 * float64(nbytes) / float64(fc.Params)
+	}
+
+	arch := fc.Architecture
+	fc.ContextLength = f.layerUint(arch + ".context_length")
+	fc.EmbeddingLength = f.layerUint(arch + ".embedding_length")
+	fc.BlockCount = f.layerUint(arch + ".block_count")
+	fc.HeadCount = f.layerUint(arch + ".attention.head_count")
+	fc.HeadCountKV = fc.HeadCount
+	if _, ok := f.Get(arch + ".attention.head_count_kv"); ok {
+		fc.HeadCountKV = f.layerUint(arch + ".attention.head_count_kv")
+	}
+	fc.FeedForwardLength = f.layerUint(arch + ".feed_forward_length")
+
+	if toks, ok := f.Strings("tokenizer.ggml.tokens"); ok {
+		fc.VocabSize = len(toks)
+	} else if n, ok := f.Uint(arch + ".vocab_size"); ok {
+		fc.VocabSize = int(min(n, 1<<31))
+	}
+	fc.TokenizerModel, _ = f.String("tokenizer.ggml.model")
+	fc.BOS = f.tokenID("tokenizer.ggml.bos_token_id")
+	fc.EOS = f.tokenID("tokenizer.ggml.eos_token_id")
+	fc.UNK = f.tokenID("tokenizer.ggml.unknown_token_id")
+	if b, ok := f.Bool("tokenizer.ggml.add_bos_token"); ok {
+		fc.AddBOS = &b
+	}
+	if b, ok := f.Bool("tokenizer.ggml.add_eos_token"); ok {
+		fc.AddEOS = &b
+	}
+	fc.ChatTemplate, _ = f.String("tokenizer.chat_template")
+	return fc
+}
+
+// layerUint reads a hyperparameter that may be a scalar or a per-layer
+// array (llama.cpp's get_key_or_arr), taking the first element of an array.
+func (f *File) layerUint(key string) uint64 {
+	if n, ok := f.Uint(key); ok {
+		return n
+	}
+	v, ok := f.Lookup(key)
+	if !ok || v.Type != TypeArray || v.Len() == 0 {
+		return 0
+	}
+	var first any
+	switch a := v.Data.(type) {
+	case []uint8:
+		first = a[0]
+	case []int8:
+		first = a[0]
+	case []uint16:
+		first = a[0]
+	case []int16:
+		first = a[0]
+	case []uint32:
+		first = a[0]
+	case []int32:
+		first = a[0]
+	case []uint64:
+		first = a[0]
+	case []int64:
+		first = a[0]
+	}
+	n, _ := toUint(first)
+	return n
+}
+
+func (f *File) tokenID(key string) int {
+	if n, ok := f.Uint(key); ok && n < 1<<31 {
+		return int(n)
+	}
+	return -1
+}
