@@ -1,0 +1,112 @@
+package tasks
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// bracketed matches the WikiHow section markers ("[header]", "[step]") that
+// HellaSwag's contexts and endings carry; like Python's re, "." stops at a
+// newline.
+var bracketed = regexp.MustCompile(`\[.*?\]`)
+
+// HellaswagPreprocess cleans one HellaSwag text as lm-eval's
+// hellaswag/utils.py preprocess does: strip, " [title]" becomes ". ", other
+// bracketed markers are dropped, and each double space is halved once.
+func HellaswagPreprocess(text string) string {
+	text = pyStrip(text)
+	text = strings.ReplaceAll(text, " [title]", ". ")
+	text = bracketed.ReplaceAllLiteralString(text, "")
+	return strings.ReplaceAll(text, "  ", " ")
+}
+
+// HellaswagProcessDocs is hellaswag/utils.py process_docs: every document
+// keeps its fields and gains "query" (activity label and context),
+// "choices" (the four cleaned endings), "gold" (the label as an int) and
+// "answer_letter" ("A".."D").
+func HellaswagProcessDocs(docs []map[string]any) ([]map[string]any, error) {
+	out := make([]map[string]any, len(docs))
+	for i, doc := range docs {
+		d, err := hellaswagDoc(doc)
+		if err != nil {
+			return nil, fmt.Errorf("hellaswag process_docs: document %d: %w", i, err)
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
+func hellaswagDoc(doc map[string]any) (map[string]any, error) {
+	var f [3]string
+	for i, key := range [...]string{"activity_label", "ctx_a", "ctx_b"} {
+		s, err := docString(doc, key)
+		if err != nil {
+			return nil, err
+		}
+		f[i] = s
+	}
+	ctx := f[1] + " " + pyCapitalize(f[2])
+	endings, ok := doc["endings"].([]any)
+	if !ok {
+		return nil, fmt.Errorf("document field \"endings\" is %T, want a list", doc["endings"])
+	}
+	choices := make([]any, len(endings))
+	for i, e := range endings {
+		s, ok := e.(string)
+		if !ok {
+			return nil, fmt.Errorf("endings[%d] is %T, want a string", i, e)
+		}
+		choices[i] = HellaswagPreprocess(s)
+	}
+	gold, err := pyInt(doc["label"])
+	if err != nil {
+		return nil, fmt.Errorf("field \"label\": %w", err)
+	}
+	out := copyDoc(doc, 4)
+	out["query"] = HellaswagPreprocess(f[0] + ": " + ctx)
+	out["choices"] = choices
+	out["gold"] = gold
+	out["answer_letter"] = string(rune('A' + gold))
+	return out, nil
+}
+
+// pyInt is Python's int(v) for the label types datasets hold: an int, or a
+// string of decimal digits with optional surrounding whitespace.
+func pyInt(v any) (int64, error) {
+	switch x := v.(type) {
+	case int64:
+		return x, nil
+	case int:
+		return int64(x), nil
+	case float64:
+		return int64(x), nil
+	case bool:
+		if x {
+			return 1, nil
+		}
+		return 0, nil
+	case string:
+		n, err := strconv.ParseInt(pyStrip(x), 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("invalid literal for int(): %q", x)
+		}
+		return n, nil
+	}
+	return 0, fmt.Errorf("int() argument is %T", v)
+}
+
+// HellaswagDocToChoice is hellaswag/utils.py doc_to_choice: the cleaned
+// endings with their letters, "A. ...", "B. ...".
+func HellaswagDocToChoice(doc map[string]any) ([]any, error) {
+	choices, ok := doc["choices"].([]any)
+	if !ok {
+		return nil, fmt.Errorf("hellaswag doc_to_choice: document field \"choices\" is %T, want a list (run process_docs first)", doc["choices"])
+	}
+	out := make([]any, len(choices))
+	for i, c := range choices {
+		out[i] = fmt.Sprintf("%c. %v", 'A'+i, c)
+	}
+	return out, nil
+}
