@@ -7,12 +7,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
+
+	"lmeval/harness/config"
 )
 
 // Version is lmeval's version; release builds set it with
@@ -21,22 +24,49 @@ var Version = "0.1.0-dev"
 
 // engineInfo reports the linked engine's llama.cpp commit and system info.
 // backends.go sets it when the native engine is compiled in.
-var engineInfo = func() (commit, system string) { return "not linked", "" }
+var engineInfo = func() (commit, system string) { return "", "" }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := newApp().RunContext(ctx, os.Args); err != nil {
-		fmt.Fprintln(os.Stderr, "lmeval:", err)
-		os.Exit(1)
+	// After the first Ctrl-C the run winds down (flushing the cache and
+	// samples); a second one kills the process the usual way.
+	go func() { <-ctx.Done(); stop() }()
+
+	if lvl, _, err := config.EnvLogLevel(); err == nil {
+		setupLogging(lvl)
 	}
+	err := newApp().RunContext(ctx, prepareArgs(os.Args))
+	stop()
+	if err == nil {
+		return
+	}
+	var exit cli.ExitCoder
+	if errors.As(err, &exit) {
+		if msg := exit.Error(); msg != "" {
+			fmt.Fprintln(os.Stderr, msg)
+		}
+		os.Exit(exit.ExitCode())
+	}
+	fmt.Fprintln(os.Stderr, "lmeval:", err)
+	os.Exit(1)
 }
 
 func newApp() *cli.App {
 	return &cli.App{
 		Name:  "lmeval",
 		Usage: "evaluate GGUF language models on lm-eval tasks",
+		Description: "lmeval runs the task YAML of EleutherAI's lm-evaluation-harness against llama.cpp linked in-process.\n" +
+			"The command-less form 'lmeval --model ... --tasks ...' means 'lmeval run', as in lm-eval.",
+		// lm-eval's comma-separated values are split by harness/config,
+		// which knows about quoting; urfave/cli must not split them first.
+		DisableSliceFlagSeparator: true,
+		// Errors are printed once, by main.
+		ExitErrHandler: func(*cli.Context, error) {},
 		Commands: []*cli.Command{
+			runCommand(),
+			lsCommand(),
+			inspectCommand(),
+			cacheCommand(),
 			versionCommand(),
 		},
 	}
@@ -48,6 +78,9 @@ func versionCommand() *cli.Command {
 		Usage: "print lmeval's version and the llama.cpp commit it links",
 		Action: func(c *cli.Context) error {
 			commit, system := engineInfo()
+			if commit == "" {
+				commit = "not linked (built without the native engine)"
+			}
 			w := c.App.Writer
 			fmt.Fprintf(w, "lmeval %s\n", Version)
 			fmt.Fprintf(w, "llama.cpp %s\n", commit)

@@ -414,7 +414,7 @@ func (c *Config) finish() error {
 		}
 		return fmt.Errorf("--log_samples needs --output_path (where the samples go)")
 	}
-	if c.Samples != nil && c.Limit.IsSet() {
+	if len(c.Samples) > 0 && c.Limit.IsSet() {
 		return fmt.Errorf("--samples and --limit exclude each other: give one")
 	}
 	if c.FewshotAsMultiturn && !c.ChatTemplate.Enabled {

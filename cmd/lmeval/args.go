@@ -1,0 +1,105 @@
+package main
+
+import "strings"
+
+// lm-eval's argparse accepts flags urfave/cli cannot express directly:
+// nargs="+" flags (--tasks a b c, --model_args k=v k2=v2) and nargs="?"
+// flags (--apply_chat_template alone or with a template name). normalizeArgs
+// rewrites such arguments into the --flag=value form urfave/cli parses, so
+// lm-eval command lines work unchanged.
+
+// multiValue flags take every following argument up to the next flag.
+var multiValue = map[string]bool{
+	"tasks": true, "t": true,
+	"model_args": true, "a": true,
+	"gen_kwargs":   true,
+	"metadata":     true,
+	"include_path": true,
+}
+
+// optionalValue flags take the next argument if it is not a flag, and
+// default to "true" otherwise.
+var optionalValue = map[string]bool{
+	"apply_chat_template":  true,
+	"cache_requests":       true,
+	"fewshot_as_multiturn": true,
+}
+
+// normalizeArgs rewrites the arguments after a command name. Arguments after
+// "--" are left alone.
+func normalizeArgs(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		name, ok := flagName(a)
+		if !ok || strings.Contains(a, "=") {
+			out = append(out, a)
+			continue
+		}
+		switch {
+		case multiValue[name]:
+			j := i + 1
+			for j < len(args) && !isFlag(args[j]) {
+				out = append(out, "--"+name+"="+args[j])
+				j++
+			}
+			if j == i+1 {
+				out = append(out, a) // no value: let the parser report it
+			}
+			i = j - 1
+		case optionalValue[name]:
+			if i+1 < len(args) && !isFlag(args[i+1]) {
+				out = append(out, "--"+name+"="+args[i+1])
+				i++
+			} else {
+				out = append(out, "--"+name+"=true")
+			}
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func isFlag(s string) bool { return len(s) > 1 && s[0] == '-' }
+
+func flagName(s string) (string, bool) {
+	if !isFlag(s) {
+		return "", false
+	}
+	name := strings.TrimLeft(s, "-")
+	name, _, _ = strings.Cut(name, "=")
+	return name, name != ""
+}
+
+// withLegacyRun turns lm-eval's command-less form, lmeval --model ...
+// --tasks ..., into lmeval run ....
+func withLegacyRun(args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	switch args[1] {
+	case "-h", "--help", "-help":
+		return args
+	}
+	if !isFlag(args[1]) {
+		return args
+	}
+	out := append([]string{args[0], "run"}, args[1:]...)
+	return out
+}
+
+// argparseCommands take lm-eval style arguments.
+var argparseCommands = map[string]bool{"run": true, "validate": true, "write-out": true}
+
+// prepareArgs applies both rewrites to os.Args.
+func prepareArgs(args []string) []string {
+	args = withLegacyRun(args)
+	if len(args) >= 2 && argparseCommands[args[1]] {
+		return append(args[:2:2], normalizeArgs(args[2:])...)
+	}
+	return args
+}

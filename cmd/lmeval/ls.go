@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"lmeval/harness/config"
+)
+
+// lsPresets lists the built-in presets and those in the include paths.
+func lsPresets(c *cli.Context, includePaths []string) error {
+	ps, err := config.Presets(includePaths)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PRESET\tTASKS\tSETTINGS\tDESCRIPTION")
+	for _, p := range ps {
+		cfg, err := config.Resolve(p.Layer())
+		if err != nil {
+			return err
+		}
+		var tasks []string
+		for _, t := range cfg.Tasks {
+			tasks = append(tasks, t.String())
+		}
+		var settings []string
+		for _, k := range config.Keys {
+			if v, ok := p.Values[k]; ok && k != "tasks" {
+				settings = append(settings, fmt.Sprintf("%s=%v", k, v))
+			}
+		}
+		desc := p.Description
+		if p.Source != "built-in" {
+			desc += " [" + p.Source + "]"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Name, strings.Join(tasks, " "), strings.Join(settings, " "), desc)
+	}
+	return tw.Flush()
+}
+
+func lsCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "ls",
+		Usage:     "list tasks, groups, subtasks, tags or presets",
+		ArgsUsage: "[tasks|groups|subtasks|tags|presets]",
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "include_path", Usage: "extra directory of task YAML (and presets); repeatable"},
+		},
+		Action: func(c *cli.Context) error {
+			what := "tasks"
+			if c.NArg() > 1 {
+				return fmt.Errorf("ls takes one of tasks, groups, subtasks, tags, presets")
+			}
+			if c.NArg() == 1 {
+				what = c.Args().First()
+			}
+			include := c.StringSlice("include_path")
+			switch what {
+			case "presets":
+				return lsPresets(c, include)
+			case "tasks", "groups", "subtasks", "tags":
+				return lsTasks(c, what, include)
+			}
+			return fmt.Errorf("ls %q: want tasks, groups, subtasks, tags or presets", what)
+		},
+	}
+}

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+
+	"github.com/urfave/cli/v2"
+
+	"lmeval/harness/cache"
+	"lmeval/harness/config"
+	"lmeval/harness/model"
+	"lmeval/harness/progress"
+)
+
+// runFlags are lm-eval's run flags, with its names and short forms. Values
+// are taken as strings and parsed by harness/config, so a bad value is
+// reported with the accepted forms.
+func runFlags() []cli.Flag {
+	str := func(name, alias, usage string) cli.Flag {
+		f := &cli.StringFlag{Name: name, Usage: usage}
+		if alias != "" {
+			f.Aliases = []string{alias}
+		}
+		return f
+	}
+	multi := func(name, alias, usage string) cli.Flag {
+		f := &cli.StringSliceFlag{Name: name, Usage: usage}
+		if alias != "" {
+			f.Aliases = []string{alias}
+		}
+		return f
+	}
+	boolean := func(name, alias, usage string) cli.Flag {
+		f := &cli.BoolFlag{Name: name, Usage: usage}
+		if alias != "" {
+			f.Aliases = []string{alias}
+		}
+		return f
+	}
+	return []cli.Flag{
+		str("config", "C", "YAML file of settings (lm-eval's config file keys); flags override it"),
+		str("preset", "", "named bundle of tasks and settings (see 'lmeval ls presets'); the config file and flags override it"),
+		str("model", "M", "model backend: llama (alias gguf) or dummy (default: llama)"),
+		multi("model_args", "a", "model arguments, 'k=v,k2=v2' or repeated k=v, or a JSON object (pretrained=MODEL.gguf,n_ctx=4096,...)"),
+		multi("tasks", "t", "tasks, groups, tags, wildcards or YAML paths, space or comma separated; NAME|SHOTS gives one task its own shot count"),
+		str("num_fewshot", "f", "few-shot examples per prompt (overrides the tasks' own)"),
+		str("batch_size", "b", "batch size: an integer, auto, or auto:N (default: 1)"),
+		str("max_batch_size", "", "largest batch size --batch_size auto may pick"),
+		str("device", "", "cpu, gpu, gpu:N, cuda, cuda:N, mps (sets n_gpu_layers and main_gpu)"),
+		str("limit", "L", "documents per task: a count, or a fraction below 1 (for testing only)"),
+		str("samples", "E", "JSON object (or file) of document indices per task, '{\"task\": [0,1]}'; excludes --limit"),
+		str("use_cache", "c", "SQLite file caching model responses, so reruns resume"),
+		str("cache_requests", "", "cache built requests: true, refresh or delete (bare flag: true)"),
+		str("output_path", "o", "directory for results (and samples), or the results .json file"),
+		boolean("log_samples", "s", "write every document's prompt, responses and metrics (needs --output_path)"),
+		boolean("predict_only", "x", "generate and save responses, compute no metrics (implies --log_samples)"),
+		str("seed", "", "seeds random,numpy,torch,fewshot: one integer for all, or 4 comma-separated (None leaves one unset) (default: 0,1234,1234,1234)"),
+		multi("gen_kwargs", "", "generation arguments, 'temperature=0,until=[\"\\n\"]' or repeated k=v, overriding the tasks'"),
+		str("apply_chat_template", "", "wrap prompts in the model's chat template, or the named one (bare flag: the model's)"),
+		str("system_instruction", "", "system message to add to every prompt"),
+		str("fewshot_as_multiturn", "", "few-shot examples as chat turns (on by default with --apply_chat_template; 'false' turns it off)"),
+		multi("include_path", "", "extra directory of task YAML (and presets); repeatable"),
+		boolean("write_out", "w", "print the prompts of the first documents of each task"),
+		boolean("show_config", "", "print the full results, task configurations included, at the end"),
+		multi("metadata", "", "task metadata, k=v or a JSON object, merged over model_args"),
+		str("bootstrap_iters", "", "bootstrap iterations for standard errors; 0 turns them off (default: 100000)"),
+		str("verbosity", "v", "log level: DEBUG, INFO, WARNING, ERROR (default: LMEVAL_LOG_LEVEL, else INFO)"),
+		boolean("no_progress", "", "no progress bars (they are also off when stderr is not a terminal)"),
+	}
+}
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "evaluate a model on tasks",
+		UsageText: "lmeval run --model_args pretrained=MODEL.gguf --tasks TASK[|SHOTS] [TASK...] [options]",
+		Flags:     runFlags(),
+		Action:    runAction,
+	}
+}
+
+// cmdlineLayer collects the flags the user set, as a settings layer.
+func cmdlineLayer(c *cli.Context) config.Layer {
+	l := config.Layer{Source: "command line", Flags: true, Values: map[string]any{}}
+	for _, f := range c.Command.Flags {
+		name := f.Names()[0]
+		if !c.IsSet(name) {
+			continue
+		}
+		switch f.(type) {
+		case *cli.StringSliceFlag:
+			l.Values[name] = c.StringSlice(name)
+		case *cli.BoolFlag:
+			l.Values[name] = strconv.FormatBool(c.Bool(name))
+		default:
+			l.Values[name] = c.String(name)
+		}
+	}
+	return l
+}
+
+// setupLogging sends logs to stderr at the configured level.
+func setupLogging(lvl slog.Level) {
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lvl})))
+}
+
+// loadRunConfig resolves the run's settings (preset < config file < flags),
+// sets up logging and checks that a run is possible.
+func loadRunConfig(c *cli.Context) (*config.Config, error) {
+	if c.Args().Len() > 0 {
+		return nil, fmt.Errorf("unexpected arguments %q (tasks go after --tasks)", c.Args().Slice())
+	}
+	cfg, err := config.Load(cmdlineLayer(c))
+	if err != nil {
+		return nil, err
+	}
+	setupLogging(cfg.LogLevel)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+func runAction(c *cli.Context) error {
+	cfg, err := loadRunConfig(c)
+	if err != nil {
+		return err
+	}
+	if cfg.Limit.IsSet() {
+		slog.Warn("--limit should only be used for testing: metrics on a subset are not comparable with published ones")
+	}
+	ctx := progress.NewContext(c.Context, progress.ForStderr(cfg.NoProgress))
+
+	lm, closeLM, err := openModel(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer closeLM()
+
+	err = evaluate(ctx, c, cfg, lm)
+	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		msg := "interrupted"
+		if cfg.UseCache != "" {
+			msg += fmt.Sprintf("; answers computed so far are in %s: rerun the same command to resume", cfg.UseCache)
+		} else {
+			msg += "; give --use_cache PATH so that a rerun resumes where it stopped"
+		}
+		return cli.Exit("lmeval: "+msg, 130)
+	}
+	return err
+}
+
+// openModel makes the configured backend, behind the response cache when
+// --use_cache is given. The returned function releases both.
+func openModel(ctx context.Context, cfg *config.Config) (model.LM, func(), error) {
+	lm, err := model.New(ctx, cfg.Model, model.Args(cfg.ModelArgs))
+	if err != nil {
+		return nil, nil, fmt.Errorf("--model %s: %w", cfg.Model, err)
+	}
+	closeInner := func() {
+		if cl, ok := lm.(model.Closer); ok {
+			if err := cl.Close(); err != nil {
+				slog.Warn("closing model", "err", err)
+			}
+		}
+	}
+	if cfg.UseCache == "" {
+		return lm, closeInner, nil
+	}
+	db, err := cache.Open(cfg.UseCache)
+	if err != nil {
+		closeInner()
+		return nil, nil, fmt.Errorf("--use_cache: %w", err)
+	}
+	id, err := db.ModelIdentity(cfg.Model, cfg.ModelArgs, identityExtras(lm))
+	if err != nil {
+		db.Close()
+		closeInner()
+		return nil, nil, fmt.Errorf("--use_cache: %w", err)
+	}
+	wrapped, err := db.Wrap(lm, id)
+	if err != nil {
+		db.Close()
+		closeInner()
+		return nil, nil, fmt.Errorf("--use_cache: %w", err)
+	}
+	return wrapped, func() {
+		hits, misses := wrapped.Stats()
+		slog.Info("response cache", "path", cfg.UseCache, "hits", hits, "computed", misses)
+		closeInner()
+		db.Close()
+	}, nil
+}
+
+// identityExtras adds to the cache identity what the backend reports about
+// itself that changes answers without showing in model_args: the engine's
+// version and the context size and BOS handling it settled on.
+func identityExtras(lm model.LM) map[string]string {
+	extra := map[string]string{"lmeval": Version}
+	if commit, _ := engineInfo(); commit != "" {
+		extra["llama.cpp"] = commit
+	}
+	d, ok := lm.(model.Describer)
+	if !ok {
+		return extra
+	}
+	desc := d.Describe()
+	for _, k := range []string{"n_ctx", "add_bos", "add_bos_token", "max_length", "chat_template", "type_k", "type_v", "flash_attn"} {
+		if v, ok := desc[k]; ok {
+			extra[k] = fmt.Sprint(v)
+		}
+	}
+	return extra
+}
