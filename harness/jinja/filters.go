@@ -391,9 +391,9 @@ func init() {
 			return pyStrip(s, chars, true, true), nil
 		},
 		"truncate": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
-			s, err := str(v)
-			if err != nil {
-				return nil, err
+			s, ok := v.(string)
+			if !ok {
+				return nil, fmt.Errorf("object of type '%s' has no len()", typeName(v))
 			}
 			n, _ := asInt(param(args, kwargs, 0, "length", int64(255)))
 			killwords, _ := truth(param(args, kwargs, 1, "killwords", false))
@@ -446,7 +446,8 @@ func init() {
 	}
 }
 
-var wordRe = regexp.MustCompile(`\w+`)
+// wordRe is Python's \w+ on str: letters, digits and underscore.
+var wordRe = regexp.MustCompile(`[\p{L}\p{N}_]+`)
 
 func defaultFilter(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 	def := param(args, kwargs, 0, "default_value", "")
@@ -726,18 +727,12 @@ func init() {
 		"lower": isType(func(v any) bool { s, _ := str(v); return strings.ToLower(s) == s }),
 		"upper": isType(func(v any) bool { s, _ := str(v); return strings.ToUpper(s) == s }),
 		"odd": func(v any, _ []any) (bool, error) {
-			i, ok := asInt(v)
-			if !ok {
-				return false, fmt.Errorf("odd test needs an int, not %s", typeName(v))
-			}
-			return i%2 != 0, nil
+			m, err := arith(tokMod, "%", v, int64(2))
+			return err == nil && equal(m, int64(1)), err
 		},
 		"even": func(v any, _ []any) (bool, error) {
-			i, ok := asInt(v)
-			if !ok {
-				return false, fmt.Errorf("even test needs an int, not %s", typeName(v))
-			}
-			return i%2 == 0, nil
+			m, err := arith(tokMod, "%", v, int64(2))
+			return err == nil && equal(m, int64(0)), err
 		},
 		"divisibleby": func(v any, args []any) (bool, error) {
 			if len(args) != 1 {

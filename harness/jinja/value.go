@@ -329,6 +329,11 @@ func writeRepr(b *strings.Builder, v any, quote bool) error {
 		}
 		b.WriteByte('}')
 	case *undefined:
+		if quote {
+			// repr() of jinja2's Undefined inside a container does not raise.
+			b.WriteString("Undefined")
+			return nil
+		}
 		return x.err()
 	case *namespace:
 		b.WriteString("<Namespace ")
