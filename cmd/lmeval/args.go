@@ -95,11 +95,48 @@ func withLegacyRun(args []string) []string {
 // argparseCommands take lm-eval style arguments.
 var argparseCommands = map[string]bool{"run": true, "validate": true, "write-out": true}
 
-// prepareArgs applies both rewrites to os.Args.
+// valueFlags are the flags of positional-argument commands that take a
+// value; the others are booleans.
+var valueFlags = map[string]bool{"include_path": true}
+
+// flagsFirst moves flags ahead of positional arguments (urfave/cli stops
+// parsing flags at the first positional argument), so that
+// "lmeval ls tasks --include_path DIR" works as users expect.
+func flagsFirst(args []string) []string {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		name, ok := flagName(a)
+		if !ok {
+			pos = append(pos, a)
+			continue
+		}
+		flags = append(flags, a)
+		if valueFlags[name] && !strings.Contains(a, "=") && i+1 < len(args) {
+			flags = append(flags, args[i+1])
+			i++
+		}
+	}
+	return append(flags, pos...)
+}
+
+// prepareArgs applies the rewrites to os.Args.
 func prepareArgs(args []string) []string {
 	args = withLegacyRun(args)
-	if len(args) >= 2 && argparseCommands[args[1]] {
+	if len(args) < 2 {
+		return args
+	}
+	switch cmd := args[1]; {
+	case argparseCommands[cmd]:
 		return append(args[:2:2], normalizeArgs(args[2:])...)
+	case cmd == "ls" || cmd == "inspect":
+		return append(args[:2:2], flagsFirst(args[2:])...)
+	case cmd == "cache" && len(args) >= 3:
+		return append(args[:3:3], flagsFirst(args[3:])...)
 	}
 	return args
 }

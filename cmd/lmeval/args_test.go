@@ -26,6 +26,10 @@ func TestPrepareArgs(t *testing.T) {
 		{"lmeval ls tasks", "lmeval ls tasks"},
 		{"lmeval validate --tasks a b", "lmeval validate --tasks=a --tasks=b"},
 		{"lmeval inspect --json m.gguf", "lmeval inspect --json m.gguf"},
+		// flags after positional arguments
+		{"lmeval inspect m.gguf --json --kv", "lmeval inspect --json --kv m.gguf"},
+		{"lmeval ls tags --include_path d1 --include_path=d2", "lmeval ls --include_path d1 --include_path=d2 tags"},
+		{"lmeval cache info c.db --json", "lmeval cache info --json c.db"},
 		{"lmeval run --tasks", "lmeval run --tasks"},
 		{"lmeval run -- --tasks a", "lmeval run -- --tasks a"},
 	} {
