@@ -355,7 +355,7 @@ TASKS = {
     "sciq": ("sciq/sciq.yaml", "sciq", [0, 2]),
     "mmlu_abstract_algebra": ("mmlu/default/mmlu_abstract_algebra.yaml", "mmlu/abstract_algebra", [0, 2]),
     "mmlu_anatomy": ("mmlu/default/mmlu_anatomy.yaml", "mmlu/anatomy", [0, 5]),
-    "truthfulqa_mc1": ("truthfulqa/truthfulqa_mc1.yaml", "truthfulqa", [0, 1]),
+    "truthfulqa_mc1": ("truthfulqa/truthfulqa_mc1.yaml", "truthfulqa", [0]),  # num_fewshot: 0 in the YAML: lm-eval ignores --num_fewshot
     "truthfulqa_mc2": ("truthfulqa/truthfulqa_mc2.yaml", "truthfulqa", [0]),
     "gsm8k": ("gsm8k/gsm8k.yaml", "gsm8k", [0, 5]),
     "gsm8k_cot": ("gsm8k/gsm8k-cot.yaml", "gsm8k", [0, 8]),
