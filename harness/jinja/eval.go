@@ -501,7 +501,7 @@ func getAttr(obj any, name string) (any, error) {
 			return m, nil
 		}
 		if v, ok := x[name]; ok {
-			return v, nil
+			return norm(v), nil
 		}
 	case *loopInfo:
 		if v, ok := x.attr(name); ok {
@@ -523,7 +523,7 @@ func getItem(obj any, key any) (any, error) {
 	case map[string]any:
 		if k, ok := key.(string); ok {
 			if v, ok := x[k]; ok {
-				return v, nil
+				return norm(v), nil
 			}
 		}
 	case []any, tuple, string:
@@ -551,9 +551,9 @@ func getItem(obj any, key any) (any, error) {
 		}
 		switch x := x.(type) {
 		case []any:
-			return x[i], nil
+			return norm(x[i]), nil
 		case tuple:
-			return x[i], nil
+			return norm(x[i]), nil
 		case string:
 			return runeAt(x, int(i)), nil
 		}

@@ -44,7 +44,7 @@ func percentFormat(format string, args any) (string, error) {
 			key, hasKey = format[i+1:i+end], true
 			i += end + 1
 		}
-		spec := fmtSpec{precision: -1}
+		spec := fmtSpec{precision: -1, percent: true}
 	flags:
 		for ; i < len(format); i++ {
 			switch format[i] {
@@ -126,6 +126,7 @@ type fmtSpec struct {
 	precision int // -1: none
 	verb      byte
 	comma     bool
+	percent   bool // printf-style: strings align right by default
 }
 
 // formatOne formats one value for both %-formatting and str.format specs.
@@ -179,6 +180,9 @@ func formatOne(spec fmtSpec, arg any) (string, error) {
 	}
 	_ = numeric
 	_ = negative
+	if spec.percent {
+		return align(body, spec, '>'), nil
+	}
 	return align(body, spec, '<'), nil
 }
 

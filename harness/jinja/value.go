@@ -166,6 +166,27 @@ func wrapGoFunc(fn reflect.Value) callable {
 	}
 }
 
+// normAll normalizes the items of a caller's list, copying only when an
+// item needs it.
+func normAll(l []any) []any {
+	for i, v := range l {
+		if n := norm(v); !sameValue(n, v) {
+			out := append([]any(nil), l...)
+			for j := i; j < len(out); j++ {
+				out[j] = norm(out[j])
+			}
+			return out
+		}
+	}
+	return l
+}
+
+// sameValue reports whether norm left v unchanged (comparing only the
+// dynamic types, which is what norm changes).
+func sameValue(a, b any) bool {
+	return reflect.TypeOf(a) == reflect.TypeOf(b)
+}
+
 // toGo converts a template value into the plain Go value callers get back
 // from Eval: tuples become []any, recursively.
 func toGo(v any) any {
@@ -625,9 +646,9 @@ func length(v any) (int, error) {
 func iterate(v any) ([]any, error) {
 	switch x := v.(type) {
 	case []any:
-		return x, nil
+		return normAll(x), nil
 	case tuple:
-		return x, nil
+		return normAll(x), nil
 	case string:
 		out := make([]any, 0, len(x))
 		for _, r := range x {
