@@ -1,0 +1,276 @@
+// Package llama adapts the in-process llama.cpp engine to the harness's
+// model.LM interface and registers it as the "llama" and "gguf" backends.
+//
+// model_args follow lm-eval's style (pretrained=model.gguf,n_ctx=4096); see
+// docs/engine.md for each one.
+package llama
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"lmeval/engine"
+	"lmeval/harness/model"
+	"lmeval/hub"
+)
+
+func init() {
+	model.Register("llama", New)
+	model.Register("gguf", New)
+}
+
+// LM is an engine.Model seen as a model.LM.
+type LM struct {
+	m *engine.Model
+}
+
+var (
+	_ model.LM        = (*LM)(nil)
+	_ model.Closer    = (*LM)(nil)
+	_ model.Describer = (*LM)(nil)
+)
+
+// argNames lists every accepted model_arg, for the error on unknown ones.
+var argNames = []string{
+	"pretrained", "model", "n_ctx", "max_length", "n_batch", "n_ubatch", "n_seq_max", "batch_size",
+	"threads", "n_threads", "n_gpu_layers", "cpu_only", "main_gpu", "split_mode", "tensor_split",
+	"flash_attn", "type_k", "type_v", "add_bos_token", "seed", "prefix_sharing", "skip_leading_bos",
+	"use_mmap", "max_batch_size", "device", "dtype", "trust_remote_code",
+}
+
+// Options parses model_args into engine options and the model path (or Hub
+// reference) to load.
+func Options(args model.Args) (string, engine.Options, error) {
+	var o engine.Options
+	path := args["pretrained"]
+	if path == "" {
+		path = args["model"]
+	}
+	if path == "" {
+		return "", o, fmt.Errorf("model_args: pretrained=PATH.gguf is required")
+	}
+	known := map[string]bool{}
+	for _, n := range argNames {
+		known[n] = true
+	}
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := args[k]
+		if !known[k] {
+			return "", o, fmt.Errorf("model_args: unknown argument %q (known: %s)", k, strings.Join(argNames, ", "))
+		}
+		var err error
+		intArg := func(dst *int) {
+			var n int
+			n, err = strconv.Atoi(v)
+			*dst = n
+		}
+		boolArg := func(dst *bool) {
+			var b bool
+			b, err = parseBool(v)
+			*dst = b
+		}
+		switch k {
+		case "n_ctx":
+			intArg(&o.NCtx)
+		case "max_length":
+			intArg(&o.MaxLength)
+		case "n_batch":
+			intArg(&o.NBatch)
+		case "n_ubatch":
+			intArg(&o.NUBatch)
+		case "n_seq_max":
+			intArg(&o.NSeqMax)
+		case "batch_size", "max_batch_size":
+			// lm-eval's batch size: sequences decoded together. "auto" keeps
+			// the engine's default, which packs by tokens anyway.
+			if !strings.HasPrefix(v, "auto") {
+				intArg(&o.NSeqMax)
+			}
+		case "threads", "n_threads":
+			intArg(&o.Threads)
+		case "n_gpu_layers":
+			intArg(&o.NGPULayers)
+			if err == nil && o.NGPULayers == 0 {
+				o.CPUOnly = true
+			}
+		case "cpu_only":
+			boolArg(&o.CPUOnly)
+		case "main_gpu":
+			intArg(&o.MainGPU)
+		case "split_mode":
+			o.SplitMode = v
+		case "tensor_split":
+			for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == '/' || r == ';' || r == ' ' }) {
+				x, perr := strconv.ParseFloat(f, 32)
+				if perr != nil {
+					err = perr
+					break
+				}
+				o.TensorSplit = append(o.TensorSplit, float32(x))
+			}
+		case "flash_attn":
+			o.FlashAttn = v
+		case "type_k":
+			o.TypeK = v
+		case "type_v":
+			o.TypeV = v
+		case "add_bos_token":
+			var b bool
+			boolArg(&b)
+			o.AddBOS = &b
+		case "seed":
+			var n int64
+			n, err = strconv.ParseInt(v, 10, 64)
+			o.Seed = n
+		case "prefix_sharing":
+			var b bool
+			boolArg(&b)
+			o.NoPrefixSharing = !b
+		case "skip_leading_bos":
+			boolArg(&o.SkipLeadingBOS)
+		case "use_mmap":
+			var b bool
+			boolArg(&b)
+			o.NoMmap = !b
+		case "device", "dtype", "trust_remote_code":
+			// Hugging Face arguments with no meaning for a GGUF file;
+			// accepted so lm-eval command lines carry over.
+		}
+		if err != nil {
+			return "", o, fmt.Errorf("model_args: %s=%s: %w", k, v, err)
+		}
+	}
+	return path, o, nil
+}
+
+func parseBool(s string) (bool, error) {
+	switch strings.ToLower(s) {
+	case "1", "true", "yes", "on":
+		return true, nil
+	case "0", "false", "no", "off":
+		return false, nil
+	}
+	return false, fmt.Errorf("not a boolean")
+}
+
+// New loads the model named by args (a local GGUF path or a Hub reference,
+// which is downloaded first).
+func New(ctx context.Context, args model.Args) (model.LM, error) {
+	path, opts, err := Options(args)
+	if err != nil {
+		return nil, err
+	}
+	if _, statErr := os.Stat(path); statErr != nil {
+		if _, ok := hub.ParseModelRef(path); ok {
+			path, err = hub.New(hub.Options{Progress: os.Stderr}).ResolveModel(ctx, path)
+			if err != nil {
+				return nil, fmt.Errorf("model %s: %w", args["pretrained"], err)
+			}
+		}
+	}
+	m, err := engine.Load(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &LM{m: m}, nil
+}
+
+// Wrap adapts an already loaded model.
+func Wrap(m *engine.Model) *LM { return &LM{m: m} }
+
+// Model returns the underlying engine model.
+func (l *LM) Model() *engine.Model { return l.m }
+
+// Loglikelihood implements model.LM.
+func (l *LM) Loglikelihood(ctx context.Context, reqs []model.LoglikelihoodRequest) ([]model.LoglikelihoodResult, error) {
+	in := make([]engine.LoglikelihoodRequest, len(reqs))
+	for i, r := range reqs {
+		in[i] = engine.LoglikelihoodRequest{Context: r.Context, Continuation: r.Continuation}
+	}
+	res, err := l.m.Loglikelihood(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.LoglikelihoodResult, len(res))
+	for i, r := range res {
+		out[i] = model.LoglikelihoodResult{LogProb: r.LogProb, IsGreedy: r.IsGreedy, NumTokens: r.NumTokens}
+	}
+	return out, nil
+}
+
+// LoglikelihoodRolling implements model.LM.
+func (l *LM) LoglikelihoodRolling(ctx context.Context, reqs []model.RollingRequest) ([]model.RollingResult, error) {
+	texts := make([]string, len(reqs))
+	for i, r := range reqs {
+		texts[i] = r.Text
+	}
+	res, err := l.m.LoglikelihoodRolling(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.RollingResult, len(res))
+	for i, r := range res {
+		out[i] = model.RollingResult{LogProb: r.LogProb, NumTokens: r.NumTokens}
+	}
+	return out, nil
+}
+
+// GenerateUntil implements model.LM.
+func (l *LM) GenerateUntil(ctx context.Context, reqs []model.GenerateRequest) ([]string, error) {
+	in := make([]engine.GenerateRequest, len(reqs))
+	for i, r := range reqs {
+		in[i] = engine.GenerateRequest{
+			Context: r.Context, Until: r.Until, MaxGenToks: r.MaxGenToks, DoSample: r.DoSample,
+			Temperature: r.Temperature, TopP: r.TopP, TopK: r.TopK, Seed: r.Seed,
+		}
+	}
+	return l.m.GenerateUntil(ctx, in)
+}
+
+// Close implements model.Closer.
+func (l *LM) Close() error { return l.m.Close() }
+
+// Describe implements model.Describer: the model's facts and the engine's
+// settings and work counters, for the results file.
+func (l *LM) Describe() map[string]any {
+	f := l.m.Facts()
+	in := l.m.Info()
+	st := l.m.Stats()
+	return map[string]any{
+		"backend":          "llama",
+		"model_path":       in.Path,
+		"architecture":     f.Architecture,
+		"model_name":       f.Name,
+		"file_type":        f.FileType,
+		"params":           in.NParams,
+		"file_size":        f.FileSize,
+		"bits_per_weight":  f.BitsPerWeight,
+		"n_ctx_train":      in.NCtxTrain,
+		"n_ctx":            in.NCtx,
+		"max_length":       in.MaxLength,
+		"n_batch":          in.NBatch,
+		"n_ubatch":         in.NUBatch,
+		"n_seq_max":        in.NSeqMax,
+		"threads":          in.Threads,
+		"n_gpu_layers":     in.GPULayers,
+		"device":           in.Backend,
+		"flash_attn":       in.FlashAttn,
+		"type_k":           in.TypeK,
+		"type_v":           in.TypeV,
+		"add_bos_token":    in.AddBOS,
+		"vocab_size":       in.NVocab,
+		"llama_cpp_commit": in.Commit,
+		"tokens_requested": st.TokensRequested,
+		"tokens_decoded":   st.TokensDecoded,
+		"truncated":        st.Truncated,
+	}
+}

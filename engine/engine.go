@@ -1,0 +1,367 @@
+// Package engine runs GGUF language models in process through llama.cpp and
+// turns text into the numbers lm-eval's Hugging Face backend defines:
+// continuation log-likelihoods, rolling (perplexity) log-likelihoods and
+// greedy or sampled generations.
+//
+// The package knows nothing of tasks. Go decides what to decode and in which
+// order (request ordering, truncation, rolling windows, packing many
+// sequences into one llama_batch, shared prefixes); the C shim in csrc/
+// runs the loops over the vocabulary, so only per-request results cross
+// into Go.
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+
+	"lmeval/gguf"
+)
+
+// LlamaCppCommit is the llama.cpp commit the engine was built from. The
+// Makefile sets it with -ldflags -X from the build's cgo.env.
+var LlamaCppCommit = "ec98e2002"
+
+// Options configure Load. The zero value gives llama.cpp's defaults where
+// they exist and the choices documented on each field otherwise.
+type Options struct {
+	// NCtx is the KV cache size in tokens, shared by all sequences decoded
+	// together. 0: 4096, or MaxLength when that is larger.
+	NCtx int
+	// MaxLength is lm-eval's max_length: the longest token sequence one
+	// request may use; longer inputs are cut from the left. 0: the model's
+	// training context, capped at NCtx.
+	MaxLength int
+	NBatch    int // tokens per llama_decode call; 0: 512
+	NUBatch   int // physical batch; 0: 512
+	NSeqMax   int // sequences decoded together; 0: 128 (at most 256)
+	Threads   int // 0: runtime.NumCPU()
+
+	// NGPULayers is the number of layers to offload to a GPU; 0 or less
+	// means all layers when a GPU backend is built in. CPUOnly keeps every
+	// layer on the CPU.
+	NGPULayers  int
+	CPUOnly     bool
+	MainGPU     int
+	SplitMode   string    // "layer" (default), "row" or "none"
+	TensorSplit []float32 // proportions per GPU
+	FlashAttn   string    // "auto" (default), "on" or "off"
+	// TypeK and TypeV are the KV cache element types: "f16" (default, as in
+	// llama.cpp), "f32" (exact float32 attention), "bf16", "q8_0", "q4_0",
+	// "q4_1", "q5_0", "q5_1", "iq4_nl".
+	TypeK, TypeV string
+
+	// AddBOS overrides whether tokenizing a text adds the BOS token; nil:
+	// the GGUF's tokenizer.ggml.add_bos_token as llama.cpp reads it.
+	AddBOS *bool
+	// Seed is the default sampling seed for generation requests that give
+	// none.
+	Seed int64
+
+	// NoPrefixSharing decodes every sequence separately even when requests
+	// share leading tokens. Results are the same; it exists to check that.
+	NoPrefixSharing bool
+	// SkipLeadingBOS changes what a text whose tokens start with BOS scores
+	// in LoglikelihoodRolling and in Loglikelihood with an empty context.
+	// lm-eval (the default, false) conditions the first token on the prefix
+	// token, so a leading BOS is itself scored, given BOS. When true the
+	// leading BOS serves as the prefix and is not scored.
+	SkipLeadingBOS bool
+
+	// VocabOnly loads only the tokenizer (no weights, no context): only
+	// the tokenizer methods and Facts work.
+	VocabOnly bool
+	NoMmap    bool
+}
+
+// Info is what the engine settled on when loading, beyond the file's facts.
+type Info struct {
+	Path        string
+	Description string // llama.cpp's model description ("llama 260K all F32")
+	Backend     string // "cpu", or the GPU backend built in
+	NCtx        int
+	NCtxTrain   int
+	MaxLength   int
+	NBatch      int
+	NUBatch     int
+	NSeqMax     int
+	Threads     int
+	GPULayers   int
+	FlashAttn   string
+	TypeK       string
+	TypeV       string
+	NVocab      int
+	NEmbd       int
+	NLayer      int
+	NParams     uint64
+	Size        uint64 // bytes of tensor data
+	BOS, EOS    int32  // -1 when the vocabulary has none
+	EOT         int32
+	EOG         []int32 // every end-of-generation token
+	AddBOS      bool
+	VocabType   string
+	Commit      string // llama.cpp commit
+}
+
+// Stats counts the work done since Load.
+type Stats struct {
+	Requests        int   // requests answered
+	Truncated       int   // requests whose context was cut from the left
+	TokensRequested int64 // tokens the requests needed decoded, without sharing
+	TokensDecoded   int64 // tokens actually decoded
+	Decodes         int64 // llama_decode calls
+}
+
+// Model is a loaded model with its context. Its methods may be called from
+// several goroutines; they run one at a time.
+type Model struct {
+	mu     sync.Mutex
+	c      cmodel
+	path   string
+	opts   Options
+	info   Info
+	facts  gguf.Facts
+	addBOS bool
+	stats  Stats
+}
+
+var kvTypes = map[string]int{
+	"f32": 0, "f16": 1, "q4_0": 2, "q4_1": 3, "q5_0": 6, "q5_1": 7, "q8_0": 8, "iq4_nl": 20, "bf16": 30,
+}
+
+func kvType(name string) (int, error) {
+	if name == "" {
+		return kvTypes["f16"], nil
+	}
+	t, ok := kvTypes[strings.ToLower(name)]
+	if !ok {
+		return 0, fmt.Errorf("unknown KV cache type %q (want f32, f16, bf16, q8_0, q4_0, q4_1, q5_0, q5_1 or iq4_nl)", name)
+	}
+	return t, nil
+}
+
+// Load opens the GGUF model at path. The file is checked in Go first (it
+// exists, is GGUF, its metadata and tensor index are readable and lie
+// within the file), so a bad file is an error here, never a crash in C.
+func Load(path string, opts Options) (*Model, error) {
+	gf, err := gguf.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("engine: load %s: %w", path, err)
+	}
+	facts := gf.Facts()
+	if !opts.VocabOnly && len(gf.Tensors) == 0 {
+		return nil, fmt.Errorf("engine: load %s: the file has no tensors (a vocabulary-only GGUF? load it with VocabOnly)", path)
+	}
+	if _, ok := gf.Strings("tokenizer.ggml.tokens"); !ok {
+		return nil, fmt.Errorf("engine: load %s: no tokenizer (tokenizer.ggml.tokens missing)", path)
+	}
+
+	p := cparams{
+		nCtx: opts.NCtx, nBatch: opts.NBatch, nUBatch: opts.NUBatch, nSeqMax: opts.NSeqMax,
+		threads: opts.Threads, mainGPU: opts.MainGPU, tensorSplit: opts.TensorSplit,
+		vocabOnly: opts.VocabOnly, mmap: !opts.NoMmap,
+	}
+	if p.nCtx <= 0 {
+		p.nCtx = max(4096, opts.MaxLength)
+	}
+	if opts.MaxLength > p.nCtx {
+		return nil, fmt.Errorf("engine: load %s: max_length %d exceeds n_ctx %d", path, opts.MaxLength, p.nCtx)
+	}
+	if p.nBatch <= 0 {
+		p.nBatch = 512
+	}
+	if p.nUBatch <= 0 {
+		p.nUBatch = min(512, p.nBatch)
+	}
+	if p.nSeqMax <= 0 {
+		p.nSeqMax = 128
+	}
+	if p.nSeqMax > 256 {
+		return nil, fmt.Errorf("engine: load %s: n_seq_max %d exceeds llama.cpp's limit of 256", path, p.nSeqMax)
+	}
+	if p.threads <= 0 {
+		p.threads = runtime.NumCPU()
+	}
+	switch {
+	case opts.CPUOnly:
+		p.gpuLayers = 0
+	case opts.NGPULayers > 0:
+		p.gpuLayers = opts.NGPULayers
+	default:
+		p.gpuLayers = -1
+	}
+	switch strings.ToLower(opts.SplitMode) {
+	case "", "layer":
+		p.splitMode = 1
+	case "none":
+		p.splitMode = 0
+	case "row":
+		p.splitMode = 2
+	default:
+		return nil, fmt.Errorf("engine: load %s: unknown split mode %q (want layer, row or none)", path, opts.SplitMode)
+	}
+	switch strings.ToLower(opts.FlashAttn) {
+	case "", "auto":
+		p.flashAttn = -1
+	case "on", "true", "1", "enabled":
+		p.flashAttn = 1
+	case "off", "false", "0", "disabled":
+		p.flashAttn = 0
+	default:
+		return nil, fmt.Errorf("engine: load %s: flash_attn %q: want auto, on or off", path, opts.FlashAttn)
+	}
+	if p.typeK, err = kvType(opts.TypeK); err != nil {
+		return nil, fmt.Errorf("engine: load %s: type_k: %w", path, err)
+	}
+	if p.typeV, err = kvType(opts.TypeV); err != nil {
+		return nil, fmt.Errorf("engine: load %s: type_v: %w", path, err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("engine: load %s: %w", path, err)
+	}
+
+	c, err := cLoad(path, p)
+	if err != nil {
+		return nil, fmt.Errorf("engine: load %s: %w", path, err)
+	}
+	ci := cInfo(c)
+	m := &Model{c: c, path: path, opts: opts, facts: facts}
+	m.addBOS = ci.addBOS
+	if opts.AddBOS != nil {
+		m.addBOS = *opts.AddBOS
+	}
+	m.info = Info{
+		Path: path, Description: cDesc(c), Backend: backendName(),
+		NCtx: ci.nCtx, NCtxTrain: ci.nCtxTrain, NBatch: ci.nBatch, NUBatch: ci.nUBatch, NSeqMax: ci.nSeqMax,
+		Threads: p.threads, GPULayers: p.gpuLayers, FlashAttn: flashName(p.flashAttn),
+		TypeK: typeName(p.typeK), TypeV: typeName(p.typeV),
+		NVocab: ci.nVocab, NEmbd: ci.nEmbd, NLayer: ci.nLayer, NParams: ci.nParams, Size: ci.size,
+		BOS: ci.bos, EOS: ci.eos, EOT: ci.eot, AddBOS: m.addBOS, VocabType: vocabTypeName(ci.vocabType),
+		Commit: LlamaCppCommit,
+	}
+	if !GPUOffload() {
+		m.info.GPULayers = 0
+	}
+	for t := 0; t < ci.nVocab; t++ {
+		if cIsEOG(c, int32(t)) {
+			m.info.EOG = append(m.info.EOG, int32(t))
+		}
+	}
+	if !opts.VocabOnly {
+		m.info.MaxLength = opts.MaxLength
+		if m.info.MaxLength <= 0 {
+			m.info.MaxLength = ci.nCtx
+			if ci.nCtxTrain > 0 && ci.nCtxTrain < ci.nCtx {
+				m.info.MaxLength = ci.nCtxTrain
+			}
+		}
+	}
+	if m.facts.ChatTemplate == "" {
+		if t, ok := cChatTemplate(c); ok {
+			m.facts.ChatTemplate = t
+		}
+	}
+	return m, nil
+}
+
+func backendName() string {
+	if !GPUOffload() {
+		return "cpu"
+	}
+	info := SystemInfo()
+	for _, b := range []string{"CUDA", "Metal", "Vulkan", "HIP", "SYCL"} {
+		if strings.Contains(info, b) {
+			return strings.ToLower(b)
+		}
+	}
+	return "gpu"
+}
+
+func flashName(v int) string {
+	switch v {
+	case 0:
+		return "off"
+	case 1:
+		return "on"
+	}
+	return "auto"
+}
+
+func typeName(t int) string {
+	for k, v := range kvTypes {
+		if v == t {
+			return k
+		}
+	}
+	return fmt.Sprint(t)
+}
+
+func vocabTypeName(t int) string {
+	switch t {
+	case 0:
+		return "none"
+	case 1:
+		return "spm"
+	case 2:
+		return "bpe"
+	case 3:
+		return "wpm"
+	case 4:
+		return "ugm"
+	case 5:
+		return "rwkv"
+	case 6:
+		return "plamo2"
+	}
+	return fmt.Sprint(t)
+}
+
+// ErrClosed is returned by methods called after Close.
+var ErrClosed = errors.New("engine: model is closed")
+
+// Close frees the model, its context and every C allocation made for it.
+func (m *Model) Close() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.c != nil {
+		cFree(m.c)
+		m.c = nil
+	}
+	return nil
+}
+
+// Facts returns what the GGUF file says about the model, with the chat
+// template llama.cpp finds when the file's key is absent.
+func (m *Model) Facts() gguf.Facts { return m.facts }
+
+// Info returns the settings the engine loaded the model with.
+func (m *Model) Info() Info { return m.info }
+
+// Stats returns the work done so far.
+func (m *Model) Stats() Stats {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.stats
+}
+
+// Meta returns a metadata value as llama.cpp renders it.
+func (m *Model) Meta(key string) (string, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.c == nil {
+		return "", false
+	}
+	return cMeta(m.c, key)
+}
+
+func (m *Model) lock() error {
+	m.mu.Lock()
+	if m.c == nil {
+		m.mu.Unlock()
+		return ErrClosed
+	}
+	return nil
+}

@@ -1,0 +1,249 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// GenerateRequest asks for a continuation of Context.
+type GenerateRequest struct {
+	Context string
+	// Until lists stop strings: the output ends before the first of them.
+	// The text of the EOS token is always added, as lm-eval does.
+	Until      []string
+	MaxGenToks int // 0: 256, lm-eval's default
+	// Greedy decoding unless DoSample is set or Temperature > 0. Sampling
+	// uses llama.cpp's samplers: top-k (0: off), top-p (0 or 1: off),
+	// temperature (0 with DoSample: 1), then a draw seeded with Seed (0:
+	// Options.Seed).
+	DoSample    bool
+	Temperature float64
+	TopP        float64
+	TopK        int
+	Seed        int64
+}
+
+const defaultMaxGenToks = 256
+
+// genSeq is one generation in flight.
+type genSeq struct {
+	idx     int
+	prompt  []int32
+	fed     int // prompt tokens decoded
+	gen     []int32
+	maxGen  int
+	until   []string
+	sampler csampler
+	id      int32
+	row     int32 // batch row holding this sequence's next-token logits, -1 none
+	cells   int
+}
+
+// GenerateUntil continues each context as lm-eval's generate_until does:
+// the context is tokenized (BOS as for scoring) and cut from the left to
+// max_length - max_gen_toks tokens; tokens are generated until an
+// end-of-generation token, MaxGenToks, or one of the Until strings appears
+// in the decoded text, which is then cut before the first stop string.
+// Many requests decode together, one token per live sequence per step.
+func (m *Model) GenerateUntil(ctx context.Context, reqs []GenerateRequest) ([]string, error) {
+	if err := m.lock(); err != nil {
+		return nil, err
+	}
+	defer m.mu.Unlock()
+	if m.opts.VocabOnly {
+		return nil, errors.New("engine: model loaded vocabulary-only")
+	}
+	maxLen := m.info.MaxLength
+	eos := ""
+	if m.info.EOS >= 0 {
+		eos = cPiece(m.c, m.info.EOS, true)
+	}
+	seqs := make([]*genSeq, len(reqs))
+	defer func() {
+		for _, s := range seqs {
+			if s != nil && s.sampler != nil {
+				cSamplerFree(s.sampler)
+			}
+		}
+	}()
+	for i, r := range reqs {
+		maxGen := r.MaxGenToks
+		if maxGen <= 0 {
+			maxGen = defaultMaxGenToks
+		}
+		if maxGen >= maxLen {
+			return nil, fmt.Errorf("engine: generate request %d: max_gen_toks %d leaves no room for a context in max_length %d", i, maxGen, maxLen)
+		}
+		toks, err := m.encode(r.Context)
+		if err != nil {
+			return nil, fmt.Errorf("engine: generate request %d: %w", i, err)
+		}
+		if keep := maxLen - maxGen; len(toks) > keep {
+			toks = toks[len(toks)-keep:]
+			m.stats.Truncated++
+		}
+		if len(toks) == 0 {
+			toks = []int32{m.prefixToken()}
+		}
+		s := &genSeq{idx: i, prompt: toks, maxGen: maxGen, row: -1}
+		s.until = append(slices.Clone(r.Until), eos)
+		if r.DoSample || r.Temperature > 0 {
+			temp := r.Temperature
+			if temp <= 0 {
+				temp = 1
+			}
+			seed := r.Seed
+			if seed == 0 {
+				seed = m.opts.Seed
+			}
+			s.sampler = cSamplerNew(m.c, temp, r.TopP, r.TopK, uint32(seed))
+		}
+		s.cells = len(toks) + maxGen
+		seqs[i] = s
+	}
+	// Longest context first, as lm-eval's Collator orders generate_until.
+	order := make([]*genSeq, len(seqs))
+	copy(order, seqs)
+	slices.SortStableFunc(order, func(a, b *genSeq) int { return len(b.prompt) - len(a.prompt) })
+
+	out := make([]string, len(reqs))
+	if err := m.runGen(ctx, order, out); err != nil {
+		return nil, fmt.Errorf("engine: generate_until: %w", err)
+	}
+	m.stats.Requests += len(reqs)
+	return out, nil
+}
+
+func (m *Model) runGen(ctx context.Context, queue []*genSeq, out []string) error {
+	nCtx, nBatch, nSeq := m.info.NCtx, m.info.NBatch, m.info.NSeqMax
+	cMemClear(m.c)
+	defer cMemClear(m.c)
+	free := make([]int32, 0, nSeq)
+	for s := nSeq - 1; s >= 0; s-- {
+		free = append(free, int32(s))
+	}
+	var (
+		active   []*genSeq
+		used     int
+		b        batch
+		rows     []int32
+		greedyOf []*genSeq
+		amax     []int32
+	)
+	next := 0
+	for next < len(queue) || len(active) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for next < len(queue) && len(free) > 0 && used+queue[next].cells <= nCtx {
+			s := queue[next]
+			s.id = free[len(free)-1]
+			free = free[:len(free)-1]
+			used += s.cells
+			active = append(active, s)
+			m.stats.TokensRequested += int64(len(s.prompt))
+			next++
+		}
+		if len(active) == 0 {
+			return fmt.Errorf("a context of %d tokens plus %d to generate does not fit n_ctx %d", len(queue[next].prompt), queue[next].maxGen, nCtx)
+		}
+
+		b.reset()
+		// One token for every sequence that is generating, then prompt
+		// tokens with what room is left.
+		for _, s := range active {
+			s.row = -1
+			if s.fed == len(s.prompt) && b.len() < nBatch {
+				pos := int32(len(s.prompt) + len(s.gen) - 1)
+				s.row = b.add(s.gen[len(s.gen)-1], pos, []int32{s.id}, true)
+			}
+		}
+		for _, s := range active {
+			for s.fed < len(s.prompt) && b.len() < nBatch {
+				last := s.fed == len(s.prompt)-1
+				row := b.add(s.prompt[s.fed], int32(s.fed), []int32{s.id}, last)
+				s.fed++
+				if last {
+					s.row = row
+				}
+			}
+		}
+		if err := m.decode(&b); err != nil {
+			return err
+		}
+
+		rows, greedyOf = rows[:0], greedyOf[:0]
+		for _, s := range active {
+			if s.row >= 0 && s.sampler == nil {
+				rows = append(rows, s.row)
+				greedyOf = append(greedyOf, s)
+			}
+		}
+		amax = slices.Grow(amax[:0], len(rows))[:len(rows)]
+		if err := cArgmax(m.c, rows, amax); err != nil {
+			return err
+		}
+		for k, s := range greedyOf {
+			s.gen = append(s.gen, amax[k])
+		}
+		for _, s := range active {
+			if s.row >= 0 && s.sampler != nil {
+				s.gen = append(s.gen, cSample(s.sampler, m.c, s.row))
+			}
+		}
+
+		keep := active[:0]
+		for _, s := range active {
+			if s.row < 0 {
+				keep = append(keep, s)
+				continue
+			}
+			done, err := m.genStep(s, out)
+			if err != nil {
+				return err
+			}
+			if !done {
+				keep = append(keep, s)
+				continue
+			}
+			cSeqRm(m.c, s.id)
+			free = append(free, s.id)
+			used -= s.cells
+		}
+		active = keep
+	}
+	return nil
+}
+
+// genStep checks the sequence's newest token against the stop conditions
+// and, when it stops, writes its output.
+func (m *Model) genStep(s *genSeq, out []string) (bool, error) {
+	last := s.gen[len(s.gen)-1]
+	eog := cIsEOG(m.c, last)
+	if eog {
+		s.gen = s.gen[:len(s.gen)-1]
+	}
+	text, err := cDetokenize(m.c, s.gen, false, false)
+	if err != nil {
+		return false, err
+	}
+	stop := eog || len(s.gen) >= s.maxGen
+	for _, u := range s.until {
+		if u != "" && strings.Contains(text, u) {
+			stop = true
+		}
+	}
+	if !stop {
+		return false, nil
+	}
+	for _, u := range s.until {
+		if u != "" {
+			text, _, _ = strings.Cut(text, u)
+		}
+	}
+	out[s.idx] = text
+	return true, nil
+}

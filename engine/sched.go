@@ -1,0 +1,235 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// A job is one token sequence to decode whose last len(targets) positions
+// are scored: position len(inp)-len(targets)+i predicts targets[i]. The
+// log-probs add into result slot.
+type job struct {
+	inp     []int32
+	targets []int32
+	slot    int32
+}
+
+// A group is a set of jobs decoded as one trie: tokens they share (same
+// tokens at the same positions from the start) are decoded once, carrying
+// the sequence ids of every job that uses them.
+type group struct {
+	nodes  []gnode // depth-first order: each job's tokens appear in position order
+	njobs  int
+	maxLen int
+	first  int // index of the group's first job, for a stable order
+	ids    []int32
+	cursor int
+}
+
+type gnode struct {
+	tok   int32
+	pos   int32
+	seqs  []int32 // local job indices until admission, then sequence ids
+	items []gitem
+}
+
+type gitem struct{ target, slot int32 }
+
+// buildGroup makes the trie of jobs (given in lexicographic order of inp,
+// so that shared prefixes are adjacent).
+func buildGroup(jobs []job, idx []int) *group {
+	g := &group{njobs: len(idx), first: slices.Min(idx)}
+	// path[d] is the node index of the previous job at depth d.
+	var path []int
+	var prev []int32
+	for local, ji := range idx {
+		j := &jobs[ji]
+		g.maxLen = max(g.maxLen, len(j.inp))
+		l := lcp(prev, j.inp)
+		path = path[:l]
+		scoreFrom := len(j.inp) - len(j.targets)
+		for d, tok := range j.inp {
+			var n *gnode
+			if d < l {
+				n = &g.nodes[path[d]]
+			} else {
+				g.nodes = append(g.nodes, gnode{tok: tok, pos: int32(d)})
+				path = append(path, len(g.nodes)-1)
+				n = &g.nodes[len(g.nodes)-1]
+			}
+			n.seqs = append(n.seqs, int32(local))
+			if d >= scoreFrom {
+				n.items = append(n.items, gitem{target: j.targets[d-scoreFrom], slot: j.slot})
+			}
+		}
+		prev = j.inp
+	}
+	return g
+}
+
+func lcp(a, b []int32) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+// planGroups partitions jobs into groups and orders them longest first (as
+// lm-eval's Collator orders requests), so the biggest batches come first.
+// Without sharing every job is its own group.
+func planGroups(jobs []job, share bool, nSeqMax, nCtx int) []*group {
+	order := make([]int, len(jobs))
+	for i := range order {
+		order[i] = i
+	}
+	var groups []*group
+	if !share {
+		for _, i := range order {
+			groups = append(groups, buildGroup(jobs, []int{i}))
+		}
+	} else {
+		slices.SortStableFunc(order, func(a, b int) int { return slices.Compare(jobs[a].inp, jobs[b].inp) })
+		// A group is capped at a quarter of the cache (its first job always
+		// fits), so several groups are in flight and batches stay full while
+		// one finishes.
+		limit := max(nCtx/4, 1)
+		var cur []int
+		cells := 0
+		for k, i := range order {
+			shared := 0
+			if k > 0 {
+				shared = lcp(jobs[order[k-1]].inp, jobs[i].inp)
+			}
+			add := len(jobs[i].inp) - shared
+			if len(cur) > 0 && (shared == 0 || len(cur) >= nSeqMax || cells+add > limit) {
+				groups = append(groups, buildGroup(jobs, cur))
+				cur, cells, add = cur[:0:0], 0, len(jobs[i].inp)
+			}
+			cur = append(cur, i)
+			cells += add
+		}
+		if len(cur) > 0 {
+			groups = append(groups, buildGroup(jobs, cur))
+		}
+	}
+	slices.SortStableFunc(groups, func(a, b *group) int {
+		if a.maxLen != b.maxLen {
+			return b.maxLen - a.maxLen
+		}
+		return a.first - b.first
+	})
+	return groups
+}
+
+// runJobs decodes the jobs, many sequences per llama_batch, admitting
+// groups as earlier ones finish and free their sequences and cache cells.
+// It adds each job's log-probs into lp[slot] and clears greedy[slot] when a
+// target is not its row's argmax.
+func (m *Model) runJobs(ctx context.Context, jobs []job, lp []float64, greedy []uint8) error {
+	if len(jobs) == 0 {
+		return nil
+	}
+	nCtx, nBatch, nSeq := m.info.NCtx, m.info.NBatch, m.info.NSeqMax
+	for i := range jobs {
+		if len(jobs[i].inp) > nCtx {
+			return fmt.Errorf("a sequence of %d tokens exceeds n_ctx %d", len(jobs[i].inp), nCtx)
+		}
+		m.stats.TokensRequested += int64(len(jobs[i].inp))
+	}
+	groups := planGroups(jobs, !m.opts.NoPrefixSharing, nSeq, nCtx)
+
+	cMemClear(m.c)
+	defer cMemClear(m.c)
+	free := make([]int32, 0, nSeq)
+	for s := nSeq - 1; s >= 0; s-- {
+		free = append(free, int32(s))
+	}
+	var (
+		active []*group
+		next   int
+		used   int
+		b      batch
+		items  scoreItems
+	)
+	for next < len(groups) || len(active) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for next < len(groups) {
+			g := groups[next]
+			if g.njobs > len(free) || used+len(g.nodes) > nCtx {
+				break
+			}
+			g.ids = append(g.ids[:0], free[len(free)-g.njobs:]...)
+			free = free[:len(free)-g.njobs]
+			for k := range g.nodes {
+				for s, local := range g.nodes[k].seqs {
+					g.nodes[k].seqs[s] = g.ids[local]
+				}
+			}
+			used += len(g.nodes)
+			active = append(active, g)
+			next++
+		}
+		if len(active) == 0 {
+			return fmt.Errorf("a group of %d sequences and %d tokens does not fit n_ctx %d / n_seq_max %d",
+				groups[next].njobs, len(groups[next].nodes), nCtx, nSeq)
+		}
+
+		b.reset()
+		items.reset()
+	fill:
+		for _, g := range active {
+			for g.cursor < len(g.nodes) {
+				if b.len() == nBatch {
+					break fill
+				}
+				n := &g.nodes[g.cursor]
+				row := b.add(n.tok, n.pos, n.seqs, len(n.items) > 0)
+				for _, it := range n.items {
+					items.add(row, it.target, it.slot)
+				}
+				g.cursor++
+			}
+		}
+		if err := m.decode(&b); err != nil {
+			return err
+		}
+		if err := cScore(m.c, &items, lp, greedy); err != nil {
+			return err
+		}
+
+		keep := active[:0]
+		for _, g := range active {
+			if g.cursor < len(g.nodes) {
+				keep = append(keep, g)
+				continue
+			}
+			for _, id := range g.ids {
+				cSeqRm(m.c, id)
+			}
+			free = append(free, g.ids...)
+			used -= len(g.nodes)
+		}
+		active = keep
+	}
+	return nil
+}
+
+// decode runs one llama_decode and counts it.
+func (m *Model) decode(b *batch) error {
+	rc := cDecode(m.c, b)
+	switch {
+	case rc == 1:
+		return fmt.Errorf("llama_decode: no KV cache slot for %d tokens (n_ctx %d)", b.len(), m.info.NCtx)
+	case rc != 0:
+		return fmt.Errorf("llama_decode failed (status %d)", rc)
+	}
+	m.stats.TokensDecoded += int64(b.len())
+	m.stats.Decodes++
+	return nil
+}

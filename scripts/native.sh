@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Configures (once) and builds the native engine for one backend into
+# build/<backend>/: llama.cpp + ggml static libraries, the csrc/ shim, and
+# build/<backend>/cgo.env with the cgo flags that link them.
+#
+#   scripts/native.sh cpu|cuda|metal|vulkan
+#
+# Environment: LLAMA_CPP_DIR=/path/to/llama.cpp builds an upstream checkout
+# instead of the pinned sources; CMAKE_ARGS adds cmake options; JOBS sets
+# the parallelism (default: number of CPUs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+backend=${1:-cpu}
+build=build/$backend
+case $backend in
+cpu) flags=() ;;
+cuda) flags=(-DGGML_CUDA=ON) ;;
+metal) flags=(-DGGML_METAL=ON) ;;
+vulkan) flags=(-DGGML_VULKAN=ON) ;;
+*)
+	echo "native.sh: unknown backend $backend (want cpu, cuda, metal or vulkan)" >&2
+	exit 2
+	;;
+esac
+
+if [ -n "${LLAMA_CPP_DIR:-}" ]; then
+	src=(-DLLAMA_CPP_DIR="$(cd "$LLAMA_CPP_DIR" && pwd)")
+else
+	eval "$(scripts/fetch-llama.sh)"
+	src=(-DLMEVAL_LLAMA_SRC="$LLAMA_SRC" -DLMEVAL_GGML_SRC="$GGML_SRC")
+fi
+
+if [ ! -f "$build/CMakeCache.txt" ] || [ -n "${CMAKE_ARGS:-}" ]; then
+	echo "native.sh: configuring $build" >&2
+	# shellcheck disable=SC2086
+	cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${src[@]}" "${flags[@]}" ${CMAKE_ARGS:-} >&2
+fi
+jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
+cmake --build "$build" --target lmeval_native -j "$jobs" >&2
