@@ -1,0 +1,263 @@
+// Package dataset loads the documents of an lm-eval task's dataset the way
+// Python's datasets.load_dataset(dataset_path, dataset_name,
+// **dataset_kwargs) would, without Python: from the Hugging Face Hub (its
+// Parquet conversion, or the repository's own data files) or from local
+// json/csv/parquet/text files and directories.
+//
+// Documents are map[string]any whose values keep their types: int64, float64,
+// bool, string, nil, []any and map[string]any, nested as in the source.
+package dataset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"lmeval/hub"
+)
+
+// Spec names a dataset as a task does: dataset_path, dataset_name and
+// dataset_kwargs.
+type Spec struct {
+	Path   string         // Hub repo ("owner/name" or a legacy name), "json", "csv", "parquet", "text", or a local directory
+	Name   string         // config name; "" for the default config
+	Kwargs map[string]any // data_files, data_dir, revision, field, sep, ... (others are ignored)
+}
+
+func (s Spec) String() string {
+	if s.Name != "" {
+		return s.Path + "/" + s.Name
+	}
+	return s.Path
+}
+
+// Options configures loading. The zero value reads HF_ENDPOINT, HF_TOKEN,
+// HF_HOME / HF_HUB_CACHE and HF_HUB_OFFLINE from the environment.
+type Options struct {
+	Endpoint string    // Hub base URL (HF_ENDPOINT)
+	Token    string    // Hub token (HF_TOKEN)
+	CacheDir string    // hub cache directory (HF_HUB_CACHE, default $HF_HOME/hub)
+	Offline  bool      // use only the cache (HF_HUB_OFFLINE=1)
+	Progress io.Writer // download progress bars; nil shows none
+	// Dir is the directory relative local paths (data_files, data_dir, a
+	// directory dataset_path) are resolved against; "" is the working
+	// directory, as in lm-eval.
+	Dir        string
+	HTTPClient *http.Client
+}
+
+func (o Options) client() *hub.Client {
+	return hub.New(hub.Options{
+		Endpoint:   o.Endpoint,
+		Token:      o.Token,
+		CacheDir:   o.CacheDir,
+		Offline:    o.Offline,
+		Progress:   o.Progress,
+		HTTPClient: o.HTTPClient,
+	})
+}
+
+// Load returns the documents of one split of the dataset.
+func Load(ctx context.Context, spec Spec, split string, opts Options) ([]map[string]any, error) {
+	docs, err := load(ctx, spec, split, opts)
+	if err != nil {
+		return nil, fmt.Errorf("dataset %s split %s: %w", spec, split, err)
+	}
+	unifyColumns(docs)
+	return docs, nil
+}
+
+// Splits lists the dataset's split names, sorted.
+func Splits(ctx context.Context, spec Spec, opts Options) ([]string, error) {
+	var splits []string
+	var err error
+	if dir, ok := localDir(spec, opts); ok {
+		splits, err = localDirSplits(spec, dir, opts)
+	} else if isBuilder(spec.Path) {
+		var files map[string][]string
+		if files, err = builderFiles(spec, opts); err == nil {
+			splits = keys(files)
+		}
+	} else {
+		splits, err = hubSplits(ctx, spec, opts)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", spec, err)
+	}
+	sort.Strings(splits)
+	return splits, nil
+}
+
+func load(ctx context.Context, spec Spec, split string, opts Options) ([]map[string]any, error) {
+	if dir, ok := localDir(spec, opts); ok {
+		return loadLocalDir(spec, dir, split, opts)
+	}
+	if isBuilder(spec.Path) {
+		files, err := builderFiles(spec, opts)
+		if err != nil {
+			return nil, err
+		}
+		names, ok := files[split]
+		if !ok {
+			return nil, fmt.Errorf("no split %q in data_files (splits: %s)", split, strings.Join(keys(files), ", "))
+		}
+		return readFiles(names, format(spec.Path), spec.Kwargs)
+	}
+	return loadHub(ctx, spec, split, opts)
+}
+
+// isBuilder reports whether path names one of datasets' packaged builders.
+func isBuilder(path string) bool {
+	switch format(path) {
+	case formatJSON, formatCSV, formatParquet, formatText:
+		return true
+	}
+	return false
+}
+
+// localDir reports whether the dataset path is a local directory.
+func localDir(spec Spec, opts Options) (string, bool) {
+	if isBuilder(spec.Path) || spec.Path == "" {
+		return "", false
+	}
+	p := resolvePath(spec.Path, opts)
+	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		return p, true
+	}
+	return "", false
+}
+
+func resolvePath(p string, opts Options) string {
+	if strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			p = filepath.Join(home, p[2:])
+		}
+	}
+	if filepath.IsAbs(p) || opts.Dir == "" {
+		return p
+	}
+	return filepath.Join(opts.Dir, p)
+}
+
+// readFiles reads and concatenates the files of one split; f "" infers each
+// file's format from its name.
+func readFiles(names []string, f format, kwargs map[string]any) ([]map[string]any, error) {
+	var docs []map[string]any
+	for _, n := range names {
+		ff := f
+		if ff == "" {
+			if ff = formatOf(n); ff == "" {
+				return nil, fmt.Errorf("%s: not a data file lmeval can read (parquet, json, jsonl, csv, tsv, txt)", n)
+			}
+		}
+		d, err := readFile(n, ff, kwargs)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d...)
+	}
+	return docs, nil
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Loader loads datasets with fixed Options and keeps what it has read, so
+// tasks sharing a dataset (a test split and a few-shot split, or several
+// tasks over one file) read it once. Its Load method fits the task layer's
+// DocLoader. Each call returns fresh copies that callers may modify.
+type Loader struct {
+	opts  Options
+	mu    sync.Mutex
+	cache map[string]*entry
+}
+
+type entry struct {
+	once sync.Once
+	docs []map[string]any
+	err  error
+}
+
+// NewLoader returns a Loader using opts.
+func NewLoader(opts Options) *Loader {
+	return &Loader{opts: opts, cache: make(map[string]*entry)}
+}
+
+// Load is like the package's Load with the Loader's options.
+func (l *Loader) Load(ctx context.Context, spec Spec, split string) ([]map[string]any, error) {
+	k := fmt.Sprintf("%s\x00%s\x00%s\x00%v", spec.Path, spec.Name, split, canonical(spec.Kwargs))
+	l.mu.Lock()
+	e := l.cache[k]
+	if e == nil {
+		e = &entry{}
+		l.cache[k] = e
+	}
+	l.mu.Unlock()
+	e.once.Do(func() { e.docs, e.err = Load(ctx, spec, split, l.opts) })
+	if e.err != nil {
+		if errors.Is(e.err, context.Canceled) || errors.Is(e.err, context.DeadlineExceeded) {
+			// Do not remember a cancellation as the dataset's answer.
+			l.mu.Lock()
+			delete(l.cache, k)
+			l.mu.Unlock()
+		}
+		return nil, e.err
+	}
+	out := make([]map[string]any, len(e.docs))
+	for i, d := range e.docs {
+		out[i] = deepCopy(d).(map[string]any)
+	}
+	return out, nil
+}
+
+// canonical renders kwargs with sorted keys for use in a cache key.
+func canonical(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		var b strings.Builder
+		b.WriteByte('{')
+		for _, k := range keys(x) {
+			fmt.Fprintf(&b, "%q:%s,", k, canonical(x[k]))
+		}
+		b.WriteByte('}')
+		return b.String()
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = canonical(e)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+	return fmt.Sprintf("%T:%v", v, v)
+}
+
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = deepCopy(e)
+		}
+		return m
+	case []any:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = deepCopy(e)
+		}
+		return l
+	}
+	return v
+}

@@ -1,0 +1,363 @@
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// format is a file format datasets' packaged builders read.
+type format string
+
+const (
+	formatJSON    format = "json"
+	formatCSV     format = "csv"
+	formatParquet format = "parquet"
+	formatText    format = "text"
+)
+
+// formatOf infers a file's format from its extension, as datasets does for
+// data files of repositories and directories ("" if not a data file).
+func formatOf(name string) format {
+	n := strings.ToLower(strings.TrimSuffix(name, ".gz"))
+	switch {
+	case strings.HasSuffix(n, ".parquet"):
+		return formatParquet
+	case strings.HasSuffix(n, ".jsonl"), strings.HasSuffix(n, ".json"), strings.HasSuffix(n, ".ndjson"):
+		return formatJSON
+	case strings.HasSuffix(n, ".csv"), strings.HasSuffix(n, ".tsv"):
+		return formatCSV
+	case strings.HasSuffix(n, ".txt"):
+		return formatText
+	}
+	return ""
+}
+
+// readFile reads one data file in the given format.
+func readFile(name string, f format, kwargs map[string]any) ([]map[string]any, error) {
+	var docs []map[string]any
+	var err error
+	switch f {
+	case formatParquet:
+		docs, err = readParquet(name)
+	case formatJSON:
+		docs, err = readJSONFile(name, kwargs)
+	case formatCSV:
+		docs, err = readCSVFile(name, kwargs)
+	case formatText:
+		docs, err = readTextFile(name)
+	default:
+		return nil, fmt.Errorf("%s: unsupported data file format", name)
+	}
+	if err != nil && !strings.Contains(err.Error(), name) {
+		err = fmt.Errorf("%s: %w", name, err)
+	}
+	return docs, err
+}
+
+func openMaybeGzip(name string) (io.ReadCloser, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.HasSuffix(strings.ToLower(name), ".gz") {
+		return f, nil
+	}
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{z, f}, nil
+}
+
+// readJSONFile reads JSON Lines (one object per line), a JSON array of
+// objects, an object whose kwargs["field"] member holds the rows, or an
+// object of equal-length columns, as datasets' json builder does.
+func readJSONFile(name string, kwargs map[string]any) ([]map[string]any, error) {
+	rc, err := openMaybeGzip(name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(rc)
+	if err != nil {
+		return nil, err
+	}
+	field, _ := kwargs["field"].(string)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var values []any
+	for {
+		var v any
+		if err := dec.Decode(&v); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("%s: line %d: %w", name, lineAt(data, dec.InputOffset()), err)
+		}
+		values = append(values, v)
+	}
+	if len(values) == 1 {
+		switch top := values[0].(type) {
+		case []any:
+			values = top
+		case map[string]any:
+			if field != "" {
+				rows, ok := top[field].([]any)
+				if !ok {
+					return nil, fmt.Errorf("%s: field %q is not a list", name, field)
+				}
+				values = rows
+			} else if cols, ok := columnar(top); ok && bytes.Count(bytes.TrimSpace(data), []byte("\n")) > 0 {
+				// A multi-line single object of lists is a column table; a
+				// one-line object is a one-row JSON Lines file.
+				values = cols
+			}
+		}
+	}
+	docs := make([]map[string]any, 0, len(values))
+	for i, v := range values {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("%s: row %d is %T, not an object", name, i, v)
+		}
+		docs = append(docs, convertJSON(m).(map[string]any))
+	}
+	return docs, nil
+}
+
+// lineAt is the line of the first non-space byte at or after off.
+func lineAt(data []byte, off int64) int {
+	for off < int64(len(data)) && (data[off] == ' ' || data[off] == '\n' || data[off] == '\r' || data[off] == '\t') {
+		off++
+	}
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	return bytes.Count(data[:off], []byte("\n")) + 1
+}
+
+// columnar turns {"a": [..], "b": [..]} into rows when every member is a
+// list of one length.
+func columnar(m map[string]any) ([]any, bool) {
+	n := -1
+	for _, v := range m {
+		l, ok := v.([]any)
+		if !ok || n >= 0 && len(l) != n {
+			return nil, false
+		}
+		n = len(l)
+	}
+	if n < 0 {
+		return nil, false
+	}
+	rows := make([]any, n)
+	for i := range rows {
+		row := make(map[string]any, len(m))
+		for k, v := range m {
+			row[k] = v.([]any)[i]
+		}
+		rows[i] = row
+	}
+	return rows, true
+}
+
+// convertJSON replaces json.Number by int64 (integers) or float64.
+func convertJSON(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case []any:
+		for i := range x {
+			x[i] = convertJSON(x[i])
+		}
+		return x
+	case map[string]any:
+		for k := range x {
+			x[k] = convertJSON(x[k])
+		}
+		return x
+	}
+	return v
+}
+
+// readCSVFile reads a CSV file with a header row (a .tsv file, or
+// kwargs["sep"]/["delimiter"], sets the separator) and infers column types as
+// pandas does for the common cases: a column whose every non-empty value is
+// an integer is int64 (float64 if some are empty, as pandas turns it into a
+// float column with NaN), else one that parses as numbers is float64, else
+// one of True/False values is bool; anything else stays string. Empty cells
+// are nil.
+func readCSVFile(name string, kwargs map[string]any) ([]map[string]any, error) {
+	rc, err := openMaybeGzip(name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	r := csv.NewReader(bufio.NewReader(rc))
+	if strings.HasSuffix(strings.TrimSuffix(strings.ToLower(name), ".gz"), ".tsv") {
+		r.Comma = '\t'
+	}
+	for _, k := range []string{"sep", "delimiter"} {
+		if s, ok := kwargs[k].(string); ok && len([]rune(s)) == 1 {
+			r.Comma = []rune(s)[0]
+		}
+	}
+	r.FieldsPerRecord = -1
+	records, err := r.ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(records) == 0 {
+		return nil, errors.New("empty CSV file (no header row)")
+	}
+	header := records[0]
+	if len(header) > 0 {
+		header[0] = strings.TrimPrefix(header[0], "\ufeff")
+	}
+	rows := records[1:]
+	convs := make([]func(string) any, len(header))
+	for j := range header {
+		convs[j] = inferColumn(rows, j)
+	}
+	docs := make([]map[string]any, len(rows))
+	for i, rec := range rows {
+		doc := make(map[string]any, len(header))
+		for j, h := range header {
+			cell := ""
+			if j < len(rec) {
+				cell = rec[j]
+			}
+			doc[h] = convs[j](cell)
+		}
+		docs[i] = doc
+	}
+	return docs, nil
+}
+
+func inferColumn(rows [][]string, j int) func(string) any {
+	allInt, allFloat, allBool, anyEmpty, anyValue := true, true, true, false, false
+	for _, rec := range rows {
+		if j >= len(rec) || rec[j] == "" {
+			anyEmpty = true
+			continue
+		}
+		anyValue = true
+		s := strings.TrimSpace(rec[j])
+		if _, err := strconv.ParseInt(s, 10, 64); err != nil {
+			allInt = false
+		}
+		if _, err := strconv.ParseFloat(s, 64); err != nil {
+			allFloat = false
+		}
+		switch s {
+		case "True", "False", "TRUE", "FALSE", "true", "false":
+		default:
+			allBool = false
+		}
+	}
+	empty := func(s string, f func(string) any) any {
+		if s == "" {
+			return nil
+		}
+		return f(strings.TrimSpace(s))
+	}
+	switch {
+	case !anyValue:
+		return func(string) any { return nil }
+	case allInt && !anyEmpty:
+		return func(s string) any {
+			return empty(s, func(s string) any { i, _ := strconv.ParseInt(s, 10, 64); return i })
+		}
+	case allFloat:
+		return func(s string) any {
+			return empty(s, func(s string) any {
+				f, _ := strconv.ParseFloat(s, 64)
+				if math.IsNaN(f) {
+					return nil
+				}
+				return f
+			})
+		}
+	case allBool:
+		return func(s string) any {
+			return empty(s, func(s string) any { return strings.EqualFold(s, "true") })
+		}
+	}
+	return func(s string) any {
+		if s == "" {
+			return nil
+		}
+		return s
+	}
+}
+
+// readTextFile gives one {"text": line} document per line, as datasets' text
+// builder does.
+func readTextFile(name string) ([]map[string]any, error) {
+	rc, err := openMaybeGzip(name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(rc)
+	if err != nil {
+		return nil, err
+	}
+	s := strings.TrimSuffix(string(data), "\n")
+	var docs []map[string]any
+	if s == "" && len(data) == 0 {
+		return docs, nil
+	}
+	for _, line := range strings.Split(s, "\n") {
+		docs = append(docs, map[string]any{"text": strings.TrimSuffix(line, "\r")})
+	}
+	return docs, nil
+}
+
+// unifyColumns makes the documents of one split share a schema, as an Arrow
+// table does: a key missing from some documents is nil there, and a column
+// mixing integers and floats is all float64.
+func unifyColumns(docs []map[string]any) {
+	keys := map[string]bool{}
+	hasInt, hasFloat := map[string]bool{}, map[string]bool{}
+	for _, d := range docs {
+		for k, v := range d {
+			keys[k] = true
+			switch v.(type) {
+			case int64:
+				hasInt[k] = true
+			case float64:
+				hasFloat[k] = true
+			}
+		}
+	}
+	for _, d := range docs {
+		for k := range keys {
+			v, ok := d[k]
+			if !ok {
+				d[k] = nil
+				continue
+			}
+			if i, isInt := v.(int64); isInt && hasFloat[k] {
+				d[k] = float64(i)
+			}
+		}
+	}
+}
