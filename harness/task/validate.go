@@ -1,0 +1,166 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Problem is one thing wrong with a task or group.
+type Problem struct {
+	Name    string // task or group; "" when not attributable
+	File    string
+	Message string
+}
+
+func (p Problem) String() string {
+	switch {
+	case p.Name != "" && p.File != "":
+		return fmt.Sprintf("%s (%s): %s", p.Name, p.File, p.Message)
+	case p.Name != "":
+		return p.Name + ": " + p.Message
+	}
+	return p.Message
+}
+
+// ValidateOptions say how deeply Validate checks.
+type ValidateOptions struct {
+	// Loader, when set, lets Validate build the first documents of each
+	// task (templates rendered on real documents); a task whose dataset
+	// cannot be loaded is a problem.
+	Loader  DocLoader
+	NumDocs int // documents to build per task; 0 means 3
+	// MetricKnown and FilterKnown, when set, say whether a metric or
+	// filter function name exists.
+	MetricKnown func(name string) bool
+	FilterKnown func(name string) bool
+	Templates   Templater
+}
+
+// Validate loads names and checks everything that can be checked without
+// a model: YAML, includes, `!function`s resolvable, unknown keys, templates
+// parse, metrics and filters exist, and (with a Loader) prompts build on
+// the first documents. It returns every problem found.
+func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOptions) []Problem {
+	var probs []Problem
+	nwarn := len(r.warnings)
+	sel, err := r.Load(names)
+	for _, e := range flatten(err) {
+		var ue *UnavailableError
+		var mm *MissingMembersError
+		switch {
+		case errors.As(e, &ue):
+			probs = append(probs, Problem{Name: ue.Task, File: ue.File, Message: "unavailable: " + ue.Reason})
+		case errors.As(e, &mm):
+			probs = append(probs, Problem{Name: mm.Group, File: mm.File, Message: fmt.Sprintf("%d member(s) not found: %v", len(mm.Missing), mm.Missing)})
+		default:
+			probs = append(probs, Problem{Message: e.Error()})
+		}
+	}
+	for _, w := range r.warnings[nwarn:] {
+		probs = append(probs, Problem{Message: w})
+	}
+	if sel == nil {
+		return probs
+	}
+	tmpl := opts.Templates
+	if tmpl == nil {
+		tmpl = defaultTemplates
+	}
+	n := opts.NumDocs
+	if n <= 0 {
+		n = 3
+	}
+	for _, g := range sel.Groups() {
+		for _, a := range g.Aggregate {
+			if opts.MetricKnown != nil && !opts.MetricKnown(a.Metric) {
+				probs = append(probs, Problem{Name: g.Name, File: g.File, Message: fmt.Sprintf("aggregate_metric_list: unknown metric %q", a.Metric)})
+			}
+		}
+	}
+	seen := map[*Task]bool{}
+	for _, t := range sel.Tasks() {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		add := func(format string, args ...any) {
+			probs = append(probs, Problem{Name: t.Name, File: t.Config.File, Message: fmt.Sprintf(format, args...)})
+		}
+		c := t.Config
+		templates := map[string]any{
+			"doc_to_text": c.DocToText, "doc_to_target": c.DocToTarget, "doc_to_choice": c.DocToChoice,
+			"description": c.Description, "doc_to_decontamination_query": c.DocToDecontaminationQuery,
+			"fewshot_config.doc_to_text": c.Fewshot.DocToText, "fewshot_config.doc_to_target": c.Fewshot.DocToTarget,
+			"fewshot_config.doc_to_choice": c.Fewshot.DocToChoice,
+		}
+		if c.GenPrefix != nil {
+			templates["gen_prefix"] = *c.GenPrefix
+		}
+		for _, key := range sortedAnyKeys(templates) {
+			if s, ok := templates[key].(string); ok && s != "" {
+				if err := tmpl.Compile(s); err != nil {
+					add("%s: %v", key, err)
+				}
+			}
+		}
+		if c.DocToText == nil && c.OutputType != OutputLoglikelihoodRolling {
+			add("doc_to_text is not set")
+		}
+		if c.DocToTarget == nil {
+			add("doc_to_target is not set")
+		}
+		if c.OutputType == OutputMultipleChoice && c.DocToChoice == nil {
+			add("output_type multiple_choice needs doc_to_choice")
+		}
+		if c.TestSplit == "" && c.ValidationSplit == "" {
+			add("neither test_split nor validation_split is set")
+		}
+		if opts.MetricKnown != nil && c.ProcessResults == nil {
+			for _, m := range c.MetricNames() {
+				if !opts.MetricKnown(m) {
+					add("metric_list: unknown metric %q", m)
+				}
+			}
+		}
+		if opts.FilterKnown != nil {
+			for _, f := range c.FilterList {
+				for _, step := range mapList(f["filter"]) {
+					name := str(step["function"])
+					if !opts.FilterKnown(name) {
+						add("filter_list %s: unknown filter %q", str(f["name"]), name)
+					}
+				}
+			}
+		}
+		if opts.Loader != nil || c.CustomDataset != nil {
+			bo := BuildOptions{Loader: opts.Loader, Limit: float64(n), Templates: tmpl}
+			if err := t.build(ctx, bo); err != nil {
+				add("building the first %d documents: %v", n, err)
+			}
+		}
+	}
+	return probs
+}
+
+func flatten(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+func sortedAnyKeys(m map[string]any) []string {
+	keys := map[string]bool{}
+	for k := range m {
+		keys[k] = true
+	}
+	return sortedKeys(keys)
+}
