@@ -17,11 +17,11 @@ type expected struct {
 	Task       string `json:"task"`
 	NumFewshot int    `json:"num_fewshot"`
 	Docs       []struct {
-		DocID    int    `json:"doc_id"`
-		Prompt   any    `json:"prompt"`
-		Target   any    `json:"target"`
-		Choices  []any  `json:"choices"`
-		Repeats  int    `json:"repeats"`
+		DocID    int   `json:"doc_id"`
+		Prompt   any   `json:"prompt"`
+		Target   any   `json:"target"`
+		Choices  []any `json:"choices"`
+		Repeats  int   `json:"repeats"`
 		Requests []struct {
 			Type string `json:"type"`
 			Args []any  `json:"args"`
