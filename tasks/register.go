@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"lmeval/harness/metrics"
 	"lmeval/harness/model"
 	"lmeval/harness/task"
 )
@@ -38,9 +39,9 @@ func init() {
 
 // WikitextProcessResults is preprocess_wikitext.process_results: the
 // rolling log-likelihood paired with the word and byte counts of the page
-// before detokenisation. Each value is a pair []any{loglikelihood (float64),
-// count (int64)}, lm-eval's (float, int) tuple, for the weighted_perplexity
-// and bits_per_byte aggregations.
+// before detokenisation. Each value is a metrics.Weighted (lm-eval's
+// (loglikelihood, count) tuple) for the weighted_perplexity and
+// bits_per_byte aggregations.
 func WikitextProcessResults(doc task.Doc, results []any) (map[string]any, error) {
 	page, err := docString(doc, "page")
 	if err != nil {
@@ -55,9 +56,9 @@ func WikitextProcessResults(doc task.Doc, results []any) (map[string]any, error)
 	}
 	words, bytes := WikitextCounts(page)
 	return map[string]any{
-		"word_perplexity": []any{ll, int64(words)},
-		"byte_perplexity": []any{ll, int64(bytes)},
-		"bits_per_byte":   []any{ll, int64(bytes)},
+		"word_perplexity": metrics.Weighted{LogLik: ll, Weight: float64(words)},
+		"byte_perplexity": metrics.Weighted{LogLik: ll, Weight: float64(bytes)},
+		"bits_per_byte":   metrics.Weighted{LogLik: ll, Weight: float64(bytes)},
 	}, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"lmeval/harness/metrics"
 	"lmeval/harness/model"
 	"lmeval/harness/task"
 )
@@ -69,9 +70,9 @@ func TestWikitextProcessResults(t *testing.T) {
 		}
 		for _, m := range []string{"word_perplexity", "byte_perplexity", "bits_per_byte"} {
 			want := e.ProcessResults[i][m].([]any)
-			pair := got[m].([]any)
-			if pair[0].(float64) != want[0].(float64) || pair[1].(int64) != int64(want[1].(float64)) {
-				t.Errorf("doc %d %s = %v, want %v", i, m, pair, want)
+			w, ok := got[m].(metrics.Weighted)
+			if !ok || w.LogLik != want[0].(float64) || w.Weight != want[1].(float64) {
+				t.Errorf("doc %d %s = %#v, want %v", i, m, got[m], want)
 			}
 		}
 	}
