@@ -157,7 +157,8 @@ func runAction(c *cli.Context) error {
 // openModel makes the configured backend, behind the response cache when
 // --use_cache is given. The returned function releases both.
 func openModel(ctx context.Context, cfg *config.Config) (model.LM, func(), error) {
-	lm, err := model.New(ctx, cfg.Model, model.Args(cfg.ModelArgs))
+	args := backendArgs(cfg)
+	lm, err := model.New(ctx, cfg.Model, args)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--model %s: %w", cfg.Model, err)
 	}
@@ -176,7 +177,7 @@ func openModel(ctx context.Context, cfg *config.Config) (model.LM, func(), error
 		closeInner()
 		return nil, nil, fmt.Errorf("--use_cache: %w", err)
 	}
-	id, err := db.ModelIdentity(cfg.Model, cfg.ModelArgs, identityExtras(lm))
+	id, err := db.ModelIdentity(cfg.Model, args, identityExtras(lm))
 	if err != nil {
 		db.Close()
 		closeInner()
@@ -196,6 +197,22 @@ func openModel(ctx context.Context, cfg *config.Config) (model.LM, func(), error
 	}, nil
 }
 
+// backendArgs are the model_args plus the batch sizes, which lm-eval also
+// hands to the model's constructor; model_args that set them win.
+func backendArgs(cfg *config.Config) model.Args {
+	args := model.Args{}
+	for k, v := range cfg.ModelArgs {
+		args[k] = v
+	}
+	if _, ok := args["batch_size"]; !ok {
+		args["batch_size"] = cfg.BatchSize.String()
+	}
+	if _, ok := args["max_batch_size"]; !ok && cfg.MaxBatchSize > 0 {
+		args["max_batch_size"] = strconv.Itoa(cfg.MaxBatchSize)
+	}
+	return args
+}
+
 // identityExtras adds to the cache identity what the backend reports about
 // itself that changes answers without showing in model_args: the engine's
 // version and the context size and BOS handling it settled on.
@@ -209,7 +226,8 @@ func identityExtras(lm model.LM) map[string]string {
 		return extra
 	}
 	desc := d.Describe()
-	for _, k := range []string{"n_ctx", "add_bos", "add_bos_token", "max_length", "chat_template", "type_k", "type_v", "flash_attn"} {
+	for _, k := range []string{"n_ctx", "add_bos", "add_bos_token", "max_length", "chat_template",
+		"type_k", "type_v", "flash_attn", "device", "n_gpu_layers", "n_batch", "n_ubatch"} {
 		if v, ok := desc[k]; ok {
 			extra[k] = fmt.Sprint(v)
 		}
