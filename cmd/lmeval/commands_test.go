@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"lmeval/harness/cache"
+	"lmeval/harness/model"
+)
+
+// runApp runs a command line in-process and returns its stdout.
+func runApp(t *testing.T, line ...string) (string, error) {
+	t.Helper()
+	app := newApp()
+	var out, errOut strings.Builder
+	app.Writer, app.ErrWriter = &out, &errOut
+	err := app.RunContext(context.Background(), prepareArgs(append([]string{"lmeval"}, line...)))
+	return out.String(), err
+}
+
+func TestInspect(t *testing.T) {
+	path := filepath.Join("..", "..", "..", "shared", "models", "stories260K.gguf")
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("../shared/models/stories260K.gguf not available")
+	}
+	out, err := runApp(t, "inspect", path, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Version uint32
+		Facts   map[string]any
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("inspect --json output is not JSON: %v\n%s", err, out)
+	}
+	// stories260K: llama, 5 layers of width 64, 8 heads (4 KV), 512 tokens.
+	want := map[string]float64{"BlockCount": 5, "EmbeddingLength": 64, "HeadCount": 8, "HeadCountKV": 4, "VocabSize": 512}
+	for k, v := range want {
+		if got.Facts[k] != v {
+			t.Errorf("facts[%s] = %v, want %v", k, got.Facts[k], v)
+		}
+	}
+	if got.Version != 3 || got.Facts["Architecture"] != "llama" {
+		t.Errorf("version %d, architecture %v", got.Version, got.Facts["Architecture"])
+	}
+	text, err := runApp(t, "inspect", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"architecture         llama", "layers               5", "heads                8 (kv 4)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("inspect output lacks %q:\n%s", want, text)
+		}
+	}
+	if _, err := runApp(t, "inspect", "no-such.gguf"); err == nil {
+		t.Error("inspect of a missing file succeeded")
+	}
+}
+
+func TestCacheCommands(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.sqlite")
+	db, err := cache.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dummy, _ := model.NewDummy(nil)
+	lm, err := db.Wrap(dummy, cache.Identity{Backend: "dummy", Settings: map[string]string{"seed": "1234"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := []model.LoglikelihoodRequest{{Context: "a", Continuation: " b"}, {Context: "c", Continuation: " d"}}
+	if _, err := lm.Loglikelihood(context.Background(), reqs); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lm.GenerateUntil(context.Background(), []model.GenerateRequest{{Context: "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	out, err := runApp(t, "cache", "info", path, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info cache.Info
+	if err := json.Unmarshal([]byte(out), &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Responses["loglikelihood"] != 2 || info.Responses["generate_until"] != 1 || len(info.Models) != 1 || info.Models[0].Entries != 3 {
+		t.Errorf("cache info = %+v", info)
+	}
+	out, err = runApp(t, "cache", "clear", path)
+	if err != nil || !strings.Contains(out, "3 responses") {
+		t.Errorf("cache clear: %q, %v", out, err)
+	}
+	out, err = runApp(t, "cache", "info", path)
+	if err != nil || !strings.Contains(out, "responses            0") {
+		t.Errorf("cache info after clear: %q, %v", out, err)
+	}
+	if _, err := runApp(t, "cache", "info", filepath.Join(t.TempDir(), "none.sqlite")); err == nil {
+		t.Error("cache info created a cache where there was none")
+	}
+}
+
+func TestLsPresets(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "p.yaml"), []byte("preset: mine\ndescription: d\ntasks: [x|2]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runApp(t, "ls", "presets", "--include_path", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"leaderboard-v1", "quick", "ppl", "mine", "x|2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ls presets lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := runApp(t, "ls", "bogus"); err == nil {
+		t.Error("ls bogus succeeded")
+	}
+}
+
+func TestLsTasks(t *testing.T) {
+	out, err := runApp(t, "ls", "groups")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "mmlu ") || strings.Contains(out, "arc_easy") {
+		t.Errorf("ls groups:\n%s", out)
+	}
+	out, err = runApp(t, "ls", "subtasks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "arc_easy") || !strings.Contains(out, "hellaswag") {
+		t.Errorf("ls subtasks:\n%s", out)
+	}
+}
