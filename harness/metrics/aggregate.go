@@ -1,0 +1,412 @@
+package metrics
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Per-document values that aggregations other than mean consume.
+type (
+	// Pair is (gold, prediction) for f1 and matthews_corrcoef.
+	Pair struct{ Gold, Pred int }
+	// Weighted is (log-likelihood, weight) for weighted_perplexity and
+	// bits_per_byte; the weight is the document's words or bytes.
+	Weighted struct{ LogLik, Weight float64 }
+	// Brier is (gold, softmax of the choices' log-likelihoods).
+	Brier struct {
+		Gold  int
+		Probs []float64
+	}
+	// RefPred is (references, prediction) for corpus BLEU, chrF and TER.
+	RefPred struct {
+		Refs []string
+		Pred string
+	}
+	// AccAllItem is one answer of a multi-answer question (MultiRC).
+	AccAllItem struct {
+		Pred                bool
+		Label               int
+		Paragraph, Question any
+	}
+)
+
+// Aggregation turns a task's per-document values into one number.
+type Aggregation struct {
+	Name string
+	Fn   func(items []any) (float64, error)
+	// Bootstrap marks the aggregations lm-eval's stderr_for_metric
+	// bootstraps; mean (and acc_all) have closed forms; the rest have none.
+	Bootstrap bool
+	// Prepare, when set, precomputes what the statistic needs so a resample
+	// (given as indices into items) is cheap to score; the bootstrap uses it.
+	Prepare func(items []any) (func(idx []int) float64, error)
+}
+
+// RegisterAggregation adds an aggregation; it panics on a duplicate name.
+func RegisterAggregation(a *Aggregation) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := aggs[a.Name]; dup {
+		panic("metrics: duplicate aggregation " + a.Name)
+	}
+	aggs[a.Name] = a
+}
+
+// LookupAggregation returns the named aggregation.
+func LookupAggregation(name string) (*Aggregation, bool) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	a, ok := aggs[name]
+	return a, ok
+}
+
+// AggregationNames lists the registered aggregations, sorted.
+func AggregationNames() []string {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	out := make([]string, 0, len(aggs))
+	for n := range aggs {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Aggregate applies the named aggregation.
+func Aggregate(name string, items []any) (float64, error) {
+	a, ok := LookupAggregation(name)
+	if !ok {
+		return 0, fmt.Errorf("unknown aggregation %q", name)
+	}
+	if len(items) == 0 {
+		return 0, fmt.Errorf("aggregation %s: no values", name)
+	}
+	return a.Fn(items)
+}
+
+// Float converts a per-document value of a mean-aggregated metric.
+func Float(v any) (float64, error) {
+	switch x := v.(type) {
+	case float64:
+		return x, nil
+	case float32:
+		return float64(x), nil
+	case int:
+		return float64(x), nil
+	case int64:
+		return float64(x), nil
+	case bool:
+		if x {
+			return 1, nil
+		}
+		return 0, nil
+	}
+	return 0, fmt.Errorf("want a number, got %T", v)
+}
+
+func floats(items []any) ([]float64, error) {
+	out := make([]float64, len(items))
+	for i, v := range items {
+		f, err := Float(v)
+		if err != nil {
+			return nil, fmt.Errorf("value %d: %w", i, err)
+		}
+		out[i] = f
+	}
+	return out, nil
+}
+
+// Mean is sum/len, summed left to right as Python's sum.
+func Mean(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+func itemsOf[T any](name string, items []any) ([]T, error) {
+	out := make([]T, len(items))
+	for i, v := range items {
+		x, ok := v.(T)
+		if !ok {
+			var zero T
+			return nil, fmt.Errorf("aggregation %s: value %d is %T, want %T", name, i, v, zero)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+// fromPrepared makes Fn from Prepare: the statistic on the identity sample.
+func fromPrepared(prep func([]any) (func([]int) float64, error)) func([]any) (float64, error) {
+	return func(items []any) (float64, error) {
+		f, err := prep(items)
+		if err != nil {
+			return 0, err
+		}
+		idx := make([]int, len(items))
+		for i := range idx {
+			idx[i] = i
+		}
+		return f(idx), nil
+	}
+}
+
+func prepareFloats(stat func(xs []float64, idx []int) float64) func([]any) (func([]int) float64, error) {
+	return func(items []any) (func([]int) float64, error) {
+		xs, err := floats(items)
+		if err != nil {
+			return nil, err
+		}
+		return func(idx []int) float64 { return stat(xs, idx) }, nil
+	}
+}
+
+func meanIdx(xs []float64, idx []int) float64 {
+	s := 0.0
+	for _, i := range idx {
+		s += xs[i]
+	}
+	return s / float64(len(idx))
+}
+
+// lm-eval's median is arr[len(arr)//2] of the values in document order,
+// without sorting; reproduced as is so results match.
+func medianIdx(xs []float64, idx []int) float64 { return xs[idx[len(idx)/2]] }
+
+func perplexityIdx(xs []float64, idx []int) float64 { return math.Exp(-meanIdx(xs, idx)) }
+
+func prepareWeighted(stat func(ll, w float64) float64) func([]any) (func([]int) float64, error) {
+	return func(items []any) (func([]int) float64, error) {
+		ws, err := itemsOf[Weighted]("weighted", items)
+		if err != nil {
+			return nil, err
+		}
+		return func(idx []int) float64 {
+			a, b := 0.0, 0.0
+			for _, i := range idx {
+				a += ws[i].LogLik
+				b += ws[i].Weight
+			}
+			return stat(a, b)
+		}, nil
+	}
+}
+
+// preparePairs builds the confusion counts of (gold, pred) pairs.
+func preparePairs(name string, stat func(labels []int, conf [][]float64) float64) func([]any) (func([]int) float64, error) {
+	return func(items []any) (func([]int) float64, error) {
+		ps, err := itemsOf[Pair](name, items)
+		if err != nil {
+			return nil, err
+		}
+		// sklearn's labels: the sorted union of golds and predictions.
+		seen := map[int]bool{}
+		for _, p := range ps {
+			seen[p.Gold], seen[p.Pred] = true, true
+		}
+		labels := make([]int, 0, len(seen))
+		for l := range seen {
+			labels = append(labels, l)
+		}
+		sort.Ints(labels)
+		pos := map[int]int{}
+		for i, l := range labels {
+			pos[l] = i
+		}
+		gi := make([]int, len(ps))
+		pi := make([]int, len(ps))
+		for i, p := range ps {
+			gi[i], pi[i] = pos[p.Gold], pos[p.Pred]
+		}
+		k := len(labels)
+		return func(idx []int) float64 {
+			conf := make([][]float64, k)
+			for i := range conf {
+				conf[i] = make([]float64, k)
+			}
+			for _, i := range idx {
+				conf[gi[i]][pi[i]]++
+			}
+			return stat(labels, conf)
+		}, nil
+	}
+}
+
+// f1Binary is sklearn.metrics.f1_score with average="binary", pos_label=1:
+// 2TP/(2TP+FP+FN), 0 when undefined (zero_division="warn" returns 0).
+func f1Binary(labels []int, conf [][]float64) float64 {
+	p := -1
+	for i, l := range labels {
+		if l == 1 {
+			p = i
+		}
+	}
+	if p < 0 {
+		return 0
+	}
+	tp, fp, fn := conf[p][p], 0.0, 0.0
+	for i := range labels {
+		if i != p {
+			fp += conf[i][p]
+			fn += conf[p][i]
+		}
+	}
+	if d := 2*tp + fp + fn; d > 0 {
+		return 2 * tp / d
+	}
+	return 0
+}
+
+// mcc is sklearn.metrics.matthews_corrcoef (multiclass form, float sums).
+func mcc(_ []int, conf [][]float64) float64 {
+	k := len(conf)
+	t := make([]float64, k)
+	p := make([]float64, k)
+	correct, n := 0.0, 0.0
+	for i := range k {
+		for j := range k {
+			t[i] += conf[i][j]
+			p[j] += conf[i][j]
+		}
+		correct += conf[i][i]
+	}
+	for _, x := range p {
+		n += x
+	}
+	tp, pp, tt := 0.0, 0.0, 0.0
+	for i := range k {
+		tp += t[i] * p[i]
+		pp += p[i] * p[i]
+		tt += t[i] * t[i]
+	}
+	covYtYp := correct*n - tp
+	covYpYp := n*n - pp
+	covYtYt := n*n - tt
+	if covYtYt*covYpYp == 0 {
+		return 0
+	}
+	return covYtYp / math.Sqrt(covYtYt*covYpYp)
+}
+
+func checkBinary(name string, items []any) error {
+	ps, err := itemsOf[Pair](name, items)
+	if err != nil {
+		return err
+	}
+	for i, p := range ps {
+		if (p.Gold != 0 && p.Gold != 1) || (p.Pred != 0 && p.Pred != 1) {
+			return fmt.Errorf("aggregation f1: document %d has labels (%d, %d); sklearn's binary f1 needs 0/1 labels", i, p.Gold, p.Pred)
+		}
+	}
+	return nil
+}
+
+func brier(items []any) (float64, error) {
+	bs, err := itemsOf[Brier]("brier_score", items)
+	if err != nil {
+		return 0, err
+	}
+	k := len(bs[0].Probs)
+	total := 0.0
+	for i, b := range bs {
+		if len(b.Probs) != k {
+			return 0, fmt.Errorf("aggregation brier_score: document %d has %d choices, document 0 has %d", i, len(b.Probs), k)
+		}
+		g := b.Gold
+		if g < 0 {
+			g += k // numpy indexing of np.eye(k)[gold]
+		}
+		if g < 0 || g >= k {
+			return 0, fmt.Errorf("aggregation brier_score: document %d: gold %d out of %d choices", i, b.Gold, k)
+		}
+		s := 0.0
+		for j, p := range b.Probs {
+			d := p
+			if j == g {
+				d = p - 1
+			}
+			s += d * d
+		}
+		total += s
+	}
+	return total / float64(len(bs)), nil
+}
+
+// AccAll is lm-eval's acc_all: a question counts as correct only when all
+// of its answers (grouped by paragraph and question) are right.
+func AccAll(items []AccAllItem) float64 {
+	return Mean(accAllGroups(items, true))
+}
+
+// AccAllStderr is lm-eval's acc_all_stderr. It groups by question only,
+// unlike acc_all; kept as lm-eval has it.
+func AccAllStderr(items []AccAllItem) float64 {
+	return MeanStderr(accAllGroups(items, false))
+}
+
+func accAllGroups(items []AccAllItem, byParagraph bool) []float64 {
+	type key struct{ p, q any }
+	var order []key
+	all := map[key]bool{}
+	for _, it := range items {
+		k := key{q: fmt.Sprint(it.Question)}
+		if byParagraph {
+			k.p = fmt.Sprint(it.Paragraph)
+		}
+		ok := (it.Label == 1) == it.Pred
+		if prev, seen := all[k]; seen {
+			all[k] = prev && ok
+		} else {
+			order = append(order, k)
+			all[k] = ok
+		}
+	}
+	out := make([]float64, len(order))
+	for i, k := range order {
+		if all[k] {
+			out[i] = 1
+		}
+	}
+	return out
+}
+
+func builtinAggregations() []*Aggregation {
+	mean := prepareFloats(meanIdx)
+	median := prepareFloats(medianIdx)
+	ppl := prepareFloats(perplexityIdx)
+	wppl := prepareWeighted(func(a, b float64) float64 { return math.Exp(-a / b) })
+	bpb := prepareWeighted(func(a, b float64) float64 { return -(a / b) / math.Ln2 })
+	f1 := preparePairs("f1", f1Binary)
+	mc := preparePairs("matthews_corrcoef", mcc)
+	f1Checked := func(items []any) (func([]int) float64, error) {
+		if err := checkBinary("f1", items); err != nil {
+			return nil, err
+		}
+		return f1(items)
+	}
+	return []*Aggregation{
+		{Name: "mean", Fn: fromPrepared(mean), Prepare: mean},
+		{Name: "median", Fn: fromPrepared(median), Prepare: median, Bootstrap: true},
+		{Name: "perplexity", Fn: fromPrepared(ppl), Prepare: ppl, Bootstrap: true},
+		{Name: "weighted_perplexity", Fn: fromPrepared(wppl), Prepare: wppl},
+		{Name: "bits_per_byte", Fn: fromPrepared(bpb), Prepare: bpb},
+		{Name: "f1", Fn: fromPrepared(f1Checked), Prepare: f1Checked, Bootstrap: true},
+		{Name: "matthews_corrcoef", Fn: fromPrepared(mc), Prepare: mc, Bootstrap: true},
+		{Name: "brier_score", Fn: brier},
+		{Name: "bleu", Fn: fromPrepared(prepareBLEU), Prepare: prepareBLEU, Bootstrap: true},
+		{Name: "chrf", Fn: fromPrepared(prepareCHRF), Prepare: prepareCHRF, Bootstrap: true},
+		{Name: "ter", Fn: fromPrepared(prepareTER), Prepare: prepareTER, Bootstrap: true},
+		{Name: "acc_all", Fn: func(items []any) (float64, error) {
+			xs, err := itemsOf[AccAllItem]("acc_all", items)
+			if err != nil {
+				return 0, err
+			}
+			return AccAll(xs), nil
+		}},
+		// lm-eval's placeholder aggregation for metrics computed elsewhere.
+		{Name: "bypass", Fn: func([]any) (float64, error) { return 999, nil }},
+	}
+}

@@ -1,0 +1,221 @@
+// Package metrics computes lm-evaluation-harness's metrics: per-document
+// scores (acc, acc_norm, exact_match, ...), the aggregations that turn them
+// into a task's number (mean, perplexity, f1, matthews_corrcoef, corpus
+// BLEU/chrF/TER, ...), standard errors as lm-eval's stderr_for_metric
+// computes them (closed form or bootstrap), and group aggregation with the
+// pooled standard error.
+//
+// The registry maps a metric name to its defaults (higher_is_better and
+// aggregation, as lm_eval/api/metrics.py registers them); a task's
+// metric_list entries override them and carry keyword arguments.
+package metrics
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Output types of lm-eval tasks.
+const (
+	Loglikelihood        = "loglikelihood"
+	LoglikelihoodRolling = "loglikelihood_rolling"
+	MultipleChoice       = "multiple_choice"
+	GenerateUntil        = "generate_until"
+)
+
+// Metric describes a registered metric.
+type Metric struct {
+	Name           string
+	HigherIsBetter bool
+	Aggregation    string   // default aggregation
+	OutputTypes    []string // output types it applies to
+}
+
+var (
+	regMu   sync.RWMutex
+	metrics = map[string]Metric{}
+	aggs    = map[string]*Aggregation{}
+)
+
+// Register adds a metric to the registry; it panics on a duplicate name or
+// an unknown aggregation.
+func Register(m Metric) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := metrics[m.Name]; dup {
+		panic("metrics: duplicate metric " + m.Name)
+	}
+	if _, ok := aggs[m.Aggregation]; !ok {
+		panic("metrics: metric " + m.Name + " uses unknown aggregation " + m.Aggregation)
+	}
+	metrics[m.Name] = m
+}
+
+// Lookup returns the registered metric. recall_at_K for any K > 0 is
+// known without registration.
+func Lookup(name string) (Metric, bool) {
+	regMu.RLock()
+	m, ok := metrics[name]
+	regMu.RUnlock()
+	if !ok {
+		if k, isRecall := recallK(name); isRecall && k > 0 {
+			return Metric{Name: name, HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{MultipleChoice}}, true
+		}
+	}
+	return m, ok
+}
+
+func recallK(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, "recall_at_")
+	if !ok {
+		return 0, false
+	}
+	k, err := strconv.Atoi(rest)
+	return k, err == nil
+}
+
+// Names lists the registered metrics, sorted.
+func Names() []string {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	out := make([]string, 0, len(metrics))
+	for n := range metrics {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// DefaultMetrics are the metrics of a task without metric_list, by output
+// type (lm-eval's DEFAULT_METRIC_REGISTRY).
+var DefaultMetrics = map[string][]string{
+	Loglikelihood:        {"perplexity", "acc"},
+	LoglikelihoodRolling: {"word_perplexity", "byte_perplexity", "bits_per_byte"},
+	MultipleChoice:       {"acc", "acc_norm"},
+	GenerateUntil:        {"exact_match"},
+}
+
+// Spec is one metric as a task uses it: the metric_list entry resolved
+// against the registry.
+type Spec struct {
+	Name           string
+	Aggregation    string
+	HigherIsBetter bool
+	// Kwargs are the entry's other keys (ignore_case, regexes_to_ignore,
+	// ...), passed to the per-document function.
+	Kwargs map[string]any
+	// Registered is false for a metric the registry does not know; its
+	// per-document values must come from the task's own process_results.
+	Registered bool
+}
+
+// ParseMetricList resolves a task's metric_list (as decoded from YAML) for
+// its output type. A nil or empty list gives the output type's defaults.
+// An entry's "aggregation" and "higher_is_better" override the registry's;
+// "hf_evaluate" is ignored. An unregistered metric is accepted only with an
+// explicit aggregation (its values come from a custom process_results).
+func ParseMetricList(v any, outputType string) ([]Spec, error) {
+	var list []any
+	switch l := v.(type) {
+	case nil:
+	case []any:
+		list = l
+	default:
+		return nil, fmt.Errorf("metric_list: want a list, got %T", v)
+	}
+	if len(list) == 0 {
+		names, ok := DefaultMetrics[outputType]
+		if !ok {
+			return nil, fmt.Errorf("metric_list: unknown output_type %q", outputType)
+		}
+		out := make([]Spec, len(names))
+		for i, n := range names {
+			m, _ := Lookup(n)
+			out[i] = Spec{Name: n, Aggregation: m.Aggregation, HigherIsBetter: m.HigherIsBetter, Kwargs: map[string]any{}, Registered: true}
+		}
+		return out, nil
+	}
+	var out []Spec
+	for i, e := range list {
+		entry, ok := e.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("metric_list[%d]: want a mapping, got %T", i, e)
+		}
+		name, ok := entry["metric"].(string)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("metric_list[%d]: missing metric name", i)
+		}
+		s := Spec{Name: name, Kwargs: map[string]any{}}
+		m, known := Lookup(name)
+		s.Registered = known
+		if known {
+			s.Aggregation, s.HigherIsBetter = m.Aggregation, m.HigherIsBetter
+		} else {
+			s.HigherIsBetter = true
+		}
+		for k, v := range entry {
+			switch k {
+			case "metric", "hf_evaluate":
+			case "aggregation":
+				a, ok := v.(string)
+				if !ok {
+					return nil, fmt.Errorf("metric_list[%d] (%s): aggregation must name a registered aggregation, got %T", i, name, v)
+				}
+				if _, ok := LookupAggregation(a); !ok {
+					return nil, fmt.Errorf("metric_list[%d] (%s): unknown aggregation %q (known: %s)", i, name, a, strings.Join(AggregationNames(), ", "))
+				}
+				s.Aggregation = a
+			case "higher_is_better":
+				b, ok := v.(bool)
+				if !ok {
+					return nil, fmt.Errorf("metric_list[%d] (%s): higher_is_better must be true or false, got %v", i, name, v)
+				}
+				s.HigherIsBetter = b
+			default:
+				s.Kwargs[k] = v
+			}
+		}
+		if s.Aggregation == "" {
+			return nil, fmt.Errorf("metric_list[%d]: unknown metric %q and no aggregation given (known: %s)", i, name, strings.Join(Names(), ", "))
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func init() {
+	for _, a := range builtinAggregations() {
+		RegisterAggregation(a)
+	}
+	for _, m := range []Metric{
+		{"acc", true, "mean", []string{Loglikelihood, MultipleChoice}},
+		{"acc_norm", true, "mean", []string{Loglikelihood, MultipleChoice}},
+		{"acc_bytes", true, "mean", []string{MultipleChoice}},
+		{"acc_mutual_info", true, "mean", []string{MultipleChoice}},
+		{"acc_all", true, "mean", []string{Loglikelihood}},
+		{"brier_score", false, "brier_score", []string{MultipleChoice}},
+		{"exact_match", true, "mean", []string{GenerateUntil, MultipleChoice}},
+		{"perplexity", false, "perplexity", []string{Loglikelihood}},
+		{"word_perplexity", false, "weighted_perplexity", []string{LoglikelihoodRolling}},
+		{"byte_perplexity", false, "weighted_perplexity", []string{LoglikelihoodRolling}},
+		{"bits_per_byte", false, "bits_per_byte", []string{LoglikelihoodRolling}},
+		{"mcc", true, "matthews_corrcoef", []string{MultipleChoice}},
+		{"f1", true, "f1", []string{MultipleChoice}},
+		{"bleu", true, "bleu", []string{GenerateUntil}},
+		{"chrf", true, "chrf", []string{GenerateUntil}},
+		// lm-eval registers ter with higher_is_better=True although TER is
+		// an error rate; kept for identical results files.
+		{"ter", true, "ter", []string{GenerateUntil}},
+		{"bypass", true, "bypass", []string{Loglikelihood, MultipleChoice, GenerateUntil}},
+		// Beyond lm-eval: lighteval / HELM metrics.
+		{"mrr", true, "mean", []string{MultipleChoice}},
+		{"prefix_exact_match", true, "mean", []string{GenerateUntil}},
+		{"quasi_exact_match", true, "mean", []string{GenerateUntil}},
+		{"word_f1", true, "mean", []string{GenerateUntil}},
+	} {
+		Register(m)
+	}
+}

@@ -1,0 +1,479 @@
+package metrics
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"lmeval/harness/pyre"
+)
+
+// This file computes per-document metric values as lm-eval's
+// ConfigurableTask.process_results does for each output type.
+
+// GoldIndices normalizes doc_to_target's value for a multiple-choice
+// document: an index, a list of indices, or the text of a choice. Indices
+// at or past the number of choices, and text that is no choice, become
+// -100 as in lm-eval. multiple reports a list (multiple_target).
+func GoldIndices(gold any, choices []string) (golds []int, multiple bool, err error) {
+	idx := func(v any) (int, error) {
+		switch g := v.(type) {
+		case int:
+			return g, nil
+		case int64:
+			return int(g), nil
+		case float64:
+			if g == math.Trunc(g) {
+				return int(g), nil
+			}
+		case string:
+			for i, c := range choices {
+				if c == g {
+					return i, nil
+				}
+			}
+			return -100, nil
+		}
+		return 0, fmt.Errorf("gold %v (%T) is not a choice index or text", v, v)
+	}
+	clip := func(i int) int {
+		if i >= len(choices) {
+			return -100
+		}
+		return i
+	}
+	if l, ok := gold.([]any); ok {
+		for _, v := range l {
+			i, err := idx(v)
+			if err != nil {
+				return nil, true, err
+			}
+			golds = append(golds, clip(i))
+		}
+		return golds, true, nil
+	}
+	if l, ok := gold.([]int); ok {
+		for _, i := range l {
+			golds = append(golds, clip(i))
+		}
+		return golds, true, nil
+	}
+	i, err := idx(gold)
+	if err != nil {
+		return nil, false, err
+	}
+	return []int{clip(i)}, false, nil
+}
+
+// MultipleChoiceResult is what a multiple-choice document's requests
+// returned, with what process_results needs from the document.
+type MultipleChoiceResult struct {
+	LogLiks  []float64 // per choice, conditional on the context
+	IsGreedy []bool
+	Choices  []string
+	Gold     []int // from GoldIndices
+	Multiple bool  // multiple_target
+	// Unconditional log-likelihoods of the choices (acc_mutual_info only).
+	Unconditional []float64
+}
+
+// argmax is numpy's: the first maximum (a NaN counts as the maximum).
+func argmax(xs []float64) int {
+	best := 0
+	for i, x := range xs {
+		if math.IsNaN(x) {
+			return i
+		}
+		if x > xs[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+func contains(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+func softmax(xs []float64) []float64 {
+	m := math.Inf(-1)
+	for _, x := range xs {
+		m = math.Max(m, x)
+	}
+	out := make([]float64, len(xs))
+	sum := 0.0
+	for i, x := range xs {
+		out[i] = math.Exp(x - m)
+		sum += out[i]
+	}
+	for i := range out {
+		out[i] /= sum
+	}
+	return out
+}
+
+// ScoreMultipleChoice returns each spec's per-document value.
+func ScoreMultipleChoice(specs []Spec, r MultipleChoiceResult) (map[string]any, error) {
+	n := len(r.Choices)
+	if len(r.LogLiks) != n {
+		return nil, fmt.Errorf("%d log-likelihoods for %d choices", len(r.LogLiks), n)
+	}
+	if len(r.Gold) == 0 {
+		return nil, fmt.Errorf("no gold answer")
+	}
+	norm := make([]float64, n)
+	byteNorm := make([]float64, n)
+	for i, c := range r.Choices {
+		norm[i] = r.LogLiks[i] / float64(len([]rune(c)))
+		byteNorm[i] = r.LogLiks[i] / float64(len(c))
+	}
+	pred, predNorm, predByte := argmax(r.LogLiks), argmax(norm), argmax(byteNorm)
+	hit := func(p int) float64 {
+		ok := p == r.Gold[0]
+		if r.Multiple {
+			ok = contains(r.Gold, p)
+		}
+		if ok {
+			return 1
+		}
+		return 0
+	}
+	greedy := func(i int) bool {
+		if i < 0 {
+			i += len(r.IsGreedy) // Python's negative indexing
+		}
+		return i >= 0 && i < len(r.IsGreedy) && r.IsGreedy[i]
+	}
+	out := map[string]any{}
+	for _, s := range specs {
+		switch s.Name {
+		case "acc":
+			out[s.Name] = hit(pred)
+		case "acc_norm":
+			out[s.Name] = hit(predNorm)
+		case "acc_bytes":
+			out[s.Name] = hit(predByte)
+		case "exact_match":
+			em := 0.0
+			for _, g := range r.Gold {
+				if g != -100 && greedy(g) {
+					em = 1
+				}
+				if !r.Multiple {
+					break
+				}
+			}
+			out[s.Name] = em
+		case "f1", "mcc":
+			out[s.Name] = Pair{Gold: r.Gold[0], Pred: pred}
+		case "brier_score":
+			out[s.Name] = Brier{Gold: r.Gold[0], Probs: softmax(r.LogLiks)}
+		case "acc_mutual_info":
+			if len(r.Unconditional) != n {
+				return nil, fmt.Errorf("acc_mutual_info needs %d unconditional log-likelihoods, got %d", n, len(r.Unconditional))
+			}
+			mi := make([]float64, n)
+			for i := range mi {
+				mi[i] = r.LogLiks[i] - r.Unconditional[i]
+			}
+			v := 0.0
+			if argmax(mi) == r.Gold[0] && !r.Multiple {
+				v = 1
+			}
+			out[s.Name] = v
+		case "mrr":
+			out[s.Name] = MRR(r.LogLiks, r.Gold)
+		default:
+			if k, ok := recallK(s.Name); ok && k > 0 {
+				out[s.Name] = RecallAtK(r.LogLiks, r.Gold, k)
+				continue
+			}
+			if s.Registered && s.Name != "bypass" {
+				return nil, fmt.Errorf("metric %s does not apply to multiple_choice output", s.Name)
+			}
+		}
+	}
+	return out, nil
+}
+
+// RecallAtK is lighteval's Recall@k: 1 when a gold choice is among the k
+// most likely (ties: numpy's argsort order reversed, later index first).
+func RecallAtK(lls []float64, golds []int, k int) float64 {
+	if k == 1 {
+		if contains(golds, argmax(lls)) {
+			return 1
+		}
+		return 0
+	}
+	order := make([]int, len(lls))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return lls[order[a]] < lls[order[b]] })
+	for i := len(order) - 1; i >= 0 && i >= len(order)-k; i-- {
+		if contains(golds, order[i]) {
+			return 1
+		}
+	}
+	return 0
+}
+
+// MRR is lighteval's mean reciprocal rank term: 1/(rank of the best gold
+// choice + 1), a tie ranking as the best of its equals.
+func MRR(lls []float64, golds []int) float64 {
+	best := len(lls)
+	for _, g := range golds {
+		if g < 0 || g >= len(lls) {
+			continue
+		}
+		rank := 0
+		for _, x := range lls {
+			if x > lls[g] {
+				rank++
+			}
+		}
+		best = min(best, rank)
+	}
+	return 1 / float64(best+1)
+}
+
+// ScoreLoglikelihood scores a loglikelihood document: perplexity gets the
+// log-likelihood, acc whether the continuation was the greedy one.
+func ScoreLoglikelihood(specs []Spec, logLik float64, isGreedy bool) map[string]any {
+	out := map[string]any{}
+	for _, s := range specs {
+		switch s.Name {
+		case "perplexity":
+			out[s.Name] = logLik
+		case "acc":
+			if isGreedy {
+				out[s.Name] = 1.0
+			} else {
+				out[s.Name] = 0.0
+			}
+		}
+	}
+	return out
+}
+
+var wsRun = pyre.MustCompile(`\s+`)
+
+// CountWords is lm-eval's count_words: len(re.split(r"\s+", doc)), which
+// counts empty strings at either end.
+func CountWords(doc string) int { return len(wsRun.FindAll(doc)) + 1 }
+
+// ScoreRolling scores a loglikelihood_rolling document against its target
+// text (word and byte counts weight the perplexities).
+func ScoreRolling(specs []Spec, logLik float64, target string) map[string]any {
+	out := map[string]any{}
+	for _, s := range specs {
+		switch s.Name {
+		case "word_perplexity":
+			out[s.Name] = Weighted{logLik, float64(CountWords(target))}
+		case "byte_perplexity", "bits_per_byte":
+			out[s.Name] = Weighted{logLik, float64(len(target))}
+		}
+	}
+	return out
+}
+
+// ExactMatchOptions are exact_match's keyword arguments (HF evaluate's).
+type ExactMatchOptions struct {
+	RegexesToIgnore                              []*pyre.Regexp
+	IgnoreCase, IgnorePunctuation, IgnoreNumbers bool
+}
+
+// ParseExactMatchOptions reads a metric_list entry's kwargs.
+func ParseExactMatchOptions(kwargs map[string]any) (ExactMatchOptions, error) {
+	var o ExactMatchOptions
+	for k, v := range kwargs {
+		switch k {
+		case "ignore_case", "ignore_punctuation", "ignore_numbers":
+			b, ok := v.(bool)
+			if !ok {
+				return o, fmt.Errorf("exact_match: %s must be true or false, got %v", k, v)
+			}
+			switch k {
+			case "ignore_case":
+				o.IgnoreCase = b
+			case "ignore_punctuation":
+				o.IgnorePunctuation = b
+			default:
+				o.IgnoreNumbers = b
+			}
+		case "regexes_to_ignore":
+			l, ok := v.([]any)
+			if !ok {
+				return o, fmt.Errorf("exact_match: regexes_to_ignore must be a list, got %T", v)
+			}
+			for _, e := range l {
+				p, ok := e.(string)
+				if !ok {
+					return o, fmt.Errorf("exact_match: regexes_to_ignore entries must be text, got %T", e)
+				}
+				re, err := pyre.Compile(p)
+				if err != nil {
+					return o, fmt.Errorf("exact_match: regexes_to_ignore: %w", err)
+				}
+				o.RegexesToIgnore = append(o.RegexesToIgnore, re)
+			}
+		default:
+			return o, fmt.Errorf("exact_match: unknown option %q", k)
+		}
+	}
+	return o, nil
+}
+
+const asciiPunct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+
+func dropChars(s, set string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x80 && strings.ContainsRune(set, r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func (o ExactMatchOptions) normalize(s string) string {
+	for _, re := range o.RegexesToIgnore {
+		s, _ = re.Sub("", s, 0)
+	}
+	if o.IgnoreCase {
+		s = pyre.Lower(s)
+	}
+	if o.IgnorePunctuation {
+		s = dropChars(s, asciiPunct)
+	}
+	if o.IgnoreNumbers {
+		s = dropChars(s, "0123456789")
+	}
+	return s
+}
+
+// ExactMatch is HF evaluate's exact_match for one pair: 1 when prediction
+// and reference are equal after the options' normalisation.
+func ExactMatch(pred, ref string, o ExactMatchOptions) float64 {
+	if o.normalize(pred) == o.normalize(ref) {
+		return 1
+	}
+	return 0
+}
+
+// HELM's normalisation (quasi_exact_match, word_f1): lowercase, drop ASCII
+// punctuation, drop the articles a/an/the, collapse whitespace.
+var articles = pyre.MustCompile(`\b(a|an|the)\b`)
+
+// NormalizeHELM is HELM's normalize_text.
+func NormalizeHELM(s string) string {
+	s = dropChars(pyre.Lower(s), asciiPunct)
+	s, _ = articles.Sub(" ", s, 0)
+	return strings.Join(pySplit(s), " ")
+}
+
+// QuasiExactMatch is HELM's quasi_exact_match.
+func QuasiExactMatch(pred, gold string) float64 {
+	if NormalizeHELM(pred) == NormalizeHELM(gold) {
+		return 1
+	}
+	return 0
+}
+
+// PrefixExactMatch is HELM's prefix_exact_match: the stripped prediction
+// starts with the stripped gold (an empty prediction scores 0).
+func PrefixExactMatch(pred, gold string) float64 {
+	if pred == "" {
+		return 0
+	}
+	if strings.HasPrefix(pyre.Strip(pred), pyre.Strip(gold)) {
+		return 1
+	}
+	return 0
+}
+
+// WordF1 is HELM's f1_score: the F1 of the sets of normalised words
+// (nltk's f_measure with alpha 0.5; 0 when either side has no words).
+func WordF1(pred, gold string) float64 {
+	set := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, w := range pySplit(NormalizeHELM(s)) {
+			m[w] = true
+		}
+		return m
+	}
+	g, p := set(gold), set(pred)
+	if len(g) == 0 || len(p) == 0 {
+		return 0
+	}
+	common := 0
+	for w := range p {
+		if g[w] {
+			common++
+		}
+	}
+	if common == 0 {
+		return 0
+	}
+	prec := float64(common) / float64(len(p))
+	rec := float64(common) / float64(len(g))
+	return 1 / (0.5/prec + 0.5/rec)
+}
+
+// ScoreGeneration scores a generate_until document: result is the filtered
+// response, golds the target (several when multiple_target).
+func ScoreGeneration(specs []Spec, golds []string, multiple bool, result string) (map[string]any, error) {
+	if len(golds) == 0 {
+		return nil, fmt.Errorf("no target")
+	}
+	out := map[string]any{}
+	for _, s := range specs {
+		var pairFn func(pred, gold string) float64
+		switch s.Name {
+		case "exact_match":
+			o, err := ParseExactMatchOptions(s.Kwargs)
+			if err != nil {
+				return nil, err
+			}
+			pairFn = func(p, g string) float64 { return ExactMatch(p, g, o) }
+		case "quasi_exact_match":
+			pairFn = QuasiExactMatch
+		case "prefix_exact_match":
+			pairFn = PrefixExactMatch
+		case "word_f1":
+			pairFn = WordF1
+		case "bleu", "chrf", "ter":
+			refs := golds
+			if !multiple {
+				refs = golds[:1]
+			}
+			out[s.Name] = RefPred{Refs: refs, Pred: result}
+			continue
+		case "bypass":
+			out[s.Name] = nil
+			continue
+		default:
+			if s.Registered {
+				return nil, fmt.Errorf("metric %s does not apply to generate_until output", s.Name)
+			}
+			continue // unregistered: the task's own process_results provides it
+		}
+		if !multiple {
+			out[s.Name] = pairFn(result, golds[0])
+			continue
+		}
+		// multiple_target: lm-eval counts a document right when any target
+		// matches; for graded metrics the best target counts.
+		best := 0.0
+		for _, g := range golds {
+			best = math.Max(best, pairFn(result, g))
+		}
+		out[s.Name] = best
+	}
+	return out, nil
+}
