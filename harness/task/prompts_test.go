@@ -109,16 +109,41 @@ type expectedRun struct {
 // testdata/prompts/gen_expected.py, a Python transcription of lm-eval's
 // ConfigurableTask and ContextSampler run with Python's random and Jinja2.
 func TestPrompts(t *testing.T) {
-	data, err := os.ReadFile("testdata/prompts/expected.json")
+	reg := NewRegistry()
+	if err := reg.AddDir("testdata/prompts/tasks"); err != nil {
+		t.Fatal(err)
+	}
+	checkRuns(t, reg, "testdata/prompts/expected.json", memLoader("testdata/prompts/data"))
+}
+
+// TestSamplePrompts builds lm-eval's own YAML (the shared sample) on small
+// hand-written documents and compares with the Python transcription.
+func TestSamplePrompts(t *testing.T) {
+	reg := NewRegistry()
+	if err := reg.AddDir(sharedDir(t, "tasks")); err != nil {
+		t.Fatal(err)
+	}
+	checkRuns(t, reg, "testdata/prompts/expected_sample.json", sampleLoader("testdata/prompts/sample"))
+}
+
+// sampleLoader serves sample/<dataset_path>_<dataset_name>.json.
+func sampleLoader(dir string) DocLoader {
+	return func(ctx context.Context, spec DatasetSpec, split string) ([]Doc, error) {
+		name := strings.ReplaceAll(spec.Path, "/", "_")
+		if spec.Name != "" {
+			name += "_" + spec.Name
+		}
+		return memLoader(dir)(ctx, DatasetSpec{Path: name}, split)
+	}
+}
+
+func checkRuns(t *testing.T, reg *Registry, file string, loader DocLoader) {
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var runs []expectedRun
 	if err := json.Unmarshal(data, &runs); err != nil {
-		t.Fatal(err)
-	}
-	reg := NewRegistry()
-	if err := reg.AddDir("testdata/prompts/tasks"); err != nil {
 		t.Fatal(err)
 	}
 	for i, run := range runs {
@@ -130,7 +155,7 @@ func TestPrompts(t *testing.T) {
 			}
 			tk := sel.Tasks()[0]
 			opts := BuildOptions{
-				Loader:            memLoader("testdata/prompts/data"),
+				Loader:            loader,
 				Limit:             r.Limit,
 				Samples:           r.Samples,
 				NumFewshot:        r.NumFewshot,

@@ -10,7 +10,10 @@ lm_eval/utils.py (load_yaml_config includes, apply_template's Jinja2
 environment) and lm_eval/config/task.py (generation_kwargs defaults). The
 `balanced` sampler is lmeval's own and is implemented here from its spec.
 
-Run from this directory:  python3 gen_expected.py > expected.json
+It also builds lm-eval's own YAML from ../shared/lm-eval-sample/tasks on
+the small documents in sample/ (expected_sample.json).
+
+Run from this directory:  python3 gen_expected.py
 """
 import ast
 import json
@@ -362,16 +365,73 @@ RUNS = [
 ]
 
 
-def main():
+SAMPLE_DIR = "../../../../../shared/lm-eval-sample/tasks"
+
+SAMPLE_RUNS = [
+    {"task": "arc_easy"},
+    {"task": "arc_easy", "num_fewshot": 2},
+    {"task": "mmlu_anatomy", "num_fewshot": 2},
+    {"task": "belebele_eng_Latn", "num_fewshot": 1},
+    {"task": "gsm8k", "num_fewshot": 2},
+    {"task": "gsm8k_cot", "num_fewshot": 3},
+    {"task": "lambada_openai"},
+    {"task": "piqa", "num_fewshot": 2},
+    {"task": "boolq", "num_fewshot": 2},
+    {"task": "boolq-seq2seq", "num_fewshot": 1},
+    {"task": "sciq", "num_fewshot": 1},
+    {"task": "openbookqa", "num_fewshot": 2, "seed": 7},
+    {"task": "blimp_adjunct_island"},
+    {"task": "truthfulqa_mc1"},
+]
+
+
+class IgnoreLoader(yaml.SafeLoader):
+    pass
+
+
+IgnoreLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def find_sample(task):
+    for root, _, files in sorted(os.walk(SAMPLE_DIR)):
+        for fn in sorted(files):
+            if not fn.endswith(".yaml"):
+                continue
+            path = os.path.join(root, fn)
+            with open(path) as f:
+                cfg = yaml.load(f, Loader=IgnoreLoader)
+            if isinstance(cfg, dict) and cfg.get("task") == task:
+                return path
+    raise KeyError(task)
+
+
+def run_all(runs, find, data_file):
     out = []
-    for run in RUNS:
-        cfg = load_yaml_config(os.path.join("tasks", run["task"] + ".yaml"))
-        with open(os.path.join("data", cfg["dataset_path"].split("/")[1] + ".json")) as f:
+    for run in runs:
+        cfg = load_yaml_config(find(run["task"]))
+        with open(data_file(cfg)) as f:
             data = json.load(f)
         task = Task(cfg, data)
         kw = {k: v for k, v in run.items() if k != "task"}
         out.append({"run": run, "docs": task.build(**kw)})
-    print(json.dumps(out, indent=1, ensure_ascii=False))
+    return out
+
+
+def main():
+    out = run_all(RUNS, lambda t: os.path.join("tasks", t + ".yaml"),
+                  lambda cfg: os.path.join("data", cfg["dataset_path"].split("/")[1] + ".json"))
+    with open("expected.json", "w") as f:
+        json.dump(out, f, indent=1, ensure_ascii=False)
+
+    def sample_file(cfg):
+        name = cfg["dataset_path"].replace("/", "_")
+        if cfg.get("dataset_name"):
+            name += "_" + cfg["dataset_name"]
+        return os.path.join("sample", name + ".json")
+
+    out = run_all(SAMPLE_RUNS, find_sample, sample_file)
+    with open("expected_sample.json", "w") as f:
+        json.dump(out, f, indent=1, ensure_ascii=False)
 
 
 main()
