@@ -226,6 +226,13 @@ func (r *Registry) buildTask(e *Entry, overrides map[string]any) (*Task, error) 
 
 func (r *Registry) newTask(cfg map[string]any, file string) (*Task, error) {
 	name := str(cfg["task"])
+	if len(r.Metadata) > 0 {
+		md := metadataOf(cfg["metadata"])
+		for k, v := range r.Metadata {
+			md[k] = v
+		}
+		cfg["metadata"] = md
+	}
 	missing := map[string]bool{}
 	resolveFuncs(cfg, missing)
 	if len(missing) > 0 {
@@ -298,7 +305,7 @@ func (r *Registry) buildGroup(e *Entry, overrides map[string]any, stack []string
 		Alias:     str(raw["group_alias"]),
 		File:      e.File,
 		Aggregate: parseAgg(raw["aggregate_metric_list"]),
-		Metadata:  metadataOf(raw["metadata"]),
+		Metadata:  r.withMeta(metadataOf(raw["metadata"])),
 	}
 	merged := map[string]any{}
 	for k, v := range raw {
@@ -336,7 +343,7 @@ func (r *Registry) buildMembers(g *Group, list any, overrides map[string]any, st
 					Alias:     str(it["group_alias"]),
 					File:      g.File,
 					Aggregate: parseAgg(it["aggregate_metric_list"]),
-					Metadata:  metadataOf(it["metadata"]),
+					Metadata:  r.withMeta(metadataOf(it["metadata"])),
 				}
 				if e, ok := r.entries[str(it["group"])]; ok && e.Kind == KindGroup && it["task"] == nil {
 					// A reference to a registered group, with overrides.
@@ -417,6 +424,13 @@ func (r *Registry) buildMembers(g *Group, list any, overrides map[string]any, st
 	if len(missing) > 0 {
 		es.add(&MissingMembersError{Group: g.Name, File: g.File, Missing: missing})
 	}
+}
+
+func (r *Registry) withMeta(md map[string]any) map[string]any {
+	for k, v := range r.Metadata {
+		md[k] = v
+	}
+	return md
 }
 
 func deepCopy(v any) any {

@@ -55,6 +55,10 @@ type Entry struct {
 // precedence over earlier ones for the same name. A Registry is not safe
 // for concurrent modification.
 type Registry struct {
+	// Metadata is merged into every loaded task's and group's metadata
+	// (lm-eval's --metadata), overriding their own keys.
+	Metadata map[string]any
+
 	entries  map[string]*Entry
 	sources  []*source
 	warnings []string
@@ -290,6 +294,27 @@ func (r *Registry) indexConfig(f fileRef, cfg map[string]any) {
 		r.put(&Entry{Name: taskName, Kind: KindTask, File: f.String(), Tags: tags, ref: f, listItem: -1})
 		r.registerTags(taskName, tags)
 	}
+}
+
+// Entries lists the entries of the given kinds (all when none), sorted by
+// name.
+func (r *Registry) Entries(kinds ...Kind) []*Entry {
+	if len(kinds) == 0 {
+		kinds = []Kind{KindTask, KindPythonTask, KindGroup, KindTag}
+	}
+	var out []*Entry
+	for _, n := range r.names(kinds...) {
+		out = append(out, r.entries[n])
+	}
+	return out
+}
+
+// Available reports whether a task or group can be loaded: nil, or the
+// error Load would give (an *UnavailableError for a task that needs a
+// Python function or class, a *MissingMembersError for a group).
+func (r *Registry) Available(name string) error {
+	_, err := r.Load([]string{name})
+	return err
 }
 
 // Lookup returns the entry registered under name.

@@ -194,6 +194,21 @@ func TestTestConfigsGroups(t *testing.T) {
 	if g.Alias != "" || g.DisplayName() != "include_group" {
 		t.Errorf("alias %q display %q", g.Alias, g.DisplayName())
 	}
+
+	// --metadata reaches every group and task.
+	r.Metadata = map[string]any{"run_id": "test-123"}
+	g = loadOne(t, r, "include_group").Members[0].Group
+	if g.Metadata["run_id"] != "test-123" || g.AllTasks(true)[0].Config.Metadata["run_id"] != "test-123" ||
+		g.AllTasks(true)[0].Config.Version() != 1.0 {
+		t.Errorf("metadata: group %v task %v", g.Metadata, g.AllTasks(true)[0].Config.Metadata)
+	}
+	r.Metadata = nil
+	if err := r.Available("include_group"); err != nil {
+		t.Errorf("Available: %v", err)
+	}
+	if len(r.Entries(KindGroup)) != len(r.Groups()) {
+		t.Errorf("Entries(KindGroup) %d, Groups %d", len(r.Entries(KindGroup)), len(r.Groups()))
+	}
 }
 
 func TestTestConfigsMatch(t *testing.T) {
