@@ -186,8 +186,9 @@ func prepareBLEU(items []any) (func([]int) float64, error) {
 	return func(idx []int) float64 {
 		var sum bleuStats
 		for _, i := range idx {
-			for k, v := range stats[i] {
-				sum[k] += v
+			st := &stats[i]
+			for k := range sum {
+				sum[k] += st[k]
 			}
 		}
 		return bleuScore(sum)
@@ -290,8 +291,9 @@ func prepareCHRF(items []any) (func([]int) float64, error) {
 	return func(idx []int) float64 {
 		var sum chrfStats
 		for _, i := range idx {
-			for k, v := range stats[i] {
-				sum[k] += v
+			st := &stats[i]
+			for k := range sum {
+				sum[k] += st[k]
 			}
 		}
 		return chrfF(sum)
