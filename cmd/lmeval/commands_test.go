@@ -141,3 +141,111 @@ func TestLsTasks(t *testing.T) {
 		t.Errorf("ls subtasks:\n%s", out)
 	}
 }
+
+// tinyTask writes a two-choice task over a local JSONL dataset.
+func tinyTask(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data.jsonl")
+	docs := `{"q": "Is the sky blue?", "answer": 0}
+{"q": "Is fire cold?", "answer": 1}
+{"q": "Is water wet?", "answer": 0}
+`
+	yaml := `task: tiny_mc
+dataset_path: json
+dataset_kwargs:
+  data_files:
+    test: ` + data + `
+output_type: multiple_choice
+test_split: test
+doc_to_text: "Q: {{q}}\nA:"
+doc_to_target: answer
+doc_to_choice: ["yes", "no"]
+metric_list:
+  - metric: acc
+`
+	if err := os.WriteFile(data, []byte(docs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tiny.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestWriteOut(t *testing.T) {
+	dir := tinyTask(t)
+	out, err := runApp(t, "write-out", "--tasks", "tiny_mc|1", "--include_path", dir, "--num_examples", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The shots follow lm-eval's sampler: Python's random.Random(1234)
+	// draws sample(docs, 2) per document, dropping the document itself:
+	// document 0 gets document 1, document 1 gets document 0.
+	want := `=== tiny_mc (1-shot) ===
+!!@@##@@!! -- Example 0
+Q: Is fire cold?
+A: no
+
+Q: Is the sky blue?
+A:
+!!@@##@@!! -- Target: 0
+!!@@##@@!! -- Choices: ['yes', 'no']
+!!@@##@@!! -- Gold: 0
+!!@@##@@!! -- Example 1
+Q: Is the sky blue?
+A: yes
+
+Q: Is fire cold?
+A:
+!!@@##@@!! -- Target: 1
+!!@@##@@!! -- Choices: ['yes', 'no']
+!!@@##@@!! -- Gold: 1
+`
+	if out != want {
+		t.Errorf("write-out:\n%s\nwant:\n%s", out, want)
+	}
+	outDir := filepath.Join(t.TempDir(), "wo")
+	if _, err := runApp(t, "write-out", "-t", "tiny_mc", "--include_path", dir, "--output_base_path", outDir); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(outDir, "tiny_mc"))
+	if err != nil || !strings.HasPrefix(string(b), "!!@@##@@!! -- Example 0\nQ: Is the sky blue?\nA:\n") {
+		t.Errorf("write-out file: %q, %v", b, err)
+	}
+	if _, err := runApp(t, "write-out", "-t", "tiny_mc", "-f", "x", "--include_path", dir); err == nil || !strings.Contains(err.Error(), "--num_fewshot") {
+		t.Errorf("bad --num_fewshot: %v", err)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	dir := tinyTask(t)
+	out, err := runApp(t, "validate", "--tasks", "tiny_mc", "--include_path", dir)
+	if err != nil || out != "ok: tiny_mc\n" {
+		t.Errorf("validate tiny_mc: %q, %v", out, err)
+	}
+	bad := `task: broken
+dataset_path: json
+output_type: multiple_choice
+test_split: test
+doc_to_text: "{{ q "
+doc_to_target: answer
+doc_to_choice: ["a", "b"]
+filter_list:
+  - name: x
+    filter:
+      - function: no_such_filter
+`
+	if err := os.WriteFile(filepath.Join(dir, "broken.yaml"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = runApp(t, "validate", "-t", "broken", "--include_path", dir, "--no_docs")
+	if err == nil {
+		t.Fatalf("validate of a broken task succeeded: %q", out)
+	}
+	for _, want := range []string{"doc_to_text", "no_such_filter"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("validate output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -65,6 +65,8 @@ func newApp() *cli.App {
 		Commands: []*cli.Command{
 			runCommand(),
 			lsCommand(),
+			validateCommand(),
+			writeOutCommand(),
 			inspectCommand(),
 			cacheCommand(),
 			versionCommand(),

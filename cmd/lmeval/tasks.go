@@ -1,13 +1,20 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
+	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
+	"lmeval/harness/config"
+	"lmeval/harness/dataset"
+	"lmeval/harness/filters"
+	"lmeval/harness/progress"
 	"lmeval/harness/task"
 	"lmeval/tasks"
 )
@@ -69,4 +76,155 @@ func abbreviateList(s []string, n int) string {
 		return strings.Join(s, ", ")
 	}
 	return strings.Join(s[:n], ", ") + ", ..."
+}
+
+// docLoader adapts the dataset package to the task layer. Datasets come
+// from the Hugging Face Hub cache (HF_HOME, HF_TOKEN, HF_ENDPOINT,
+// HF_HUB_OFFLINE), downloading what is missing unless offline.
+func docLoader(ctx context.Context) task.DocLoader {
+	opts := dataset.Options{}
+	if d := progress.FromContext(ctx); d.Enabled() {
+		opts.Progress = os.Stderr
+	}
+	l := dataset.NewLoader(opts)
+	return func(ctx context.Context, spec task.DatasetSpec, split string) ([]task.Doc, error) {
+		return l.Load(ctx, dataset.Spec{Path: spec.Path, Name: spec.Name, Kwargs: spec.Kwargs}, split)
+	}
+}
+
+// taskFlags are the flags validate and write-out share with run.
+func taskFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "tasks", Aliases: []string{"t"}, Usage: "tasks, groups, tags, wildcards or YAML paths, space or comma separated (NAME|SHOTS sets one task's shots)"},
+		&cli.StringSliceFlag{Name: "include_path", Usage: "extra directory of task YAML; repeatable"},
+		&cli.BoolFlag{Name: "no_progress", Usage: "no download progress bars"},
+	}
+}
+
+func taskSpecs(c *cli.Context) ([]config.TaskSpec, error) {
+	specs, err := config.ParseTaskList(c.StringSlice("tasks")...)
+	if err != nil {
+		return nil, fmt.Errorf("--tasks: %w", err)
+	}
+	if len(specs) == 0 {
+		return nil, fmt.Errorf("no tasks: give --tasks (see 'lmeval ls tasks')")
+	}
+	return specs, nil
+}
+
+func validateCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "validate",
+		Usage:     "check tasks: YAML, includes, functions, templates, metrics, filters, and prompts on their first documents",
+		UsageText: "lmeval validate --tasks TASK [TASK...] [--include_path DIR] [--num_docs N] [--no_docs]",
+		Flags: append(taskFlags(),
+			&cli.IntFlag{Name: "num_docs", Value: 3, Usage: "documents to build prompts for, per task"},
+			&cli.BoolFlag{Name: "no_docs", Usage: "do not load datasets: check configurations and templates only"},
+		),
+		Action: func(c *cli.Context) error {
+			specs, err := taskSpecs(c)
+			if err != nil {
+				return err
+			}
+			r, err := newRegistry(c.StringSlice("include_path"))
+			if err != nil {
+				return err
+			}
+			ctx := progress.NewContext(c.Context, progress.ForStderr(c.Bool("no_progress")))
+			opts := task.ValidateOptions{
+				NumDocs:     c.Int("num_docs"),
+				FilterKnown: func(name string) bool { _, ok := filters.Lookup(name); return ok },
+			}
+			if !c.Bool("no_docs") {
+				opts.Loader = docLoader(ctx)
+			}
+			names := make([]string, len(specs))
+			for i, s := range specs {
+				names[i] = s.Name
+			}
+			probs := task.Validate(ctx, r, names, opts)
+			if len(probs) == 0 {
+				fmt.Fprintf(c.App.Writer, "ok: %s\n", strings.Join(names, ", "))
+				return nil
+			}
+			for _, p := range probs {
+				fmt.Fprintln(c.App.Writer, p.String())
+			}
+			return cli.Exit(fmt.Sprintf("lmeval validate: %d problem(s)", len(probs)), 1)
+		},
+	}
+}
+
+func writeOutCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "write-out",
+		Usage:     "print the rendered prompts, targets and choices of tasks' first documents (lm-eval's write_out)",
+		UsageText: "lmeval write-out --tasks TASK[|SHOTS] [TASK...] [--num_examples N] [--num_fewshot K] [--output_base_path DIR]",
+		Flags: append(taskFlags(),
+			&cli.IntFlag{Name: "num_examples", Value: 1, Usage: "documents per task (0: all)"},
+			&cli.StringFlag{Name: "num_fewshot", Aliases: []string{"f"}, Usage: "few-shot examples per prompt (overrides the tasks' own)"},
+			&cli.StringFlag{Name: "output_base_path", Usage: "write one file per task into this directory instead of stdout"},
+			&cli.Int64Flag{Name: "seed", Value: task.DefaultFewshotSeed, Usage: "few-shot sampling seed"},
+			&cli.StringFlag{Name: "system_instruction", Usage: "system message to add to every prompt"},
+		),
+		Action: func(c *cli.Context) error {
+			specs, err := taskSpecs(c)
+			if err != nil {
+				return err
+			}
+			var shots *int
+			if c.IsSet("num_fewshot") {
+				n, err := strconv.Atoi(c.String("num_fewshot"))
+				if err != nil || n < 0 {
+					return fmt.Errorf("--num_fewshot: invalid value %q: want a non-negative integer", c.String("num_fewshot"))
+				}
+				shots = &n
+			}
+			r, err := newRegistry(c.StringSlice("include_path"))
+			if err != nil {
+				return err
+			}
+			ctx := progress.NewContext(c.Context, progress.ForStderr(c.Bool("no_progress")))
+			loader := docLoader(ctx)
+			seed := c.Int64("seed")
+			var built []*task.Task
+			for _, s := range specs {
+				sel, err := r.Load([]string{s.Name})
+				if err != nil {
+					return err
+				}
+				n := shots
+				if s.NumFewshot != nil {
+					n = s.NumFewshot
+				}
+				for _, t := range sel.Tasks() {
+					err := t.Build(ctx, task.BuildOptions{
+						Loader:            loader,
+						Limit:             float64(c.Int("num_examples")),
+						NumFewshot:        n,
+						FewshotSeed:       &seed,
+						SystemInstruction: c.String("system_instruction"),
+					})
+					if err != nil {
+						return err
+					}
+					built = append(built, t)
+				}
+			}
+			if dir := c.String("output_base_path"); dir != "" {
+				if err := task.WriteOutDir(dir, built, c.Int("num_examples")); err != nil {
+					return err
+				}
+				fmt.Fprintf(c.App.Writer, "wrote %d task(s) to %s\n", len(built), dir)
+				return nil
+			}
+			for _, t := range built {
+				fmt.Fprintf(c.App.Writer, "=== %s (%d-shot) ===\n", t.Name, t.NumFewshot)
+				if err := task.WriteOut(c.App.Writer, t, c.Int("num_examples")); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
 }
