@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"os"
@@ -478,5 +479,60 @@ func TestConcurrentProcesses(t *testing.T) {
 	}
 	if got := countEntries(t, db); got != 225 {
 		t.Errorf("shared cache holds %d entries, want 225 distinct requests", got)
+	}
+}
+
+// cancelAfter cancels its context once n requests have been computed, as a
+// Ctrl-C in the middle of a chunk would.
+type cancelAfter struct {
+	fakeLM
+	n      int64
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Loglikelihood(ctx context.Context, reqs []model.LoglikelihoodRequest) ([]model.LoglikelihoodResult, error) {
+	out := make([]model.LoglikelihoodResult, len(reqs))
+	for i, r := range reqs {
+		if c.computed.Load() == c.n {
+			c.cancel()
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c.note(r.Context + "\x00" + r.Continuation)
+		out[i] = wantLL(r)
+	}
+	return out, nil
+}
+
+func TestCancelKeepsCompletedChunks(t *testing.T) {
+	c := openTemp(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	inner := &cancelAfter{n: 23, cancel: cancel}
+	lm, err := c.Wrap(inner, childID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm.ChunkSize = 10
+	reqs := llRequests(50, 0)
+	if _, err := lm.Loglikelihood(ctx, reqs); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run returned %v, want context.Canceled", err)
+	}
+	info, err := c.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := info.Responses["loglikelihood"]; got != 20 {
+		t.Errorf("%d answers committed after cancelling in the third chunk, want the first two chunks (20)", got)
+	}
+	fresh := &fakeLM{}
+	lm2, _ := c.Wrap(fresh, childID)
+	got, err := lm2.Loglikelihood(context.Background(), reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLL(t, reqs, got)
+	if fresh.computed.Load() != 30 {
+		t.Errorf("resume computed %d, want 30", fresh.computed.Load())
 	}
 }
