@@ -15,15 +15,21 @@ import (
 // RepoInfo is the part of the Hub's repo API answer
 // (GET /api/{models,datasets}/{repo}/revision/{rev}) lmeval uses.
 type RepoInfo struct {
-	ID       string `json:"id"`
-	SHA      string `json:"sha"`
-	Siblings []struct {
-		RFilename string `json:"rfilename"`
-	} `json:"siblings"`
+	ID       string         `json:"id"`
+	SHA      string         `json:"sha"`
+	Siblings []Sibling      `json:"siblings"`
 	CardData map[string]any `json:"cardData"`
 	Gated    any            `json:"gated"`
 	Private  bool           `json:"private"`
 }
+
+// Sibling is a file of a repository, as the repo API lists it.
+type Sibling struct {
+	RFilename string `json:"rfilename"`
+}
+
+// filesManifest is where Info records a snapshot's file list in the cache.
+const filesManifest = ".lmeval-files.json"
 
 // Files lists the repository's file paths.
 func (r *RepoInfo) Files() []string {
@@ -46,18 +52,21 @@ func (c *Client) Info(ctx context.Context, repo Repo, revision string) (*RepoInf
 		if err != nil {
 			return nil, err
 		}
-		files, err := snapshotFiles(filepath.Join(c.RepoDir(repo), "snapshots", commit))
+		snapshot := filepath.Join(c.RepoDir(repo), "snapshots", commit)
+		info := &RepoInfo{ID: repo.ID, SHA: commit}
+		if b, err := os.ReadFile(filepath.Join(snapshot, filesManifest)); err == nil {
+			if err := json.Unmarshal(b, &info.Siblings); err == nil {
+				return info, nil
+			}
+		}
+		files, err := snapshotFiles(snapshot)
 		if err != nil {
 			return nil, fmt.Errorf("%s: no cached snapshot %s: %w", repo, commit, ErrOffline)
 		}
-		info := &RepoInfo{ID: repo.ID, SHA: commit}
 		for _, f := range files {
-			if strings.HasPrefix(path0(f), ".lmeval-") {
-				continue
+			if !strings.HasPrefix(path0(f), ".lmeval-") {
+				info.Siblings = append(info.Siblings, Sibling{f})
 			}
-			info.Siblings = append(info.Siblings, struct {
-				RFilename string `json:"rfilename"`
-			}{f})
 		}
 		return info, nil
 	}
@@ -65,8 +74,16 @@ func (c *Client) Info(ctx context.Context, repo Repo, revision string) (*RepoInf
 	if _, err := c.getJSON(ctx, c.apiURL(repo, "/revision/"+escapeRev(revision)), &info); err != nil {
 		return nil, fmt.Errorf("%s@%s: %w", repo, revision, err)
 	}
-	if IsCommit(info.SHA) && info.SHA != revision {
-		if err := writeRef(c.RepoDir(repo), revision, info.SHA); err != nil {
+	if IsCommit(info.SHA) {
+		if info.SHA != revision {
+			if err := writeRef(c.RepoDir(repo), revision, info.SHA); err != nil {
+				return nil, err
+			}
+		}
+		// Remember the file list, so offline runs know what the revision has
+		// beyond what was downloaded.
+		b, _ := json.Marshal(info.Siblings)
+		if err := writeFileAtomic(filepath.Join(c.RepoDir(repo), "snapshots", info.SHA, filesManifest), b); err != nil {
 			return nil, err
 		}
 	}

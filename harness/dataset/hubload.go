@@ -85,18 +85,16 @@ func loadHub(ctx context.Context, spec Spec, split string, opts Options) ([]map[
 	return readFiles(paths, "", spec.Kwargs)
 }
 
-// combine reports the failure of both ways of reading a Hub dataset.
+// combine reports the failure of both ways of reading a Hub dataset: its
+// Parquet conversion (convErr, nil when not tried) and its own files.
 func combine(spec Spec, convErr, repoErr error) error {
-	if errors.Is(repoErr, errScriptOnly) && convErr != nil {
-		return fmt.Errorf("%w; and the Hub has no Parquet conversion of it (%v)", repoErr, convErr)
+	if convErr == nil || strings.Contains(convErr.Error(), "RepoNotFound") || errors.Is(repoErr, hub.ErrGated) {
+		return friendly(spec, repoErr)
 	}
-	if convErr != nil && errors.Is(repoErr, hub.ErrOffline) {
-		return fmt.Errorf("not in the cache: Parquet conversion: %v; repository files: %w", convErr, repoErr)
+	if errors.Is(repoErr, errScriptOnly) {
+		return fmt.Errorf("%w, and the Hub has no Parquet conversion of it (%w)", repoErr, convErr)
 	}
-	if convErr != nil && errors.Is(convErr, hub.ErrNotFound) && !strings.Contains(convErr.Error(), "RepoNotFound") && errors.Is(repoErr, hub.ErrNotFound) {
-		return fmt.Errorf("%v; repository files: %w", convErr, friendly(spec, repoErr))
-	}
-	return friendly(spec, repoErr)
+	return fmt.Errorf("Hub Parquet conversion: %w; the repository's own files: %w", convErr, friendly(spec, repoErr))
 }
 
 // conversionFiles downloads (or finds in the cache) the Parquet files of the
