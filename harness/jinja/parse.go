@@ -138,7 +138,7 @@ func (tp *templateParser) parseBody(stop ...string) ([]node, string, error) {
 			tp.trimAfter(c.End)
 		case tokens.VariableBegin:
 			p.Consume()
-			e, err := tp.parseCondExpr()
+			e, err := tp.parseTuple(true, false)
 			if err != nil {
 				return nil, "", err
 			}
@@ -200,56 +200,6 @@ func (tp *templateParser) errorf(format string, args ...any) error {
 	return fmt.Errorf("%s", msg)
 }
 
-// parseCondExpr parses Jinja2's conditional expression:
-// or_expr ["if" or_expr ["else" cond_expr]].
-func (tp *templateParser) parseCondExpr() (expr, error) {
-	p := tp.p
-	e, err := p.ParseExpression()
-	if err != nil {
-		return nil, err
-	}
-	if e == nil {
-		return nil, tp.errorf("expected an expression")
-	}
-	for p.MatchName("if") != nil {
-		cond, err := p.ParseExpression()
-		if err != nil {
-			return nil, err
-		}
-		c := &condExpr{cond: cond, yes: e}
-		if p.MatchName("else") != nil {
-			if c.no, err = tp.parseCondExpr(); err != nil {
-				return nil, err
-			}
-		}
-		e = c
-	}
-	return e, nil
-}
-
-// parseTupleExpr parses `a, b` (a tuple) or a single conditional expression.
-func (tp *templateParser) parseTupleExpr() (expr, error) {
-	e, err := tp.parseCondExpr()
-	if err != nil {
-		return nil, err
-	}
-	if tp.p.Current(tokens.Comma) == nil {
-		return e, nil
-	}
-	items := []nodes.Expression{e}
-	for tp.p.Match(tokens.Comma) != nil {
-		if tp.p.Current(tokens.BlockEnd, tokens.VariableEnd) != nil {
-			break
-		}
-		e, err := tp.parseCondExpr()
-		if err != nil {
-			return nil, err
-		}
-		items = append(items, e)
-	}
-	return &nodes.Tuple{Val: items}, nil
-}
-
 func (tp *templateParser) names() ([]string, error) {
 	var names []string
 	for {
@@ -269,7 +219,7 @@ func (tp *templateParser) parseStatement(name string) (node, error) {
 	switch name {
 	case "if":
 		n := &ifNode{}
-		cond, err := tp.parseCondExpr()
+		cond, err := tp.parseTuple(false, false)
 		if err != nil {
 			return nil, err
 		}
@@ -291,7 +241,7 @@ func (tp *templateParser) parseStatement(name string) (node, error) {
 				if len(n.bodies) > len(n.conds) {
 					return nil, tp.errorf("elif after else")
 				}
-				if cond, err = tp.parseCondExpr(); err != nil {
+				if cond, err = tp.parseTuple(false, false); err != nil {
 					return nil, err
 				}
 			case "else":
@@ -316,11 +266,11 @@ func (tp *templateParser) parseStatement(name string) (node, error) {
 		}
 		// The iterable is parsed without the conditional expression so
 		// that a trailing `if` is the loop filter, as in Jinja2.
-		if n.iter, err = p.ParseExpression(); err != nil {
+		if n.iter, err = tp.parseTuple(false, false, "recursive"); err != nil {
 			return nil, err
 		}
 		if p.MatchName("if") != nil {
-			if n.filter, err = p.ParseExpression(); err != nil {
+			if n.filter, err = tp.parseExpr(); err != nil {
 				return nil, err
 			}
 		}
@@ -370,7 +320,7 @@ func (tp *templateParser) parseStatement(name string) (node, error) {
 			}
 		}
 		if p.Match(tokens.Assign) != nil {
-			v, err := tp.parseTupleExpr()
+			v, err := tp.parseTuple(true, false)
 			if err != nil {
 				return nil, err
 			}
@@ -402,7 +352,7 @@ func (tp *templateParser) parseStatement(name string) (node, error) {
 			}
 			n.params = append(n.params, arg.Val)
 			if p.Match(tokens.Assign) != nil {
-				d, err := tp.parseCondExpr()
+				d, err := tp.parseExpr()
 				if err != nil {
 					return nil, err
 				}
@@ -420,17 +370,11 @@ func (tp *templateParser) parseStatement(name string) (node, error) {
 		n.body = body
 		return n, tp.blockEnd()
 	case "filter":
-		n := &filterBlockNode{}
-		for {
-			f, err := p.ParseFilter()
-			if err != nil {
-				return nil, err
-			}
-			n.filters = append(n.filters, f)
-			if p.Match(tokens.Pipe) == nil {
-				break
-			}
+		fe, err := tp.parseFilters(nil, true)
+		if err != nil {
+			return nil, err
 		}
+		n := &filterBlockNode{filters: fe.(*nodes.FilteredExpression).Filters}
 		if err := tp.blockEnd(); err != nil {
 			return nil, err
 		}
@@ -447,7 +391,7 @@ func (tp *templateParser) parseStatement(name string) (node, error) {
 			if t == nil || p.Match(tokens.Assign) == nil {
 				return nil, tp.errorf("expected name=value")
 			}
-			v, err := tp.parseCondExpr()
+			v, err := tp.parseExpr()
 			if err != nil {
 				return nil, err
 			}
@@ -465,13 +409,8 @@ func (tp *templateParser) parseStatement(name string) (node, error) {
 		n.body = body
 		return n, tp.blockEnd()
 	case "do":
-		e, err := tp.parseCondExpr()
-		if err != nil {
-			return nil, err
-		}
 		// {% do %} needs the "do" extension in Jinja2, which lm-eval does
-		// not enable; parse it to report that precisely.
-		_ = e
+		// not enable.
 		return nil, fmt.Errorf("encountered unknown tag 'do' (the jinja2.ext.do extension is not enabled in lm-eval)")
 	case "raw":
 		return nil, tp.errorf("raw blocks are not supported")
