@@ -3,6 +3,7 @@ package task
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -242,6 +243,33 @@ func TestValidate(t *testing.T) {
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("problems lack %q:\n%s", want, all)
+		}
+	}
+}
+
+// BenchmarkBuild builds 5-shot prompts and requests for 2,000 documents of
+// an MMLU-shaped task.
+func BenchmarkBuild(b *testing.B) {
+	docs := make([]Doc, 2000)
+	for i := range docs {
+		docs[i] = Doc{"question": fmt.Sprintf("Question number %d?", i), "choices": []any{"a", "b", "c", "d"}, "answer": int64(i % 4)}
+	}
+	loader := func(ctx context.Context, spec DatasetSpec, split string) ([]Doc, error) { return docs, nil }
+	fsys := fstest.MapFS{"m.yaml": {Data: []byte("task: m\ndataset_path: x\ntest_split: test\nfewshot_split: dev\noutput_type: multiple_choice\n" +
+		"doc_to_text: \"{{question.strip()}}\\nA. {{choices[0]}}\\nB. {{choices[1]}}\\nC. {{choices[2]}}\\nD. {{choices[3]}}\\nAnswer:\"\n" +
+		"doc_to_choice: [\"A\", \"B\", \"C\", \"D\"]\ndoc_to_target: answer\nnum_fewshot: 5\n")}}
+	r := NewRegistry()
+	if err := r.AddFS("", fsys); err != nil {
+		b.Fatal(err)
+	}
+	sel, err := r.Load([]string{"m"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := sel.Tasks()[0].Build(context.Background(), BuildOptions{Loader: loader}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -362,6 +362,8 @@ RUNS = [
     {"task": "text_ll", "limit": 2},
     {"task": "text_rolling"},
     {"task": "wino"},
+    {"task": "big_mc"},
+    {"task": "big_same", "limit": 12},
 ]
 
 
