@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -271,5 +273,34 @@ func BenchmarkBuild(b *testing.B) {
 		if err := sel.Tasks()[0].Build(context.Background(), BuildOptions{Loader: loader}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestLoadYAMLPathAndProcessResults(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "base.yaml"), []byte("dataset_path: mem/qa\ntest_split: test\noutput_type: multiple_choice\ndoc_to_choice: choices\ndoc_to_target: answer\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "mine.yaml"), []byte("include: base.yaml\ntask: mine\ndoc_to_text: \"{{question}}\"\nprocess_results: !function scoring.score\n"), 0o644)
+	RegisterFunction(filepath.Base(dir), "scoring.score", ProcessResultsFunc(func(doc Doc, results []any) (map[string]any, error) {
+		return map[string]any{"n": len(results), "q": doc["question"]}, nil
+	}))
+	r := testTasks(t)
+	path := filepath.Join(dir, "mine.yaml")
+	sel, err := r.Load([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk := sel.Tasks()[0]
+	if tk.Name != "mine" || tk.Config.File != path {
+		t.Fatalf("loaded %s from %s", tk.Name, tk.Config.File)
+	}
+	if err := tk.Build(context.Background(), BuildOptions{Loader: memLoader("testdata/prompts/data"), Limit: 1}); err != nil {
+		t.Fatal(err)
+	}
+	m, ok, err := tk.ProcessResults(tk.Docs[0].Doc, []any{1.0, 2.0})
+	if err != nil || !ok || m["n"] != 2 || m["q"] != "What is 2+2?" {
+		t.Errorf("process_results: %v %v %v", m, ok, err)
+	}
+	if _, ok, _ := loadOne(t, r, "qa_mc").Tasks()[0].ProcessResults(nil, nil); ok {
+		t.Error("qa_mc has no process_results")
 	}
 }
