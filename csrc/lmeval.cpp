@@ -233,7 +233,7 @@ static void row_stats(const float *x, int32_t n, int32_t *amax, double *lse) {
 	}
 	double s = 0.0;
 	for (int32_t i = 0; i < n; i++) {
-		s += (double)expf(x[i] - mx);
+		s += exp((double)x[i] - (double)mx);
 	}
 	*amax = am;
 	*lse = (double)mx + log(s);

@@ -48,10 +48,14 @@ type Options struct {
 	MainGPU     int
 	SplitMode   string    // "layer" (default), "row" or "none"
 	TensorSplit []float32 // proportions per GPU
-	FlashAttn   string    // "auto" (default), "on" or "off"
+	// FlashAttn is "auto" (the default: llama.cpp decides, except that an
+	// f32 KV cache turns it off, see TypeK), "on" or "off".
+	FlashAttn string
 	// TypeK and TypeV are the KV cache element types: "f16" (default, as in
-	// llama.cpp), "f32" (exact float32 attention), "bf16", "q8_0", "q4_0",
-	// "q4_1", "q5_0", "q5_1", "iq4_nl".
+	// llama.cpp), "f32", "bf16", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1",
+	// "iq4_nl". Both f32 (with flash attention off) gives exact float32
+	// attention: results then agree with a one-sequence reference and across
+	// batch layouts to ~1e-5; with f16 they move by ~1e-3.
 	TypeK, TypeV string
 
 	// AddBOS overrides whether tokenizing a text adds the BOS token; nil:
@@ -218,6 +222,13 @@ func Load(path string, opts Options) (*Model, error) {
 	}
 	if p.typeV, err = kvType(opts.TypeV); err != nil {
 		return nil, fmt.Errorf("engine: load %s: type_v: %w", path, err)
+	}
+	// llama.cpp's CPU flash-attention kernel works in f16 whatever the
+	// cache type, which makes results depend on how sequences are laid out
+	// in batches (~1e-3). An f32 cache asks for exact attention, so "auto"
+	// then means off.
+	if p.flashAttn == -1 && p.typeK == kvTypes["f32"] && p.typeV == kvTypes["f32"] {
+		p.flashAttn = 0
 	}
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("engine: load %s: %w", path, err)

@@ -1,0 +1,168 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// refLogSoftmax is the independent computation: log-softmax of one row in
+// float64.
+func refLogSoftmax(row []float32, tok int32) (lp float64, isMax bool) {
+	mx := math.Inf(-1)
+	am := 0
+	for i, v := range row {
+		if float64(v) > mx {
+			mx, am = float64(v), i
+		}
+	}
+	s := 0.0
+	for _, v := range row {
+		s += math.Exp(float64(v) - mx)
+	}
+	return float64(row[tok]) - mx - math.Log(s), am == int(tok)
+}
+
+// refScore scores cont given ctxToks from one full-sequence decode with all
+// logits fetched, truncating from the left as HFLM does.
+func refScore(t *testing.T, m *Model, ctxToks, cont []int32) (float64, bool) {
+	t.Helper()
+	full := append(append([]int32{}, ctxToks...), cont...)
+	if max := m.Info().MaxLength; len(full) > max+1 {
+		full = full[len(full)-(max+1):]
+	}
+	inp := full[:len(full)-1]
+	rows, err := m.allLogits(inp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, greedy := 0.0, true
+	for i, tok := range cont {
+		lp, isMax := refLogSoftmax(rows[len(inp)-len(cont)+i], tok)
+		sum += lp
+		greedy = greedy && isMax
+	}
+	return sum, greedy
+}
+
+var llPairs = []LoglikelihoodRequest{
+	{"Once upon a time", ", there was a little girl"},
+	{"Once upon a time, there was a little girl named", " Lily"},
+	{"Once upon a time, there was a little girl named", " Tom"},
+	{"", "Once upon a time"},
+	{"", "x"},
+	{"The cat sat on the ", "mat"},          // trailing space moves to the continuation
+	{"The dog   \t", "ran away."},           // several whitespace characters
+	{"She said: ", "\"Hello!\""},            // punctuation
+	{"Lily liked ", "ice cream 🍦 and café"}, // Unicode beyond the vocabulary: byte tokens
+	{"Émile went to the", " park"},
+	{"One day", ",\nthe sun was shining."},
+	{"Tom had a big red ball. He", " threw it to his friend."},
+	{"a", "b"},
+	{"Once upon a ti", "me, there was"}, // a token may straddle the boundary
+	{"He was very happ", "y and smiled"},
+	{"The bird flew up into the sky and", " sang a song"},
+	{"Mom said, \"", "Be careful!\""},
+	{"1 2 3", " 4 5 6"},
+	{strings.Repeat("The little boy played with his toy car every day. ", 6), "He was happy."}, // truncated with MaxLength 48
+	{strings.Repeat("Lily and Ben went to the park. ", 8), " They played on the swings all afternoon and had fun."},
+}
+
+func TestLoglikelihoodMatchesFullDecode(t *testing.T) {
+	path := storiesPath(t)
+	for _, tc := range []struct {
+		name   string
+		maxLen int
+	}{{"full-context", 0}, {"max_length-48", 48}} {
+		t.Run(tc.name, func(t *testing.T) {
+			// An f32 KV cache makes attention exact float32, so batched and
+			// one-sequence decodes agree to rounding.
+			m := load(t, path, Options{TypeK: "f32", TypeV: "f32", MaxLength: tc.maxLen})
+			// Each request alone: the sequence then sits in the same cache
+			// cells as in the reference decode, so only the scoring differs.
+			got := make([]LoglikelihoodResult, len(llPairs))
+			for i, r := range llPairs {
+				res, err := m.Loglikelihood(context.Background(), []LoglikelihoodRequest{r})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[i] = res[0]
+			}
+			// All together: packing moves sequences to other cells, which
+			// changes float32 summation order in attention (~1e-6 a token).
+			packed, err := m.Loglikelihood(context.Background(), llPairs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			truncated := 0
+			worst, worstPacked := 0.0, 0.0
+			for i, r := range llPairs {
+				c, k, err := m.EncodePair(r.Context, r.Continuation)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, wantGreedy := refScore(t, m, c, k)
+				if math.Abs(got[i].LogProb-want) > 1e-5 || got[i].IsGreedy != wantGreedy || got[i].NumTokens != len(k) {
+					t.Errorf("%q + %q: got (%.7f, %v, %d), want (%.7f, %v, %d)", r.Context, r.Continuation,
+						got[i].LogProb, got[i].IsGreedy, got[i].NumTokens, want, wantGreedy, len(k))
+				}
+				if math.Abs(packed[i].LogProb-want) > 1e-4 || packed[i].IsGreedy != wantGreedy {
+					t.Errorf("%q + %q packed: got (%.7f, %v), want (%.7f, %v)", r.Context, r.Continuation,
+						packed[i].LogProb, packed[i].IsGreedy, want, wantGreedy)
+				}
+				worst = math.Max(worst, math.Abs(got[i].LogProb-want))
+				worstPacked = math.Max(worstPacked, math.Abs(packed[i].LogProb-want))
+				if got[i].LogProb >= 0 {
+					t.Errorf("%q + %q: log-prob %v is not negative", r.Context, r.Continuation, got[i].LogProb)
+				}
+				wantTrunc := len(c)+len(k) > m.Info().MaxLength+1
+				if got[i].Truncated != wantTrunc {
+					t.Errorf("%q: truncated = %v, want %v", r.Context, got[i].Truncated, wantTrunc)
+				}
+				if wantTrunc {
+					truncated++
+				}
+			}
+			if tc.maxLen > 0 && truncated == 0 {
+				t.Errorf("max_length %d truncated nothing: the test does not exercise truncation", tc.maxLen)
+			}
+			if st := m.Stats(); st.Truncated != 2*truncated {
+				t.Errorf("Stats.Truncated = %d, want %d", st.Truncated, 2*truncated)
+			}
+			t.Logf("largest difference from the reference: alone %.2g, packed %.2g", worst, worstPacked)
+		})
+	}
+}
+
+func TestLoglikelihoodGreedyContinuation(t *testing.T) {
+	m := load(t, storiesPath(t), Options{})
+	// The model's own greedy continuation is greedy by definition.
+	res, err := m.Loglikelihood(context.Background(), []LoglikelihoodRequest{
+		{"Once upon a time", storiesRef},
+		{"Once upon a time", ", there was a little boy named Lily."},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res[0].IsGreedy {
+		t.Errorf("the greedy continuation is not greedy: %+v", res[0])
+	}
+	if res[1].IsGreedy {
+		t.Errorf("a changed continuation is greedy: %+v", res[1])
+	}
+	if res[0].LogProb <= res[1].LogProb {
+		t.Errorf("greedy continuation %.4f not more likely than the changed one %.4f", res[0].LogProb, res[1].LogProb)
+	}
+}
+
+func TestLoglikelihoodEmptyContinuation(t *testing.T) {
+	m := load(t, storiesPath(t), Options{})
+	// "time" is one token: the continuation "me" vanishes into the context's
+	// last token, which lm-eval rejects (assert len(continuation_enc) > 0).
+	_, err := m.Loglikelihood(context.Background(), []LoglikelihoodRequest{{"Once upon a ti", "me"}})
+	if !errors.Is(err, ErrEmptyContinuation) {
+		t.Fatalf("err = %v, want ErrEmptyContinuation", err)
+	}
+}
