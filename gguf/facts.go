@@ -1,5 +1,7 @@
 package gguf
 
+import "fmt"
+
 // Facts summarizes a model file for display and for sanity checks.
 type Facts struct {
 	Architecture string // general.architecture ("llama")
@@ -120,4 +122,45 @@ func (f *File) tokenID(key string) int {
 		return int(n)
 	}
 	return -1
+}
+
+// CheckTokenizer checks the tokenizer metadata for the shapes llama.cpp's
+// vocabulary loader assumes without checking: it aborts the process when
+// tokenizer.ggml.tokens or tokenizer.ggml.merges are not string arrays or
+// scores are strings, and reads past the end of tokenizer.ggml.scores
+// (float32) and tokenizer.ggml.token_type (int32) when they are shorter
+// than the token list. A file that passes is safe to hand to llama.cpp in
+// this respect; one that fails gets an error naming the key.
+func (f *File) CheckTokenizer() error {
+	tokens, ok := f.Lookup("tokenizer.ggml.tokens")
+	if !ok {
+		return &FormatError{Path: f.Path, Msg: "no tokenizer: tokenizer.ggml.tokens is missing"}
+	}
+	if tokens.Type != TypeArray || tokens.Elem != TypeString {
+		return &FormatError{Path: f.Path, Msg: fmt.Sprintf("tokenizer.ggml.tokens has type %s, want arr[str]", tokens.TypeName())}
+	}
+	n := tokens.Len()
+	for _, c := range []struct {
+		key  string
+		elem ValueType
+		n    int // required length; -1 for any
+	}{
+		{"tokenizer.ggml.scores", TypeFloat32, n},
+		{"tokenizer.ggml.token_type", TypeInt32, n},
+		{"tokenizer.ggml.merges", TypeString, -1},
+	} {
+		v, ok := f.Lookup(c.key)
+		if !ok {
+			continue
+		}
+		elemOK := v.Elem == c.elem || c.elem == TypeInt32 && v.Elem == TypeUint32 // read as C ints
+		if v.Type != TypeArray || !elemOK || (c.n >= 0 && v.Len() != c.n) {
+			want := fmt.Sprintf("arr[%s]", c.elem)
+			if c.n >= 0 {
+				want = fmt.Sprintf("arr[%s,%d] to match the tokens", c.elem, c.n)
+			}
+			return &FormatError{Path: f.Path, Msg: fmt.Sprintf("%s has type %s, want %s", c.key, v.TypeName(), want)}
+		}
+	}
+	return nil
 }

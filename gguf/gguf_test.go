@@ -472,3 +472,50 @@ func FuzzOpen(f *testing.F) {
 		_ = g.Facts()
 	})
 }
+
+func TestCheckTokenizer(t *testing.T) {
+	tokens := func(b *image, n int) *image {
+		b.str("tokenizer.ggml.tokens").u32(uint32(TypeArray)).u32(uint32(TypeString)).u64(uint64(n))
+		for i := 0; i < n; i++ {
+			b.str(fmt.Sprint("t", i))
+		}
+		return b
+	}
+	arr := func(b *image, key string, et ValueType, n int) *image {
+		b.str(key).u32(uint32(TypeArray)).u32(uint32(et)).u64(uint64(n))
+		return b.zeros(n * int(et.size()))
+	}
+	tests := []struct {
+		name string
+		img  *image
+		want string // "" for no error
+	}{
+		{"ok", arr(arr(tokens(new(image).header(3, 0, 3), 3), "tokenizer.ggml.scores", TypeFloat32, 3), "tokenizer.ggml.token_type", TypeInt32, 3), ""},
+		{"u32 types", arr(tokens(new(image).header(3, 0, 2), 3), "tokenizer.ggml.token_type", TypeUint32, 3), ""},
+		{"missing", new(image).header(3, 0, 1).kvStr("general.architecture", "llama"), "tokenizer.ggml.tokens is missing"},
+		{"scalar tokens", new(image).header(3, 0, 1).kvStr("tokenizer.ggml.tokens", "a"), "tokenizer.ggml.tokens has type str, want arr[str]"},
+		{"short scores", arr(tokens(new(image).header(3, 0, 2), 3), "tokenizer.ggml.scores", TypeFloat32, 2), "tokenizer.ggml.scores has type arr[f32,2], want arr[f32,3] to match the tokens"},
+		{"i8 types", arr(tokens(new(image).header(3, 0, 2), 3), "tokenizer.ggml.token_type", TypeInt8, 3), "tokenizer.ggml.token_type has type arr[i8,3]"},
+		{"string scores", tokens(new(image).header(3, 0, 2), 3).kvStr("tokenizer.ggml.scores", "x"), "tokenizer.ggml.scores has type str"},
+		{"merges", arr(tokens(new(image).header(3, 0, 2), 3), "tokenizer.ggml.merges", TypeUint8, 1), "tokenizer.ggml.merges has type arr[u8,1], want arr[str]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := Read(bytes.NewReader(tt.img.Bytes()), int64(tt.img.Len()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = f.CheckTokenizer()
+			if tt.want == "" && err != nil || tt.want != "" && (!errors.Is(err, ErrFormat) || !strings.Contains(fmt.Sprint(err), tt.want)) {
+				t.Errorf("CheckTokenizer() = %v, want %q", err, tt.want)
+			}
+		})
+	}
+	for _, name := range []string{"stories260K.gguf", "vocab/ggml-vocab-gpt-2.gguf", "vocab/ggml-vocab-phi-3.gguf"} {
+		if f, err := Open(filepath.Join(sharedModels, name)); err == nil {
+			if err := f.CheckTokenizer(); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package ggufwrite_test
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -370,6 +371,11 @@ func TestLlamaDeterministic(t *testing.T) {
 	_, b := read(t, ggufwrite.Llama(spec))
 	if !bytes.Equal(a, b) {
 		t.Error("same spec, different bytes")
+	}
+	// The bytes are pinned: a change of weights, layout or metadata order
+	// shows here (and would invalidate caches keyed on model files).
+	if sum := fmt.Sprintf("%x", sha256.Sum256(a)); sum != "b530fea7b75205ffd56a86085af5e4044fd268ed03cd548bdbce28c4e1347805" || len(a) != 114976 {
+		t.Errorf("Llama(%+v): sha256 %s, %d bytes", spec, sum, len(a))
 	}
 	spec.Seed = 43
 	_, c := read(t, ggufwrite.Llama(spec))

@@ -268,11 +268,14 @@ func ones(n uint64) []float32 {
 func randomWeights(seed int64, name string, n uint64, std float64) []float32 {
 	h := fnv.New64a()
 	h.Write([]byte(name))
-	r := rand.New(rand.NewPCG(uint64(seed), h.Sum64()))
+	// PCG's output is fixed by its definition; uniforms are derived here
+	// rather than with rand.Rand's methods, whose algorithms may change.
+	r := rand.NewPCG(uint64(seed), h.Sum64())
+	u := func() float64 { return float64(r.Uint64()>>11) * 0x1p-53 }
 	scale := std * math.Sqrt(3) // var(sum of 4 U(0,1)) = 1/3
 	v := make([]float32, n)
 	for i := range v {
-		s := r.Float64() + r.Float64() + r.Float64() + r.Float64()
+		s := u() + u() + u() + u()
 		v[i] = float32((s - 2) * scale)
 	}
 	return v
