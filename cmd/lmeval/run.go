@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -121,6 +122,9 @@ func loadRunConfig(c *cli.Context) (*config.Config, error) {
 	setupLogging(cfg.LogLevel)
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if js, err := json.Marshal(cfg); err == nil {
+		slog.Debug("run settings", "config", string(js))
 	}
 	return cfg, nil
 }

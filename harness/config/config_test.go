@@ -454,3 +454,27 @@ func TestBuiltinPresets(t *testing.T) {
 		t.Errorf("built-in presets = %v, want %v", got, want)
 	}
 }
+
+func TestConfigJSON(t *testing.T) {
+	c, err := Resolve(flags("tasks", []string{"a|2,b"}, "device", "cuda:1", "batch_size", "auto", "limit", "0.5", "seed", "1,None,2,3", "apply_chat_template", "chatml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"tasks": []any{"a|2", "b"}, "device": "cuda:1", "batch_size": "auto", "limit": 0.5,
+		"seed": []any{1.0, nil, 2.0, 3.0}, "apply_chat_template": "chatml", "verbosity": "INFO", "model": "llama",
+	}
+	for k, v := range want {
+		if !reflect.DeepEqual(m[k], v) {
+			t.Errorf("JSON %s = %#v, want %#v", k, m[k], v)
+		}
+	}
+}
