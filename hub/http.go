@@ -127,7 +127,9 @@ func (c *Client) fileMetadata(ctx context.Context, u string) (*fileMeta, error) 
 			if err != nil {
 				return nil, fmt.Errorf("HEAD %s: redirect without Location: %w", u, err)
 			}
-			if !hasMeta {
+			// Follow the Hub's own redirects (a renamed repo, an API URL that
+			// points at a resolve URL) up to the response about the file.
+			if !hasMeta || !strings.Contains(u, "/resolve/") && c.sameHost(loc.String()) {
 				u = loc.String()
 				continue
 			}

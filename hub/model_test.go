@@ -126,3 +126,29 @@ func TestDownloadModel(t *testing.T) {
 		t.Errorf("offline uncached repo: err = %v, want ErrOffline", err)
 	}
 }
+
+func TestHubFile(t *testing.T) {
+	c := New(Options{Endpoint: "https://hub.example/mirror", CacheDir: t.TempDir()})
+	tests := []struct {
+		in   string
+		repo Repo
+		rev  string
+		file string
+		ok   bool
+	}{
+		{"https://hub.example/mirror/datasets/o/n/resolve/main/data/t.json", Repo{Dataset, "o/n"}, "main", "data/t.json", true},
+		{"https://hub.example/mirror/o/n/resolve/refs%2Fpr%2F1/m.gguf", Repo{Model, "o/n"}, "refs/pr/1", "m.gguf", true},
+		{"https://hub.example/mirror/datasets/legacy/resolve/v1/x.csv", Repo{Dataset, "legacy"}, "v1", "x.csv", true},
+		{"hf://datasets/o/n@v2/a/b.parquet", Repo{Dataset, "o/n"}, "v2", "a/b.parquet", true},
+		{"hf://o/n/m.gguf", Repo{Model, "o/n"}, "", "m.gguf", true},
+		{"https://other.example/datasets/o/n/resolve/main/t.json", Repo{}, "", "", false},
+		{"https://hub.example/mirror/cdn/abc", Repo{}, "", "", false},
+		{"hf://datasets/o/n", Repo{}, "", "", false},
+	}
+	for _, tc := range tests {
+		repo, rev, file, ok := c.HubFile(tc.in)
+		if ok != tc.ok || repo != tc.repo || rev != tc.rev || file != tc.file {
+			t.Errorf("HubFile(%q) = %v %q %q %v; want %v %q %q %v", tc.in, repo, rev, file, ok, tc.repo, tc.rev, tc.file, tc.ok)
+		}
+	}
+}

@@ -406,6 +406,13 @@ func builderFiles(spec Spec, opts Options) (map[string][]string, error) {
 	out := map[string][]string{}
 	for split, ps := range pats {
 		for _, p := range ps {
+			if isRemote(p) {
+				if _, rest, _ := strings.Cut(p, "://"); strings.ContainsAny(rest, "*?[") {
+					return nil, fmt.Errorf("data_files (split %s): wildcards in remote paths are not supported: %s", split, p)
+				}
+				out[split] = append(out[split], p)
+				continue
+			}
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(base, p)
 			}
@@ -427,6 +434,11 @@ func builderFiles(spec Spec, opts Options) (map[string][]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// isRemote reports whether a data_files entry is a URL or an hf:// path.
+func isRemote(p string) bool {
+	return strings.HasPrefix(p, "http://") || strings.HasPrefix(p, "https://") || strings.HasPrefix(p, "hf://")
 }
 
 // globLocal expands a local glob pattern, ** included.

@@ -108,7 +108,21 @@ func load(ctx context.Context, spec Spec, split string, opts Options) ([]map[str
 		if !ok {
 			return nil, fmt.Errorf("no split %q in data_files (splits: %s)", split, strings.Join(keys(files), ", "))
 		}
-		return readFiles(names, format(spec.Path), spec.Kwargs)
+		var c *hub.Client
+		local := make([]string, len(names))
+		for i, n := range names {
+			local[i] = n
+			if !isRemote(n) {
+				continue
+			}
+			if c == nil {
+				c = opts.client()
+			}
+			if local[i], err = c.DownloadURL(ctx, n); err != nil {
+				return nil, friendly(Spec{Path: n}, err)
+			}
+		}
+		return readFiles(local, format(spec.Path), spec.Kwargs)
 	}
 	return loadHub(ctx, spec, split, opts)
 }

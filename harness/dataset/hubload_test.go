@@ -206,6 +206,48 @@ func TestHubDatasets(t *testing.T) {
 	}
 }
 
+func TestRemoteDataFiles(t *testing.T) {
+	t.Setenv("HF_TOKEN", "")
+	t.Setenv("HF_HOME", t.TempDir())
+	srv := fakeHub(t)
+	cache := filepath.Join(t.TempDir(), "hub")
+	opts := Options{Endpoint: srv.URL, CacheDir: cache}
+	ctx := context.Background()
+	resolve := srv.URL + "/datasets/acme/jsonl/resolve/main/test.jsonl"
+	plain := srv.URL + srv.CDNPath("dataset", "acme/jsonl", "", "train.jsonl") // not a Hub file URL
+	spec := Spec{Path: "json", Kwargs: map[string]any{"data_files": map[string]any{
+		"test":  resolve,
+		"train": []any{plain, "hf://datasets/acme/jsonl@v1/test.jsonl"},
+	}}}
+	got, err := Load(ctx, spec, "test", opts)
+	if err != nil || !reflect.DeepEqual(vs(got), []string{"main-test", "main-test-2"}) {
+		t.Errorf("resolve URL: %v, %v", got, err)
+	}
+	got, err = Load(ctx, spec, "train", opts)
+	if err != nil || !reflect.DeepEqual(vs(got), []string{"main-train", "v1-test"}) {
+		t.Errorf("plain URL and hf:// path: %v, %v", got, err)
+	}
+	commit := srv.Commit("dataset", "acme/jsonl", "main")
+	if _, err := os.Stat(filepath.Join(cache, "datasets--acme--jsonl", "snapshots", commit, "test.jsonl")); err != nil {
+		t.Errorf("resolve URL not cached in the hub layout: %v", err)
+	}
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(cache), "lmeval", "downloads", "[0-9a-f]*", "*"))
+	if len(matches) != 1 {
+		t.Errorf("plain URL downloads: %v, want one file under lmeval/downloads", matches)
+	}
+	before := len(srv.Requests())
+	if _, err := Load(ctx, spec, "train", Options{Endpoint: srv.URL, CacheDir: cache, Offline: true}); err != nil {
+		t.Errorf("offline, remote data files cached: %v", err)
+	}
+	if len(srv.Requests()) != before {
+		t.Error("offline load of cached remote data files made requests")
+	}
+	_, err = Load(ctx, Spec{Path: "json", Kwargs: map[string]any{"data_files": srv.URL + "/datasets/acme/jsonl/resolve/main/*.jsonl"}}, "train", opts)
+	if err == nil || !strings.Contains(err.Error(), "wildcards") {
+		t.Errorf("remote glob: err = %v", err)
+	}
+}
+
 func TestHubDatasetEnv(t *testing.T) {
 	srv := fakeHub(t)
 	home := t.TempDir()
