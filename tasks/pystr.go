@@ -138,3 +138,14 @@ func copyDoc(doc map[string]any, extra int) map[string]any {
 	}
 	return out
 }
+
+// pyLower is Python's str.lower.
+func pyLower(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s)
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	lowerRunes(&b, []rune(s), 0)
+	return b.String()
+}

@@ -35,6 +35,7 @@ func init() {
 
 	task.RegisterFunction("truthfulqa", "utils.process_results_mc2", task.ProcessResultsFunc(TruthfulQAProcessResultsMC2))
 	task.RegisterFunction("truthfulqa", "utils.process_docs_gen", task.ProcessDocsFunc(TruthfulQAProcessDocsGen))
+	task.RegisterFunction("truthfulqa", "utils.process_results_gen", task.ProcessResultsFunc(TruthfulQAProcessResultsGen))
 }
 
 // WikitextProcessResults is preprocess_wikitext.process_results: the

@@ -1,7 +1,6 @@
 package tasks
 
 import (
-	"errors"
 	"reflect"
 	"sort"
 	"strings"
@@ -29,9 +28,9 @@ func TestAllTasksLoad(t *testing.T) {
 			t.Errorf("%s: unsupported: %s", tk.Name, tk.Config.Unsupported)
 		}
 	}
-	// 57 MMLU subjects and 17 other tasks.
-	if len(tasks) != 57+17 {
-		t.Errorf("%d distinct tasks, want 74: %v", len(tasks), sortedNames(tasks))
+	// 57 MMLU subjects and 18 other tasks.
+	if len(tasks) != 57+18 {
+		t.Errorf("%d distinct tasks, want 75: %v", len(tasks), sortedNames(tasks))
 	}
 }
 
@@ -113,7 +112,7 @@ func TestTags(t *testing.T) {
 	tests := map[string][]string{
 		"ai2_arc":               {"arc_challenge", "arc_easy"},
 		"lambada":               {"lambada_openai", "lambada_standard"},
-		"truthfulqa":            {"truthfulqa_mc1", "truthfulqa_mc2"},
+		"truthfulqa":            {"truthfulqa_gen", "truthfulqa_mc1", "truthfulqa_mc2"},
 		"chain_of_thought":      {"gsm8k_cot", "gsm8k_cot_self_consistency"},
 		"self_consistency":      {"gsm8k_cot_self_consistency"},
 		"math_word_problems":    {"gsm8k", "gsm8k_cot_zeroshot"},
@@ -144,7 +143,7 @@ func TestVersions(t *testing.T) {
 		"arc_easy": 1, "arc_challenge": 1, "hellaswag": 1, "lambada_openai": 1,
 		"lambada_standard": 1, "wikitext": 2, "winogrande": 1, "boolq": 2,
 		"openbookqa": 1, "piqa": 1, "sciq": 1, "mmlu_anatomy": 1,
-		"truthfulqa_mc1": 2, "truthfulqa_mc2": 3, "gsm8k": 3, "gsm8k_cot": 3,
+		"truthfulqa_mc1": 2, "truthfulqa_mc2": 3, "truthfulqa_gen": 3, "gsm8k": 3, "gsm8k_cot": 3,
 		"gsm8k_cot_self_consistency": 2, "gsm8k_cot_zeroshot": 3,
 	}
 	for name, v := range want {
@@ -155,24 +154,5 @@ func TestVersions(t *testing.T) {
 		if got := sel.Tasks()[0].Config.Version(); got != v {
 			t.Errorf("%s: version %#v, want %v", name, got, v)
 		}
-	}
-}
-
-// TestUpstreamTruthfulQAGen: lm-eval's truthfulqa_gen needs BLEU/ROUGE
-// scoring lmeval lacks; it must be reported unavailable for that function
-// alone (process_docs_gen is native).
-func TestUpstreamTruthfulQAGen(t *testing.T) {
-	needUpstream(t)
-	r := task.NewRegistry()
-	if err := r.AddDir(upstreamDir); err != nil {
-		t.Fatal(err)
-	}
-	_, err := r.Load([]string{"truthfulqa_gen"})
-	var ue *task.UnavailableError
-	if !errors.As(err, &ue) {
-		t.Fatalf("err = %v, want an UnavailableError", err)
-	}
-	if !reflect.DeepEqual(ue.Missing, []string{"utils.process_results_gen"}) {
-		t.Errorf("missing %v, want [utils.process_results_gen]", ue.Missing)
 	}
 }

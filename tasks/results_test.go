@@ -132,3 +132,98 @@ func TestTruthfulQAProcessDocsGen(t *testing.T) {
 		t.Errorf("got  %#v\nwant %#v", got, want)
 	}
 }
+
+// TestTruthfulQAProcessResultsGen scores made-up answers against the
+// fixture references (after process_docs_gen) and compares with the Python
+// model of sacrebleu and rouge_score in gen_expected.py.
+func TestTruthfulQAProcessResultsGen(t *testing.T) {
+	e := readExpected(t, "truthfulqa_gen.0shot.json")
+	docs, err := TruthfulQAProcessDocsGen(readDocs(t, "testdata/truthfulqa_gen/validation.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, doc := range docs {
+		want := e.ProcessResults[i]
+		got, err := TruthfulQAProcessResultsGen(doc, []any{want["completion"]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 12 {
+			t.Errorf("doc %d: %d metrics, want 12", i, len(got))
+		}
+		for k, v := range got {
+			w, ok := want[k].(float64)
+			if !ok {
+				t.Errorf("doc %d: unexpected metric %s", i, k)
+				continue
+			}
+			f, _ := v.(float64)
+			if n, isInt := v.(int64); isInt {
+				f = float64(n)
+			}
+			if math.Abs(f-w) > 1e-9 {
+				t.Errorf("doc %d: %s = %.17g, want %.17g", i, k, f, w)
+			}
+		}
+	}
+}
+
+func TestSentenceBLEU(t *testing.T) {
+	tests := []struct {
+		ref, pred string
+		want      float64
+	}{
+		{"The cat sat on the mat.", "The cat sat on the mat.", 100},
+		// precisions 6/7, 4/6, 2/5, 1/4; same length, no brevity penalty
+		{"The cat is on the mat.", "The cat sat on the mat.", 100 * math.Pow(6.0/7*4/6*2/5*1/4, 0.25)},
+		// no 4-gram matches: exp smoothing gives 100/(2*4)
+		{"a b c d e", "a b c x e", math.Pow(100*4.0/5*100*2/4*100/3*100/(2*2), 0.25) * 1},
+		// nothing in common
+		{"alpha beta", "gamma delta", 0},
+		// brevity penalty exp(1 - 5/4), all of the hypothesis matches
+		{"one two three four five", "one two three four", math.Exp(1-5.0/4) * 100},
+		// under four tokens there are no 4-grams: without effective order
+		// the missing precision is log(0) and BLEU is 0
+		{"one two three four", "one two", 0},
+	}
+	for _, tt := range tests {
+		if got := sentenceBLEU(tt.ref, tt.pred); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("BLEU(%q, %q) = %.12g, want %.12g", tt.ref, tt.pred, got, tt.want)
+		}
+	}
+}
+
+func TestTokenizeIntl(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"The cat sat on the mat.", "The cat sat on the mat ."},
+		{"It costs $1,000.50 (approx.)", "It costs $ 1,000.50 ( approx . )"},
+		{"e.g. x", "e . g . x"},
+		{"3.5-4", "3.5-4"},
+		{"a+b", "a + b"},
+	}
+	for _, tt := range tests {
+		if got := tokenizeIntl(tt.in); got != tt.want {
+			t.Errorf("tokenizeIntl(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRouge(t *testing.T) {
+	tests := []struct {
+		ref, pred     string
+		r1, r2, rLsum float64
+	}{
+		{"The cat is on the mat.", "The cat sat on the mat.", 500.0 / 6, 60, 500.0 / 6},
+		{"Same text here", "same TEXT, here!", 100, 100, 100},
+		{"no overlap", "completely different", 0, 0, 0},
+		// " . " splits sentences for rougeLsum only: LCS of [a b] and
+		// [c d] with the candidate [b a c d] is 1 + 2 hits of 4.
+		{"a b . c d", "b a c d", 100, 2 * (1.0 / 3) * (1.0 / 3) / (2.0 / 3) * 100, 75},
+	}
+	for _, tt := range tests {
+		r1, r2, rl := rougeScores(tt.ref, tt.pred)
+		if math.Abs(r1-tt.r1) > 1e-9 || math.Abs(r2-tt.r2) > 1e-9 || math.Abs(rl-tt.rLsum) > 1e-9 {
+			t.Errorf("rouge(%q, %q) = %.6g %.6g %.6g, want %.6g %.6g %.6g", tt.ref, tt.pred, r1, r2, rl, tt.r1, tt.r2, tt.rLsum)
+		}
+	}
+}

@@ -37,7 +37,7 @@ func TestValidate(t *testing.T) {
 	for _, p := range probs {
 		t.Error(p)
 	}
-	if len(withData) != 19 {
-		t.Errorf("validated %d tasks on fixture documents, want 19", len(withData))
+	if len(withData) != 20 {
+		t.Errorf("validated %d tasks on fixture documents, want 20", len(withData))
 	}
 }
