@@ -97,9 +97,15 @@ func (t *Task) label(d Doc) (string, error) {
 	return pyStr(target), nil
 }
 
+// shot is one few-shot example: as text (ContextSampler.get_context) and as
+// a user/assistant turn pair (get_chat_context with fewshot_as_multiturn).
+type shot struct {
+	flat, user, assistant string
+}
+
 // shots is ContextSampler.get_context split into its examples, so that a
 // prompt too long for the context can drop examples from the end.
-func (t *Task) shots(s *sampler, doc Doc, k int, genPrefix *string) ([]string, error) {
+func (t *Task) shots(s *sampler, doc Doc, k int, genPrefix *string) ([]shot, error) {
 	c := t.Config
 	prefix := ""
 	if genPrefix != nil && *genPrefix != "" {
@@ -123,7 +129,7 @@ func (t *Task) shots(s *sampler, doc Doc, k int, genPrefix *string) ([]string, e
 		selected = selected[:k]
 	}
 	fc := c.Fewshot
-	out := make([]string, 0, len(selected))
+	out := make([]shot, 0, len(selected))
 	for _, d := range selected {
 		var b strings.Builder
 		content, err := t.DocToText(d, fc.DocToText)
@@ -134,10 +140,15 @@ func (t *Task) shots(s *sampler, doc Doc, k int, genPrefix *string) ([]string, e
 		if err != nil {
 			return nil, fmt.Errorf("few-shot doc_to_target: %w", err)
 		}
+		var sh shot
 		switch x := content.(type) {
 		case string:
 			b.WriteString(x)
+			sh.user = x
 		case int:
+			if c.DocToChoice == nil {
+				sh.user = pyStr(x)
+			}
 			choices, err := t.DocToChoice(d, fc.DocToChoice)
 			if err != nil {
 				return nil, fmt.Errorf("few-shot doc_to_choice: %w", err)
@@ -146,36 +157,45 @@ func (t *Task) shots(s *sampler, doc Doc, k int, genPrefix *string) ([]string, e
 				return nil, fmt.Errorf("few-shot doc_to_text index %d out of range of %d choices", x, len(choices))
 			}
 			b.WriteString(choices[x])
+			if c.DocToChoice != nil {
+				sh.user = choices[x]
+			}
+		default:
+			sh.user = pyStr(x)
 		}
+		var answer string
+		switch x := target.(type) {
+		case []any:
+			if len(x) == 0 {
+				return nil, fmt.Errorf("few-shot doc_to_target returned an empty list")
+			}
+			answer = pyStr(x[0])
+		case string:
+			answer = x
+		default:
+			if c.DocToChoice == nil {
+				answer = pyStr(x)
+				break
+			}
+			i, ok := x.(int)
+			choices, err := t.DocToChoice(d, fc.DocToChoice)
+			if err != nil {
+				return nil, fmt.Errorf("few-shot doc_to_choice: %w", err)
+			}
+			if !ok || i < 0 || i >= len(choices) {
+				return nil, fmt.Errorf("few-shot target %v out of range of %d choices", x, len(choices))
+			}
+			answer = choices[i]
+		}
+		sh.assistant = prefix + answer
 		if ts, isStr := target.(string); !isStr || ts != "" {
 			b.WriteString(c.TargetDelimiter)
 			b.WriteString(prefix)
-			switch x := target.(type) {
-			case []any:
-				if len(x) == 0 {
-					return nil, fmt.Errorf("few-shot doc_to_target returned an empty list")
-				}
-				b.WriteString(pyStr(x[0]))
-			case string:
-				b.WriteString(x)
-			default:
-				if c.DocToChoice == nil {
-					b.WriteString(pyStr(x))
-					break
-				}
-				i, ok := x.(int)
-				choices, err := t.DocToChoice(d, fc.DocToChoice)
-				if err != nil {
-					return nil, fmt.Errorf("few-shot doc_to_choice: %w", err)
-				}
-				if !ok || i < 0 || i >= len(choices) {
-					return nil, fmt.Errorf("few-shot target %v out of range of %d choices", x, len(choices))
-				}
-				b.WriteString(choices[i])
-			}
+			b.WriteString(answer)
 			b.WriteString(c.FewshotDelimiter)
 		}
-		out = append(out, b.String())
+		sh.flat = b.String()
+		out = append(out, sh)
 	}
 	return out, nil
 }
@@ -202,8 +222,15 @@ func (t *Task) buildDoc(d *DocInfo, smp *sampler, genKwargs map[string]any, opts
 			system += c.FewshotDelimiter + description
 		}
 	}
-	var shots []string
+	var shots []shot
 	if t.NumFewshot > 0 {
+		if opts.ChatTemplate != nil && !opts.FewshotAsMultiturn {
+			// get_chat_context draws once, then calls get_context, which
+			// draws again: the first draw only advances the generator.
+			if _, err := t.shots(smp, doc, t.NumFewshot, genPrefix); err != nil {
+				return err
+			}
+		}
 		if shots, err = t.shots(smp, doc, t.NumFewshot, genPrefix); err != nil {
 			return err
 		}
@@ -245,8 +272,11 @@ func (t *Task) buildDoc(d *DocInfo, smp *sampler, genKwargs map[string]any, opts
 	// Shots are dropped from the end until the longest request fits.
 	used := len(shots)
 	for {
-		labeled := system + strings.Join(shots[:used], "")
-		if t.MultipleInput {
+		if opts.ChatTemplate != nil {
+			if err := t.chatContext(d, system, shots[:used], example, genPrefix, opts); err != nil {
+				return err
+			}
+		} else if labeled := system + flatShots(shots[:used]); t.MultipleInput {
 			d.Context = labeled
 			d.Contexts = make([]string, len(d.Choices))
 			for i, ch := range d.Choices {
@@ -265,7 +295,93 @@ func (t *Task) buildDoc(d *DocInfo, smp *sampler, genKwargs map[string]any, opts
 		used--
 	}
 	d.Shots = used
-	return t.requests(d, genKwargs)
+	return t.requests(d, genKwargs, opts)
+}
+
+func flatShots(shots []shot) string {
+	var b strings.Builder
+	for _, s := range shots {
+		b.WriteString(s.flat)
+	}
+	return b.String()
+}
+
+// ChatMessage is one turn of a chat transcript.
+type ChatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// ChatTemplate renders a transcript into the model's prompt format (the
+// model's apply_chat_template). With addGenerationPrompt false the last
+// (assistant) message is continued rather than closed.
+type ChatTemplate func(msgs []ChatMessage, addGenerationPrompt bool) (string, error)
+
+// chatContext is fewshot_context with apply_chat_template.
+func (t *Task) chatContext(d *DocInfo, system string, shots []shot, example any, genPrefix *string, opts BuildOptions) error {
+	c := t.Config
+	var msgs []ChatMessage
+	if system != "" {
+		msgs = append(msgs, ChatMessage{"system", system})
+	}
+	if len(shots) > 0 {
+		if opts.FewshotAsMultiturn {
+			for _, s := range shots {
+				msgs = append(msgs, ChatMessage{"user", s.user}, ChatMessage{"assistant", s.assistant})
+			}
+		} else {
+			msgs = append(msgs, ChatMessage{"user", flatShots(shots)})
+		}
+	}
+	if t.MultipleInput {
+		d.Context = ""
+		d.Contexts = make([]string, len(d.Choices))
+		for i, ch := range d.Choices {
+			// construct_requests appends each choice as its own user turn.
+			turn, err := opts.ChatTemplate([]ChatMessage{{"user", ch}}, true)
+			if err != nil {
+				return fmt.Errorf("chat template: %w", err)
+			}
+			d.Contexts[i] = turn
+		}
+		if len(msgs) > 0 {
+			ctx, err := opts.ChatTemplate(msgs, true)
+			if err != nil {
+				return fmt.Errorf("chat template: %w", err)
+			}
+			d.Context = ctx
+			for i := range d.Contexts {
+				d.Contexts[i] = ctx + d.Contexts[i]
+			}
+		}
+		return nil
+	}
+	var question string
+	switch x := example.(type) {
+	case string:
+		question = x
+	case int:
+		if c.DocToChoice != nil {
+			question = d.Choices[x]
+		} else {
+			question = pyStr(x)
+		}
+	}
+	// append_target_question
+	if opts.FewshotAsMultiturn || len(msgs) == 0 || msgs[len(msgs)-1].Role == "system" {
+		msgs = append(msgs, ChatMessage{"user", question})
+	} else {
+		msgs[len(msgs)-1].Content += question
+	}
+	if genPrefix != nil && *genPrefix != "" {
+		msgs = append(msgs, ChatMessage{"assistant", *genPrefix})
+	}
+	ctx, err := opts.ChatTemplate(msgs, genPrefix == nil || *genPrefix == "")
+	if err != nil {
+		return fmt.Errorf("chat template: %w", err)
+	}
+	d.Context = ctx
+	return nil
 }
 
 // fits reports whether the document's longest request fits MaxTokens.
@@ -308,8 +424,12 @@ func (t *Task) fits(d *DocInfo, genKwargs map[string]any, opts BuildOptions) (bo
 }
 
 // requests is construct_requests.
-func (t *Task) requests(d *DocInfo, genKwargs map[string]any) error {
+func (t *Task) requests(d *DocInfo, genKwargs map[string]any, opts BuildOptions) error {
 	c := t.Config
+	delim := c.TargetDelimiter
+	if opts.ChatTemplate != nil {
+		delim = "" // the chat template ends the context
+	}
 	base := Instance{Task: t.Name, DocID: d.ID, Doc: d, Repeats: c.Repeats}
 	add := func(in Instance) { t.Instances = append(t.Instances, in) }
 	switch c.OutputType {
@@ -358,9 +478,9 @@ func (t *Task) requests(d *DocInfo, genKwargs map[string]any) error {
 			in.Type = OutputLoglikelihood
 			in.Idx = idx
 			if t.MultipleInput {
-				in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Contexts[i], Continuation: c.TargetDelimiter + pyStr(d.Target)}
+				in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Contexts[i], Continuation: delim + pyStr(d.Target)}
 			} else {
-				in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Context, Continuation: c.TargetDelimiter + ch}
+				in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Context, Continuation: delim + ch}
 			}
 			add(in)
 			idx++
@@ -370,7 +490,7 @@ func (t *Task) requests(d *DocInfo, genKwargs map[string]any) error {
 				in := base
 				in.Type = OutputLoglikelihood
 				in.Idx = idx
-				in.Loglikelihood = model.LoglikelihoodRequest{Context: "", Continuation: c.TargetDelimiter + ch}
+				in.Loglikelihood = model.LoglikelihoodRequest{Context: "", Continuation: delim + ch}
 				add(in)
 				idx++
 			}

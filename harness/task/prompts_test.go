@@ -85,6 +85,18 @@ func init() {
 	}))
 }
 
+// testChatTemplate is gen_expected.py's chat_template.
+func testChatTemplate(msgs []ChatMessage, addGenerationPrompt bool) (string, error) {
+	var b strings.Builder
+	for _, m := range msgs {
+		fmt.Fprintf(&b, "<|%s|>\n%s<|end|>\n", m.Role, m.Content)
+	}
+	if addGenerationPrompt {
+		return b.String() + "<|assistant|>\n", nil
+	}
+	return strings.TrimSuffix(b.String(), "<|end|>\n"), nil
+}
+
 type expectedRun struct {
 	Run struct {
 		Task              string
@@ -94,6 +106,8 @@ type expectedRun struct {
 		Seed              *int64
 		SystemInstruction string         `json:"system_instruction"`
 		GenKwargs         map[string]any `json:"gen_kwargs"`
+		Chat              bool
+		Multiturn         bool
 	}
 	Docs []struct {
 		DocID    int `json:"doc_id"`
@@ -162,6 +176,10 @@ func checkRuns(t *testing.T, reg *Registry, file string, loader DocLoader) {
 				FewshotSeed:       r.Seed,
 				SystemInstruction: r.SystemInstruction,
 				GenKwargs:         r.GenKwargs,
+			}
+			if r.Chat {
+				opts.ChatTemplate = testChatTemplate
+				opts.FewshotAsMultiturn = r.Multiturn
 			}
 			if err := tk.Build(context.Background(), opts); err != nil {
 				t.Fatal(err)

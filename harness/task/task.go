@@ -137,6 +137,11 @@ type BuildOptions struct {
 	MaxTokens   int
 	// Templates renders Jinja; nil means jinja.New().
 	Templates Templater
+	// ChatTemplate, when set, builds chat prompts as lm-eval's
+	// --apply_chat_template does; FewshotAsMultiturn gives each shot its
+	// own user and assistant turns (--fewshot_as_multiturn).
+	ChatTemplate       ChatTemplate
+	FewshotAsMultiturn bool
 }
 
 var defaultTemplates = jinja.New()

@@ -89,6 +89,28 @@ def load_yaml_config(path):
     return cfg
 
 
+def chat_template(msgs, add_generation_prompt=True):
+    """The test's stand-in for a model's apply_chat_template (the Go test
+    defines the same): with add_generation_prompt False the last message is
+    continued (continue_final_message)."""
+    out = "".join(f"<|{m['role']}|>\n{m['content']}<|end|>\n" for m in msgs)
+    if add_generation_prompt:
+        return out + "<|assistant|>\n"
+    return out[: -len("<|end|>\n")]
+
+
+def append_target_question(labeled_examples, question, fewshot_as_multiturn=False, gen_prefix=None):
+    if not fewshot_as_multiturn:
+        if len(labeled_examples) == 0 or labeled_examples[-1]["role"] == "system":
+            labeled_examples.append({"role": "user", "content": question})
+        else:
+            labeled_examples[-1]["content"] += question
+    else:
+        labeled_examples.append({"role": "user", "content": question})
+    if gen_prefix:
+        labeled_examples.append({"role": "assistant", "content": gen_prefix})
+
+
 class Task:
     def __init__(self, cfg, data):
         self.cfg = {
@@ -264,8 +286,66 @@ class Task:
                 labeled_examples += c["fewshot_delimiter"]
         return labeled_examples
 
+    def get_chat_context(self, doc, num_fewshot, fewshot_as_multiturn=False, gen_prefix=None):
+        c = self.cfg
+        prefix = gen_prefix + " " if gen_prefix else ""
+        chat_history = []
+        n_samples = num_fewshot + 1 if c["fewshot_split"] == c["test_split"] else num_fewshot
+        fewshotex = self.sample(n_samples)
+        selected_docs = [x for x in fewshotex if x != doc][:num_fewshot]
+        fdt = lambda d: self.doc_to_text(d, self.fc.get("doc_to_text"))
+        fdg = lambda d: self.doc_to_target(d, self.fc.get("doc_to_target"))
+        fdc = lambda d: self.doc_to_choice(d, self.fc.get("doc_to_choice"))
+        if fewshot_as_multiturn:
+            for d in selected_docs:
+                doc_content = fdt(d)
+                doc_target = fdg(d)
+                chat_history.append({"role": "user", "content": doc_content
+                                     if c["doc_to_choice"] is None or isinstance(doc_content, str)
+                                     else fdc(d)[doc_content]})
+                chat_history.append({"role": "assistant", "content": prefix + str(doc_target[0])
+                                     if isinstance(doc_target, list)
+                                     else prefix + doc_target
+                                     if c["doc_to_choice"] is None or isinstance(doc_target, str)
+                                     else prefix + str(fdc(d)[doc_target])})
+        else:
+            chat_history.append({"role": "user", "content": self.get_context(doc, num_fewshot, gen_prefix=gen_prefix)})
+        return chat_history
+
+    def chat_fewshot_context(self, doc, num_fewshot, system_instruction=None, fewshot_as_multiturn=False, gen_prefix=None):
+        c = self.cfg
+        labeled_examples = []
+        description = apply_template(c["description"], doc) if c["description"] else ""
+        if system_instruction is not None and description:
+            system_prompt = f"{system_instruction}{c['fewshot_delimiter']}{description}"
+        elif system_instruction is not None:
+            system_prompt = system_instruction
+        elif description:
+            system_prompt = description
+        else:
+            system_prompt = ""
+        if system_prompt:
+            labeled_examples.append({"role": "system", "content": system_prompt})
+        if num_fewshot > 0:
+            labeled_examples.extend(self.get_chat_context(doc, num_fewshot, fewshot_as_multiturn, gen_prefix=gen_prefix))
+        example = self.doc_to_text(doc)
+        if self.multiple_input:
+            if not labeled_examples:
+                return ""
+            return chat_template(labeled_examples)
+        if isinstance(example, str):
+            append_target_question(labeled_examples, example, fewshot_as_multiturn, gen_prefix=gen_prefix)
+        elif isinstance(example, int):
+            if c["doc_to_choice"] is not None:
+                append_target_question(labeled_examples, self.doc_to_choice(doc)[example], fewshot_as_multiturn, gen_prefix=gen_prefix)
+            else:
+                append_target_question(labeled_examples, str(example), fewshot_as_multiturn, gen_prefix=gen_prefix)
+        return chat_template(labeled_examples, add_generation_prompt=not gen_prefix)
+
     def fewshot_context(self, doc, num_fewshot, system_instruction=None, gen_prefix=None):
         c = self.cfg
+        if self.chat:
+            return self.chat_fewshot_context(doc, num_fewshot, system_instruction, self.multiturn, gen_prefix)
         labeled_examples = ""
         description = apply_template(c["description"], doc) if c["description"] else ""
         if system_instruction is not None and description:
@@ -301,9 +381,12 @@ class Task:
         if ot == "multiple_choice":
             choices = self.doc_to_choice(doc)
             td = c["target_delimiter"]
+            if self.chat:
+                td = ""
             if self.multiple_input:
                 cont = self.doc_to_target(doc)
-                args = [[ctx + ch, f"{td}{cont}"] for ch in choices]
+                args = [[ctx + (chat_template([{"role": "user", "content": ch}]) if self.chat else ch), f"{td}{cont}"]
+                        for ch in choices]
             else:
                 args = [[ctx, f"{td}{cont}"] for cont in choices]
             if "acc_mutual_info" in [m["metric"] for m in (c["metric_list"] or [])]:
@@ -313,8 +396,9 @@ class Task:
             return [("generate_until", [ctx, dict(self.gen_kwargs)])]
 
     def build(self, limit=None, samples=None, num_fewshot=None, seed=1234,
-              system_instruction=None, gen_kwargs=None):
+              system_instruction=None, gen_kwargs=None, chat=False, multiturn=False):
         c = self.cfg
+        self.chat, self.multiturn = chat, multiturn
         # simple_evaluate's num_fewshot rule
         if num_fewshot is not None:
             if c["num_fewshot"] != 0:
@@ -364,6 +448,15 @@ RUNS = [
     {"task": "wino"},
     {"task": "big_mc"},
     {"task": "big_same", "limit": 12},
+    {"task": "qa_mc", "chat": True},
+    {"task": "qa_mc", "chat": True, "multiturn": True, "system_instruction": "Be exact."},
+    {"task": "qa_same_split", "chat": True, "multiturn": True},
+    {"task": "qa_gen_prefix", "chat": True},
+    {"task": "qa_gen_prefix", "chat": True, "multiturn": True},
+    {"task": "math_gen", "chat": True, "multiturn": True},
+    {"task": "wino", "chat": True},
+    {"task": "wino", "chat": True, "num_fewshot": 0},
+    {"task": "wino", "chat": True, "multiturn": True},
 ]
 
 
