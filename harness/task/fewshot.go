@@ -391,16 +391,20 @@ func (t *Task) fits(d *DocInfo, genKwargs map[string]any, opts BuildOptions) (bo
 	}
 	c := t.Config
 	budget := opts.MaxTokens
+	delim := c.TargetDelimiter
+	if opts.ChatTemplate != nil {
+		delim = ""
+	}
 	var texts []string
 	switch c.OutputType {
 	case OutputMultipleChoice:
 		if t.MultipleInput {
 			for _, ctx := range d.Contexts {
-				texts = append(texts, ctx+c.TargetDelimiter+pyStr(d.Target))
+				texts = append(texts, ctx+delim+pyStr(d.Target))
 			}
 		} else {
 			for _, ch := range d.Choices {
-				texts = append(texts, d.Context+c.TargetDelimiter+ch)
+				texts = append(texts, d.Context+delim+ch)
 			}
 		}
 	case OutputLoglikelihood:
