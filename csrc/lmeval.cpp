@@ -25,6 +25,7 @@ struct lm_model {
 	int32_t n_batch = 0;
 	int32_t n_seq_max = 0;
 	int32_t n_vocab = 0;
+	bool vocab_only = false;
 	std::vector<float> tensor_split;
 };
 
@@ -87,6 +88,7 @@ lm_model *lm_load(const char *path, const lm_params *p, char *err, int32_t errle
 	m->vocab = llama_model_get_vocab(m->model);
 	m->n_vocab = llama_vocab_n_tokens(m->vocab);
 	if (p->vocab_only) {
+		m->vocab_only = true;
 		return m;
 	}
 
@@ -134,11 +136,14 @@ void lm_free(lm_model *m) {
 void lm_get_info(const lm_model *m, lm_info *o) {
 	memset(o, 0, sizeof(*o));
 	o->n_vocab = m->n_vocab;
-	o->n_ctx_train = llama_model_n_ctx_train(m->model);
-	o->n_embd = llama_model_n_embd(m->model);
-	o->n_layer = llama_model_n_layer(m->model);
-	o->n_head = llama_model_n_head(m->model);
-	o->n_head_kv = llama_model_n_head_kv(m->model);
+	if (!m->vocab_only) {
+		// Per-layer hyperparameters assert on a model without layers.
+		o->n_ctx_train = llama_model_n_ctx_train(m->model);
+		o->n_embd = llama_model_n_embd(m->model);
+		o->n_layer = llama_model_n_layer(m->model);
+		o->n_head = llama_model_n_head(m->model);
+		o->n_head_kv = llama_model_n_head_kv(m->model);
+	}
 	if (m->ctx != nullptr) {
 		o->n_ctx = (int32_t)llama_n_ctx(m->ctx);
 		o->n_batch = (int32_t)llama_n_batch(m->ctx);
