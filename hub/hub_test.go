@@ -450,3 +450,40 @@ func TestProgress(t *testing.T) {
 		t.Errorf("progress output %q lacks the file name or 100%%", buf.String())
 	}
 }
+
+func TestUnreachableHubUsesCache(t *testing.T) {
+	srv := hubtest.New(t)
+	srv.AddParquet("acme/d", "default", "test", randomBytes(300, 30))
+	srv.AddFile("dataset", "acme/d", "", "a.jsonl", []byte("{}\n"))
+	cache := t.TempDir()
+	ctx := context.Background()
+	c := newClient(t, srv, Options{CacheDir: cache})
+	want, err := c.DownloadParquet(ctx, "acme/d", "default", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFile, err := c.Download(ctx, Repo{Dataset, "acme/d"}, "", "a.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Info(ctx, Repo{Dataset, "acme/d"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	srv.Close() // the Hub goes away; the client is still online
+	got, err := c.DownloadParquet(ctx, "acme/d", "default", "test")
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("DownloadParquet with the Hub down = %v, %v; want the cached %v", got, err, want)
+	}
+	if splits, err := c.ParquetSplits(ctx, "acme/d"); err != nil || !reflect.DeepEqual(splits, map[string][]string{"default": {"test"}}) {
+		t.Errorf("ParquetSplits with the Hub down = %v, %v", splits, err)
+	}
+	if p, err := c.Download(ctx, Repo{Dataset, "acme/d"}, "", "a.jsonl"); err != nil || p != wantFile {
+		t.Errorf("Download with the Hub down = %s, %v; want %s", p, err, wantFile)
+	}
+	if info, err := c.Info(ctx, Repo{Dataset, "acme/d"}, ""); err != nil || !reflect.DeepEqual(info.Files(), []string{"a.jsonl"}) {
+		t.Errorf("Info with the Hub down = %v, %v", info, err)
+	}
+	if _, err := c.Download(ctx, Repo{Dataset, "acme/d"}, "", "never.jsonl"); err == nil || errors.Is(err, ErrOffline) {
+		t.Errorf("uncached file with the Hub down: err = %v, want the connection error", err)
+	}
+}

@@ -72,6 +72,11 @@ func (c *Client) Info(ctx context.Context, repo Repo, revision string) (*RepoInf
 	}
 	var info RepoInfo
 	if _, err := c.getJSON(ctx, c.apiURL(repo, "/revision/"+escapeRev(revision)), &info); err != nil {
+		if isNetworkError(err) {
+			if cached, cerr := c.offlineCopy().Info(ctx, repo, revision); cerr == nil {
+				return cached, nil
+			}
+		}
 		return nil, fmt.Errorf("%s@%s: %w", repo, revision, err)
 	}
 	if IsCommit(info.SHA) {
@@ -182,6 +187,11 @@ func (c *Client) ParquetSplits(ctx context.Context, dataset string) (map[string]
 	} else {
 		var listing map[string]map[string][]string
 		if _, err := c.getJSON(ctx, c.apiURL(repo, "/parquet"), &listing); err != nil {
+			if isNetworkError(err) {
+				if cached, cerr := c.offlineCopy().ParquetSplits(ctx, dataset); cerr == nil {
+					return cached, nil
+				}
+			}
 			return nil, fmt.Errorf("%s: listing the Parquet conversion: %w", repo, err)
 		}
 		for config, splits := range listing {
@@ -220,6 +230,11 @@ func (c *Client) DownloadParquet(ctx context.Context, dataset, config, split str
 	var urls []string
 	u := c.apiURL(repo, "/parquet/"+url.PathEscape(config)+"/"+url.PathEscape(split))
 	if _, err := c.getJSON(ctx, u, &urls); err != nil {
+		if isNetworkError(err) {
+			if cached, cerr := c.cachedParquet(repo, config, split, what); cerr == nil {
+				return cached, nil
+			}
+		}
 		return nil, fmt.Errorf("%s: listing Parquet files: %w", what, err)
 	}
 	if len(urls) == 0 {
@@ -291,4 +306,12 @@ func splitSnapshotPath(repoDir, p string) (snapshot, rel string, err error) {
 		return "", "", errors.New("not a snapshot path: " + p)
 	}
 	return filepath.Join(repoDir, "snapshots", commit), rest, nil
+}
+
+// offlineCopy is the client reading only its cache, used when the Hub cannot
+// be reached.
+func (c *Client) offlineCopy() *Client {
+	cc := *c
+	cc.offline = true
+	return &cc
 }

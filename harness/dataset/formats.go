@@ -203,7 +203,8 @@ func convertJSON(v any) any {
 // an integer is int64 (float64 if some are empty, as pandas turns it into a
 // float column with NaN), else one that parses as numbers is float64, else
 // one of True/False values is bool; anything else stays string. Empty cells
-// are nil.
+// and pandas' other NA markers ("NA", "N/A", "NaN", "None", "null", ...) are
+// nil.
 func readCSVFile(name string, kwargs map[string]any) ([]map[string]any, error) {
 	rc, err := openMaybeGzip(name)
 	if err != nil {
@@ -251,10 +252,18 @@ func readCSVFile(name string, kwargs map[string]any) ([]map[string]any, error) {
 	return docs, nil
 }
 
+// naValues are the cells pandas.read_csv reads as NaN by default; datasets
+// turns them into None.
+var naValues = map[string]bool{
+	"": true, "#N/A": true, "#N/A N/A": true, "#NA": true, "-1.#IND": true, "-1.#QNAN": true,
+	"-NaN": true, "-nan": true, "1.#IND": true, "1.#QNAN": true, "<NA>": true, "N/A": true,
+	"NA": true, "NULL": true, "NaN": true, "None": true, "n/a": true, "nan": true, "null": true,
+}
+
 func inferColumn(rows [][]string, j int) func(string) any {
 	allInt, allFloat, allBool, anyEmpty, anyValue := true, true, true, false, false
 	for _, rec := range rows {
-		if j >= len(rec) || rec[j] == "" {
+		if j >= len(rec) || naValues[rec[j]] {
 			anyEmpty = true
 			continue
 		}
@@ -273,7 +282,7 @@ func inferColumn(rows [][]string, j int) func(string) any {
 		}
 	}
 	empty := func(s string, f func(string) any) any {
-		if s == "" {
+		if naValues[s] {
 			return nil
 		}
 		return f(strings.TrimSpace(s))
@@ -301,7 +310,7 @@ func inferColumn(rows [][]string, j int) func(string) any {
 		}
 	}
 	return func(s string) any {
-		if s == "" {
+		if naValues[s] {
 			return nil
 		}
 		return s
