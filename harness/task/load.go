@@ -129,6 +129,13 @@ func (r *Registry) load(names []string, overrides map[string]any) (*Selection, e
 	expanded, err := r.Match(names)
 	es.add(err)
 	sel := &Selection{}
+	seen := map[string]bool{} // a task named twice (itself and by a tag) is evaluated once
+	addTask := func(t *Task) {
+		if !seen[t.Name] {
+			seen[t.Name] = true
+			sel.Members = append(sel.Members, Member{Task: t})
+		}
+	}
 	for _, n := range expanded {
 		e, ok := r.entries[n]
 		if !ok {
@@ -146,7 +153,7 @@ func (r *Registry) load(names []string, overrides map[string]any) (*Selection, e
 					es.add(err)
 					continue
 				}
-				sel.Members = append(sel.Members, Member{Task: task})
+				addTask(task)
 			}
 		case KindGroup:
 			g, err := r.buildGroup(e, overrides, nil)
@@ -160,7 +167,7 @@ func (r *Registry) load(names []string, overrides map[string]any) (*Selection, e
 				es.add(err)
 				continue
 			}
-			sel.Members = append(sel.Members, Member{Task: task})
+			addTask(task)
 		}
 	}
 	return sel, es.err()

@@ -185,6 +185,11 @@ func TestTestConfigsGroups(t *testing.T) {
 		t.Errorf("inline subgroup %+v", inline)
 	}
 
+	sel = loadOne(t, r, "tag_task_1")
+	if sel2, err := r.Load([]string{"tag_task_1", "test_tag_tasks"}); err != nil || len(sel2.Tasks()) != 3 {
+		t.Errorf("a task named and tagged is loaded once: %v %v", names(sel2.Tasks()), err)
+	}
+
 	g = loadOne(t, r, "empty_group").Members[0].Group
 	if len(g.Members) != 0 || len(g.Aggregate) != 1 {
 		t.Errorf("empty_group: members %d aggregate %+v", len(g.Members), g.Aggregate)
