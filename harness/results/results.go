@@ -1,0 +1,247 @@
+// Package results holds an evaluation's results in lm-evaluation-harness's
+// formats: the results JSON object (lm_eval/evaluator.py's results dict as
+// EvaluationTracker saves it, plus an "lmeval" block of our own facts), the
+// per-document sample records with lm-eval's hashes, the console tables as
+// lm-eval's make_table prints them, and a flat summary for scripts.
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Entry is one task's or group's row of "results" (or "groups"): "alias",
+// then "metric,filter" and "metric_stderr,filter" keys in order.
+type Entry = OrderedMap[any]
+
+// NewEntry starts an entry with its alias.
+func NewEntry(alias string) *Entry {
+	e := NewOrderedMap[any]()
+	e.Set("alias", alias)
+	return e
+}
+
+// NA is lm-eval's marker for a missing standard error.
+const NA = "N/A"
+
+// SetMetric records a metric's value and standard error under lm-eval's
+// keys; without a standard error the stderr key holds "N/A".
+func SetMetric(e *Entry, metric, filter string, value float64, stderr float64, hasStderr bool) {
+	e.Set(metric+","+filter, Float(value))
+	if hasStderr {
+		e.Set(metric+"_stderr,"+filter, Float(stderr))
+	} else {
+		e.Set(metric+"_stderr,"+filter, NA)
+	}
+}
+
+// NSamples is a task's document counts.
+type NSamples struct {
+	Original  int `json:"original"`
+	Effective int `json:"effective"`
+}
+
+// Config is the run's settings as lm-eval records them.
+type Config struct {
+	Model          string  `json:"model"`
+	ModelArgs      string  `json:"model_args"`
+	BatchSize      any     `json:"batch_size"` // int or "auto"
+	BatchSizes     []int   `json:"batch_sizes"`
+	Device         *string `json:"device"`
+	UseCache       *string `json:"use_cache"`
+	Limit          any     `json:"limit"` // null, a count, or a fraction
+	BootstrapIters int     `json:"bootstrap_iters"`
+	GenKwargs      any     `json:"gen_kwargs"`
+	RandomSeed     *int64  `json:"random_seed"`
+	NumpySeed      *int64  `json:"numpy_seed"`
+	TorchSeed      *int64  `json:"torch_seed"`
+	FewshotSeed    *int64  `json:"fewshot_seed"`
+}
+
+// LMEval is lmeval's own block: facts lm-eval has no place for.
+type LMEval struct {
+	Version string `json:"version,omitempty"`
+	// Model facts: architecture, quantization (file type), parameters,
+	// file size and SHA-256 fingerprint, context length, ...
+	Model map[string]any `json:"model,omitempty"`
+	// Engine settings: n_ctx, n_batch, threads, GPU layers, flash
+	// attention, KV cache types, ...
+	Engine         map[string]any `json:"engine,omitempty"`
+	LlamaCppCommit string         `json:"llama_cpp_commit,omitempty"`
+	PromptTokens   int64          `json:"prompt_tokens"`
+	TokensDecoded  int64          `json:"tokens_decoded"`
+	TokensPerSec   Float          `json:"tokens_per_second"`
+	// Truncated counts requests whose context was cut to fit the window.
+	Truncated   int            `json:"truncated"`
+	PredictOnly bool           `json:"predict_only,omitempty"`
+	Extra       map[string]any `json:"extra,omitempty"`
+}
+
+// Results is lm-eval's results object. Field order follows lm-eval's.
+type Results struct {
+	Results        *OrderedMap[*Entry]          `json:"results"`
+	Groups         *OrderedMap[*Entry]          `json:"groups,omitempty"`
+	GroupSubtasks  *OrderedMap[[]string]        `json:"group_subtasks"`
+	Configs        map[string]any               `json:"configs"`
+	Versions       map[string]any               `json:"versions"`
+	NShot          map[string]any               `json:"n-shot"`
+	HigherIsBetter map[string]*OrderedMap[bool] `json:"higher_is_better"`
+	NSamples       *OrderedMap[NSamples]        `json:"n-samples"`
+	Config         Config                       `json:"config"`
+	GitHash        *string                      `json:"git_hash"`
+	Date           Float                        `json:"date"`
+	TotalEvalTime  string                       `json:"total_evaluation_time_seconds"`
+	LMEval         *LMEval                      `json:"lmeval,omitempty"`
+}
+
+// New returns empty results.
+func New() *Results {
+	return &Results{
+		Results:        NewOrderedMap[*Entry](),
+		GroupSubtasks:  NewOrderedMap[[]string](),
+		Configs:        map[string]any{},
+		Versions:       map[string]any{},
+		NShot:          map[string]any{},
+		HigherIsBetter: map[string]*OrderedMap[bool]{},
+		NSamples:       NewOrderedMap[NSamples](),
+	}
+}
+
+// Task describes one evaluated task for AddTask.
+type Task struct {
+	Name, Alias    string
+	Version        any // the task's metadata.version (float) or nil
+	NShot          int
+	Config         map[string]any
+	HigherIsBetter *OrderedMap[bool] // metric -> higher is better
+	NSamples       NSamples
+}
+
+// AddTask registers a task and returns its results entry, to be filled
+// with SetMetric. Tasks appear in the order they are added.
+func (r *Results) AddTask(t Task) *Entry {
+	alias := t.Alias
+	if alias == "" {
+		alias = t.Name
+	}
+	e := NewEntry(alias)
+	r.Results.Set(t.Name, e)
+	if _, ok := r.GroupSubtasks.Get(t.Name); !ok {
+		r.GroupSubtasks.Set(t.Name, []string{})
+	}
+	if t.Config != nil {
+		r.Configs[t.Name] = t.Config
+	}
+	r.Versions[t.Name] = pyNumber(t.Version)
+	r.NShot[t.Name] = t.NShot
+	if t.HigherIsBetter != nil {
+		r.HigherIsBetter[t.Name] = t.HigherIsBetter
+	}
+	r.NSamples.Set(t.Name, t.NSamples)
+	return e
+}
+
+// Group describes a group of tasks for AddGroup.
+type Group struct {
+	Name, Alias    string
+	Version        any
+	Subtasks       []string
+	HigherIsBetter *OrderedMap[bool]
+	// Aggregated reports whether the group has an aggregate_metric_list;
+	// only such groups get a row in the groups table.
+	Aggregated bool
+}
+
+// AddGroup registers a group and returns its entry (in "results", and in
+// "groups" when aggregated). A group without aggregation gets lm-eval's
+// placeholder key " ", which makes the table print its name alone.
+func (r *Results) AddGroup(g Group) *Entry {
+	alias := g.Alias
+	if alias == "" {
+		alias = g.Name
+	}
+	e := NewEntry(alias)
+	if !g.Aggregated {
+		e.Set(" ", " ")
+	}
+	r.Results.Set(g.Name, e)
+	r.GroupSubtasks.Set(g.Name, append([]string{}, g.Subtasks...))
+	if g.Version != nil {
+		r.Versions[g.Name] = pyNumber(g.Version)
+	}
+	if g.HigherIsBetter != nil {
+		r.HigherIsBetter[g.Name] = g.HigherIsBetter
+	}
+	if g.Aggregated {
+		if r.Groups == nil {
+			r.Groups = NewOrderedMap[*Entry]()
+		}
+		r.Groups.Set(g.Name, e)
+	}
+	return e
+}
+
+// Summary is the flat {task: {"metric,filter": value}} view, numbers only
+// (aliases, placeholders and "N/A" left out), tasks and groups together.
+func (r *Results) Summary() map[string]map[string]float64 {
+	out := map[string]map[string]float64{}
+	for _, name := range r.Results.Keys() {
+		e, _ := r.Results.Get(name)
+		m := map[string]float64{}
+		for _, k := range e.Keys() {
+			v, _ := e.Get(k)
+			if f, ok := number(v); ok && strings.Contains(k, ",") {
+				m[k] = f
+			}
+		}
+		out[name] = m
+	}
+	return out
+}
+
+// pyNumber keeps a float a float in JSON (1.0, not 1).
+func pyNumber(v any) any {
+	if f, ok := v.(float64); ok {
+		return Float(f)
+	}
+	return v
+}
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case Float:
+		return float64(x), !math.IsNaN(float64(x))
+	case float64:
+		return x, !math.IsNaN(x)
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	}
+	return 0, false
+}
+
+// JSON writes the results as lm-eval's results_*.json content (indented
+// by two spaces as EvaluationTracker writes it).
+func (r *Results) JSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// Parse reads a results JSON object (ours or lm-eval's).
+func Parse(data []byte) (*Results, error) {
+	r := New()
+	if err := json.Unmarshal(data, r); err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	return r, nil
+}

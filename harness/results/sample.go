@@ -1,0 +1,141 @@
+package results
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// Sample is one document's record in lm-eval's samples_<task>_*.jsonl: the
+// document, target, request arguments, raw and filtered responses, the
+// filter, the metric values, and the hashes lm-eval computes.
+type Sample struct {
+	DocID  int
+	Doc    any // map[string]any or *OrderedMap[any] (dataset column order)
+	Target any
+	// Arguments holds each request's arguments (context, continuation or
+	// generation kwargs); Resps each request's raw responses.
+	Arguments     [][]any
+	Resps         [][]any
+	FilteredResps []any
+	Filter        string
+	Metrics       *OrderedMap[any] // metric name -> per-document value
+	// Hashes as lm-eval's hash_string: of json.dumps(doc, indent=2,
+	// ensure_ascii=False), of the first request's first argument (the
+	// prompt), and of str(target).
+	DocHash, PromptHash, TargetHash string
+}
+
+// NewSample builds a sample record and computes its hashes.
+func NewSample(docID int, doc, target any, arguments, resps [][]any, filtered []any, filter string, metrics *OrderedMap[any]) *Sample {
+	s := &Sample{
+		DocID: docID, Doc: doc, Target: target, Arguments: arguments, Resps: resps,
+		FilteredResps: filtered, Filter: filter, Metrics: metrics,
+	}
+	if s.Metrics == nil {
+		s.Metrics = NewOrderedMap[any]()
+	}
+	s.DocHash = HashString(PyJSON(doc, 2))
+	prompt := ""
+	if len(arguments) > 0 && len(arguments[0]) > 0 {
+		prompt = PyStr(arguments[0][0])
+	}
+	s.PromptHash = HashString(prompt)
+	s.TargetHash = HashString(PyStr(target))
+	return s
+}
+
+// sanitize is lm-eval's sanitize_list: every leaf becomes str(leaf).
+func sanitize(v any) any {
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = sanitize(e)
+		}
+		return out
+	case [][]any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = sanitize(e)
+		}
+		return out
+	case []string:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = e
+		}
+		return out
+	}
+	return PyStr(v)
+}
+
+// MarshalJSON writes the record as EvaluationTracker saves it: arguments
+// as {"gen_args_i": {"arg_j": ...}}, responses sanitized to strings, the
+// target as str(target), then the metric values at top level.
+func (s *Sample) MarshalJSON() ([]byte, error) { return s.Record().MarshalJSON() }
+
+// Record is the sample as the ordered object lm-eval writes.
+func (s *Sample) Record() *OrderedMap[any] {
+	args := NewOrderedMap[any]()
+	for i, a := range s.Arguments {
+		m := NewOrderedMap[any]()
+		for j, x := range a {
+			m.Set(fmt.Sprintf("arg_%d", j), x)
+		}
+		args.Set(fmt.Sprintf("gen_args_%d", i), m)
+	}
+	names := make([]any, 0, s.Metrics.Len())
+	for _, k := range s.Metrics.Keys() {
+		names = append(names, k)
+	}
+	o := NewOrderedMap[any]()
+	o.Set("doc_id", s.DocID)
+	o.Set("doc", jsonable(s.Doc))
+	o.Set("target", PyStr(s.Target))
+	o.Set("arguments", args)
+	o.Set("resps", sanitize(s.Resps))
+	o.Set("filtered_resps", sanitize(s.FilteredResps))
+	o.Set("filter", s.Filter)
+	o.Set("metrics", names)
+	o.Set("doc_hash", s.DocHash)
+	o.Set("prompt_hash", s.PromptHash)
+	o.Set("target_hash", s.TargetHash)
+	for _, k := range s.Metrics.Keys() {
+		v, _ := s.Metrics.Get(k)
+		o.Set(k, jsonable(v))
+	}
+	return o
+}
+
+// jsonable converts float64s to Float (Python's float format) inside
+// JSON-like values.
+func jsonable(v any) any {
+	switch x := v.(type) {
+	case float64:
+		return Float(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonable(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = jsonable(e)
+		}
+		return out
+	}
+	return v
+}
+
+// WriteSamples writes records as JSON lines, byte for byte as Python's
+// json.dumps(sample, ensure_ascii=False) writes them.
+func WriteSamples(samples []*Sample) []byte {
+	var b bytes.Buffer
+	for _, s := range samples {
+		b.WriteString(PyJSON(s.Record(), -1))
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,329 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/text/width"
+)
+
+// Table renders the "results" (column "results") or "groups" (column
+// "groups") section as lm-eval's make_table does: one row per metric and
+// filter, metrics sorted by key, task name and version on the first row
+// only, values as "%.4f", "±" and the stderr ("   N/A" when missing), and
+// the higher_is_better arrow. The layout is that of pytablewriter's
+// MarkdownTableWriter: centred headers, columns at least 3 wide, numeric
+// columns right-aligned and the others left-aligned.
+func (r *Results) Table(column string, sortResults bool) string {
+	section := r.Results
+	first := "Tasks"
+	if column == "groups" {
+		section, first = r.Groups, "Groups"
+	}
+	headers := []string{first, "Version", "Filter", "n-shot", "Metric", "", "Value", "", "Stderr"}
+	var rows [][]any
+	if section != nil {
+		keys := section.Keys()
+		if sortResults {
+			sort.Strings(keys)
+		}
+		for _, k := range keys {
+			dic, _ := section.Get(k)
+			var version any = "    N/A"
+			if v, ok := r.Versions[k]; ok {
+				version = v
+			}
+			n := " "
+			if v, ok := r.NShot[k]; ok {
+				n = PyStr(pyValue(v))
+			}
+			hib := r.HigherIsBetter[k]
+			name := any(k)
+			if a, ok := dic.Get("alias"); ok {
+				name = a
+			}
+			items := dic.Keys()
+			sort.Strings(items)
+			for _, mf := range items {
+				if mf == "alias" {
+					continue
+				}
+				v, _ := dic.Get(mf)
+				m, f, _ := strings.Cut(mf, ",")
+				if strings.HasSuffix(m, "_stderr") {
+					continue
+				}
+				arrow := ""
+				if hib != nil {
+					if b, ok := hib.Get(m); ok {
+						arrow = map[bool]string{true: "↑", false: "↓"}[b]
+					}
+				}
+				val := pyValue(v)
+				if fv, ok := val.(float64); ok {
+					val = fmt.Sprintf("%.4f", fv)
+					if math.IsNaN(fv) || math.IsInf(fv, 0) {
+						val = FloatRepr(fv)
+					}
+				}
+				if se, ok := dic.Get(m + "_stderr," + f); ok {
+					s := "   N/A"
+					if sv, ok := pyValue(se).(float64); ok {
+						s = fmt.Sprintf("%.4f", sv)
+					}
+					rows = append(rows, []any{name, version, f, n, m, arrow, val, "±", s})
+				} else {
+					rows = append(rows, []any{name, version, f, n, m, arrow, val, "", ""})
+				}
+				name, version = "", ""
+			}
+		}
+	}
+	return markdownTable(headers, rows)
+}
+
+// pyValue maps our JSON-side types to the Python types make_table tests.
+func pyValue(v any) any {
+	switch x := v.(type) {
+	case Float:
+		return float64(x)
+	case float32:
+		return float64(x)
+	case int:
+		return int64(x)
+	}
+	return v
+}
+
+// Tables is what lm-eval's CLI prints after a run: the results table and,
+// when any group aggregates, the groups table, each followed by a blank
+// line.
+func (r *Results) Tables() string {
+	s := r.Table("results", false) + "\n"
+	if r.Groups != nil && r.Groups.Len() > 0 {
+		s += r.Table("groups", false) + "\n"
+	}
+	return s
+}
+
+// Header is the line lm-eval prints above the tables; numFewshot is the
+// --num_fewshot given (nil when none).
+func (r *Results) Header(numFewshot any) string {
+	c := r.Config
+	bs := PyStr(pyValue(c.BatchSize))
+	if len(c.BatchSizes) > 0 {
+		bs += " (" + PyRepr(c.BatchSizes) + ")"
+	}
+	return fmt.Sprintf("%s (%s), gen_kwargs: (%s), limit: %s, num_fewshot: %s, batch_size: %s",
+		c.Model, c.ModelArgs, PyStr(pyValue(c.GenKwargs)), PyStr(pyValue(c.Limit)), PyStr(pyValue(numFewshot)), bs)
+}
+
+// Cell types, after typepy's detection at pytablewriter's strict levels.
+type cellType int
+
+const (
+	cellNull cellType = 1 << iota
+	cellInt
+	cellReal
+	cellInf
+	cellNaN
+	cellString
+)
+
+type cell struct {
+	typ  cellType
+	text string  // the value as given (strings)
+	num  float64 // numbers
+	dp   int     // decimal places of a real
+}
+
+func classify(v any) cell {
+	switch x := v.(type) {
+	case nil:
+		return cell{typ: cellNull}
+	case int64:
+		return cell{typ: cellInt, num: float64(x)}
+	case float64:
+		switch {
+		case math.IsNaN(x):
+			return cell{typ: cellNaN, text: "NaN"}
+		case math.IsInf(x, 0):
+			return cell{typ: cellInf, text: FloatRepr(x)}
+		case x == math.Trunc(x):
+			return cell{typ: cellInt, num: x}
+		}
+		s := FloatRepr(x)
+		_, frac, _ := strings.Cut(s, ".")
+		return cell{typ: cellReal, num: x, dp: len(frac)}
+	case string:
+		t := strings.TrimSpace(x)
+		if t == "" {
+			return cell{typ: cellNull, text: x}
+		}
+		if f, err := strconv.ParseFloat(t, 64); err == nil && !strings.ContainsAny(t, "xXpP_") {
+			lt := strings.ToLower(strings.TrimLeft(t, "+-"))
+			switch {
+			case lt == "nan":
+				return cell{typ: cellNaN, text: x}
+			case lt == "inf" || lt == "infinity":
+				return cell{typ: cellInf, text: x}
+			case f == math.Trunc(f):
+				return cell{typ: cellInt, num: f, text: x}
+			}
+			dp := 0
+			mant, exp, _ := strings.Cut(strings.ToLower(t), "e")
+			if _, frac, ok := strings.Cut(mant, "."); ok {
+				dp = len(frac)
+			}
+			if exp != "" {
+				e, _ := strconv.Atoi(exp)
+				dp = max(dp-e, 0)
+			}
+			return cell{typ: cellReal, num: f, dp: dp, text: x}
+		}
+		return cell{typ: cellString, text: x}
+	}
+	return cell{typ: cellString, text: fmt.Sprint(v)}
+}
+
+// columnType is DataProperty's ColumnDataProperty type from the bitmap of
+// its cells' types.
+func columnType(bits cellType) cellType {
+	float := cellReal | cellInf | cellNaN
+	number := float | cellInt
+	if bits&(number|cellNull) == bits { // nothing but numbers and nulls
+		if popcount(bits&(float|cellNull)) >= 2 || popcount(bits&number) >= 2 {
+			return cellReal
+		}
+	}
+	for _, t := range []cellType{cellString, cellReal, cellInt, cellInf, cellNaN, cellNull} {
+		if bits&t != 0 {
+			return t
+		}
+	}
+	return cellNull
+}
+
+func popcount(b cellType) int {
+	n := 0
+	for ; b != 0; b &= b - 1 {
+		n++
+	}
+	return n
+}
+
+func displayWidth(s string) int {
+	w := 0
+	for _, r := range s {
+		switch width.LookupRune(r).Kind() {
+		case width.EastAsianWide, width.EastAsianFullwidth:
+			w += 2
+		default:
+			w++
+		}
+	}
+	return w
+}
+
+func markdownTable(headers []string, rows [][]any) string {
+	ncol := len(headers)
+	cells := make([][]cell, len(rows))
+	bits := make([]cellType, ncol)
+	dps := make([][]int, ncol)
+	for i, row := range rows {
+		cells[i] = make([]cell, ncol)
+		for j, v := range row {
+			c := classify(pyValue(v))
+			cells[i][j] = c
+			bits[j] |= c.typ
+			if c.typ == cellInt || c.typ == cellReal {
+				dps[j] = append(dps[j], c.dp)
+			}
+		}
+	}
+	types := make([]cellType, ncol)
+	dp := make([]int, ncol)
+	for j := range ncol {
+		types[j] = columnType(bits[j])
+		// DataProperty: min(ceil(mean + 1), max) of the decimal places.
+		if len(dps[j]) > 0 {
+			sum, mx := 0, 0
+			for _, d := range dps[j] {
+				sum += d
+				mx = max(mx, d)
+			}
+			dp[j] = min(int(math.Ceil(float64(sum)/float64(len(dps[j]))+1)), mx)
+		}
+	}
+	text := make([][]string, len(rows))
+	widths := make([]int, ncol)
+	for j, h := range headers {
+		widths[j] = max(3, displayWidth(h))
+	}
+	for i := range rows {
+		text[i] = make([]string, ncol)
+		for j, c := range cells[i] {
+			text[i][j] = render(c, types[j], dp[j])
+			widths[j] = max(widths[j], displayWidth(text[i][j]))
+		}
+	}
+	right := func(j int) bool {
+		switch types[j] {
+		case cellInt, cellReal, cellInf, cellNaN:
+			return true
+		}
+		return false
+	}
+	var b strings.Builder
+	b.WriteByte('|')
+	for j, h := range headers {
+		pad := widths[j] - displayWidth(h)
+		b.WriteString(strings.Repeat(" ", pad/2) + h + strings.Repeat(" ", pad-pad/2) + "|")
+	}
+	b.WriteString("\n|")
+	for j := range headers {
+		if right(j) {
+			b.WriteString(strings.Repeat("-", widths[j]-1) + ":|")
+		} else {
+			b.WriteString(strings.Repeat("-", widths[j]) + "|")
+		}
+	}
+	b.WriteByte('\n')
+	for i := range rows {
+		b.WriteByte('|')
+		for j, s := range text[i] {
+			pad := strings.Repeat(" ", widths[j]-displayWidth(s))
+			if right(j) {
+				b.WriteString(pad + s + "|")
+			} else {
+				b.WriteString(s + pad + "|")
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// render writes a cell as DataProperty formats it in its column: numbers by
+// the column's type (integers as integers, reals with the column's decimal
+// places), everything else as given.
+func render(c cell, col cellType, dp int) string {
+	switch c.typ {
+	case cellNull:
+		return c.text
+	case cellInt, cellReal:
+		if col == cellInt || (col == cellString && c.typ == cellInt) {
+			return strconv.FormatFloat(c.num, 'f', 0, 64)
+		}
+		if col == cellReal || col == cellString {
+			return strconv.FormatFloat(c.num, 'f', dp, 64)
+		}
+	}
+	if c.text != "" {
+		return c.text
+	}
+	return fmt.Sprint(c.num)
+}
