@@ -159,8 +159,8 @@ func Load(path string, opts Options) (*Model, error) {
 	if !opts.VocabOnly && len(gf.Tensors) == 0 {
 		return nil, fmt.Errorf("engine: load %s: the file has no tensors (a vocabulary-only GGUF? load it with VocabOnly)", path)
 	}
-	if _, ok := gf.Strings("tokenizer.ggml.tokens"); !ok {
-		return nil, fmt.Errorf("engine: load %s: no tokenizer (tokenizer.ggml.tokens missing)", path)
+	if err := gf.CheckTokenizer(); err != nil {
+		return nil, fmt.Errorf("engine: load %s: %w", path, err)
 	}
 
 	p := cparams{
