@@ -60,6 +60,16 @@ func TestNumFewshotOverride(t *testing.T) {
 	}
 }
 
+// Rolling tasks take --num_fewshot without drawing shots (lm-eval builds a
+// context it never uses).
+func TestRollingFewshot(t *testing.T) {
+	r := testTasks(t)
+	tk := built(t, r, "text_rolling", BuildOptions{NumFewshot: intp(2)})
+	if tk.NumFewshot != 2 || tk.Fewshot.Reduced != 0 || tk.Instances[0].Rolling.Text != " = Cats = \n\n Cats are small animals .\n" {
+		t.Errorf("n-shot %d report %+v request %q", tk.NumFewshot, tk.Fewshot, tk.Instances[0].Rolling.Text)
+	}
+}
+
 func TestGold(t *testing.T) {
 	r := testTasks(t)
 	for _, name := range []string{"qa_val_only", "qa_mc", "qa_same_split"} {

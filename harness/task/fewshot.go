@@ -223,7 +223,7 @@ func (t *Task) buildDoc(d *DocInfo, smp *sampler, genKwargs map[string]any, opts
 		}
 	}
 	var shots []shot
-	if t.NumFewshot > 0 {
+	if smp != nil {
 		if opts.ChatTemplate != nil && !opts.FewshotAsMultiturn {
 			// get_chat_context draws once, then calls get_context, which
 			// draws again: the first draw only advances the generator.

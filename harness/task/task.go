@@ -211,14 +211,9 @@ func (t *Task) build(ctx context.Context, opts BuildOptions) error {
 	if err != nil {
 		return fmt.Errorf("doc_to_target on document 0: %w", err)
 	}
-	if c.DocToChoice != nil {
-		if _, isInt := text.(int); isInt {
-			t.MultipleInput = true
-		}
-	}
-	if _, isList := target.([]any); isList {
-		t.MultipleTarget = true
-	}
+	_, isInt := text.(int)
+	t.MultipleInput = c.DocToChoice != nil && isInt
+	_, t.MultipleTarget = target.([]any)
 
 	t.NumFewshot = 0
 	if c.NumFewshot != nil {
@@ -230,12 +225,11 @@ func (t *Task) build(ctx context.Context, opts BuildOptions) error {
 	if t.NumFewshot < 0 {
 		return fmt.Errorf("num_fewshot %d is negative", t.NumFewshot)
 	}
-	if t.NumFewshot > 0 && c.OutputType == OutputLoglikelihoodRolling {
-		return fmt.Errorf("loglikelihood_rolling tasks take no few-shot examples (num_fewshot %d)", t.NumFewshot)
-	}
 
+	// Rolling loglikelihood scores the target alone: lm-eval builds (and
+	// discards) a few-shot context; no shots are drawn here.
 	var smp *sampler
-	if t.NumFewshot > 0 {
+	if t.NumFewshot > 0 && c.OutputType != OutputLoglikelihoodRolling {
 		fdocs, err := t.fewshotDocs(ctx, opts)
 		if err != nil {
 			return err
@@ -293,11 +287,9 @@ func (t *Task) build(ctx context.Context, opts BuildOptions) error {
 			return fmt.Errorf("document %d: %w", o.index, err)
 		}
 		t.Docs = append(t.Docs, d)
-		if d.Shots < t.Fewshot.MinShots {
-			t.Fewshot.MinShots = d.Shots
-		}
-		if d.Shots < t.NumFewshot {
+		if smp != nil && d.Shots < t.NumFewshot {
 			t.Fewshot.Reduced++
+			t.Fewshot.MinShots = min(t.Fewshot.MinShots, d.Shots)
 		}
 	}
 	if len(t.Instances) == 0 {

@@ -40,7 +40,7 @@ func WriteOut(w io.Writer, t *Task, numExamples int) error {
 		for j, c := range d.Contexts {
 			fmt.Fprintf(bw, "!!@@##@@!! -- Context %d: %s\n", j, pyRepr(c))
 		}
-		if d.Shots < t.NumFewshot {
+		if t.Fewshot.Reduced > 0 && d.Shots < t.NumFewshot {
 			fmt.Fprintf(bw, "!!@@##@@!! -- Shots: %d of %d (cut to fit the context)\n", d.Shots, t.NumFewshot)
 		}
 	}
