@@ -51,9 +51,14 @@ type Options struct {
 	// directory, as in lm-eval.
 	Dir        string
 	HTTPClient *http.Client
+
+	hub *hub.Client // shared by a Loader's calls
 }
 
 func (o Options) client() *hub.Client {
+	if o.hub != nil {
+		return o.hub
+	}
 	return hub.New(hub.Options{
 		Endpoint:   o.Endpoint,
 		Token:      o.Token,
@@ -207,6 +212,7 @@ type entry struct {
 
 // NewLoader returns a Loader using opts.
 func NewLoader(opts Options) *Loader {
+	opts.hub = opts.client()
 	return &Loader{opts: opts, cache: make(map[string]*entry)}
 }
 

@@ -250,12 +250,8 @@ func TestRemoteDataFiles(t *testing.T) {
 
 func TestHubDatasetEnv(t *testing.T) {
 	srv := fakeHub(t)
-	home := t.TempDir()
-	t.Setenv("HF_ENDPOINT", srv.URL)
-	t.Setenv("HF_HOME", home)
-	t.Setenv("HF_HUB_CACHE", "")
+	home := srv.Use(t)
 	t.Setenv("HF_TOKEN", hubtest.Token)
-	t.Setenv("HF_HUB_OFFLINE", "")
 	got, err := Load(context.Background(), Spec{Path: "acme/gated"}, "test", Options{})
 	if err != nil || len(got) != 1 {
 		t.Fatalf("Load with the environment's endpoint and token: %v, %v", got, err)

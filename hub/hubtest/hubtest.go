@@ -74,6 +74,19 @@ func New(t testing.TB) *Server {
 	return s
 }
 
+// Use points the environment at the server for the rest of the test, as a
+// user would with HF_ENDPOINT: HF_HOME becomes a fresh directory (returned),
+// and HF_TOKEN, HF_HUB_CACHE and HF_HUB_OFFLINE are cleared.
+func (s *Server) Use(t testing.TB) (hfHome string) {
+	hfHome = t.TempDir()
+	t.Setenv("HF_ENDPOINT", s.URL)
+	t.Setenv("HF_HOME", hfHome)
+	t.Setenv("HF_TOKEN", "")
+	t.Setenv("HF_HUB_CACHE", "")
+	t.Setenv("HF_HUB_OFFLINE", "")
+	return hfHome
+}
+
 func key(typ, id string) string { return typ + ":" + id }
 
 // AddFile puts a file on a branch ("" means main) of a repository of type
