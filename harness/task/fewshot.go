@@ -273,7 +273,7 @@ func (t *Task) buildDoc(d *DocInfo, smp *sampler, genKwargs map[string]any, opts
 	used := len(shots)
 	for {
 		if opts.ChatTemplate != nil {
-			if err := t.chatContext(d, system, shots[:used], example, genPrefix, opts); err != nil {
+			if err := t.chatContext(d, system, shots[:used], question, genPrefix, opts); err != nil {
 				return err
 			}
 		} else if labeled := system + flatShots(shots[:used]); t.MultipleInput {
@@ -318,8 +318,7 @@ type ChatMessage struct {
 type ChatTemplate func(msgs []ChatMessage, addGenerationPrompt bool) (string, error)
 
 // chatContext is fewshot_context with apply_chat_template.
-func (t *Task) chatContext(d *DocInfo, system string, shots []shot, example any, genPrefix *string, opts BuildOptions) error {
-	c := t.Config
+func (t *Task) chatContext(d *DocInfo, system string, shots []shot, question string, genPrefix *string, opts BuildOptions) error {
 	var msgs []ChatMessage
 	if system != "" {
 		msgs = append(msgs, ChatMessage{"system", system})
@@ -355,17 +354,6 @@ func (t *Task) chatContext(d *DocInfo, system string, shots []shot, example any,
 			}
 		}
 		return nil
-	}
-	var question string
-	switch x := example.(type) {
-	case string:
-		question = x
-	case int:
-		if c.DocToChoice != nil {
-			question = d.Choices[x]
-		} else {
-			question = pyStr(x)
-		}
 	}
 	// append_target_question
 	if opts.FewshotAsMultiturn || len(msgs) == 0 || msgs[len(msgs)-1].Role == "system" {
