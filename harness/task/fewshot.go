@@ -97,6 +97,16 @@ func (t *Task) label(d Doc) (string, error) {
 	return pyStr(target), nil
 }
 
+// drawCount is how many documents get_context draws for k shots: one more
+// when the few-shot split is the test split (None == None included), so
+// the evaluated document can be dropped.
+func (t *Task) drawCount(k int) int {
+	if t.Config.fewshotSplit() == t.Config.TestSplit {
+		return k + 1
+	}
+	return k
+}
+
 // shot is one few-shot example: as text (ContextSampler.get_context) and as
 // a user/assistant turn pair (get_chat_context with fewshot_as_multiturn).
 type shot struct {
@@ -111,11 +121,7 @@ func (t *Task) shots(s *sampler, doc Doc, k int, genPrefix *string) ([]shot, err
 	if genPrefix != nil && *genPrefix != "" {
 		prefix = *genPrefix + " "
 	}
-	n := k
-	if c.fewshotSplit() == c.TestSplit {
-		n = k + 1
-	}
-	drawn, err := s.sample(n)
+	drawn, err := s.sample(t.drawCount(k))
 	if err != nil {
 		return nil, err
 	}
@@ -227,7 +233,7 @@ func (t *Task) buildDoc(d *DocInfo, smp *sampler, genKwargs map[string]any, opts
 		if opts.ChatTemplate != nil && !opts.FewshotAsMultiturn {
 			// get_chat_context draws once, then calls get_context, which
 			// draws again: the first draw only advances the generator.
-			if _, err := t.shots(smp, doc, t.NumFewshot, genPrefix); err != nil {
+			if _, err := smp.sample(t.drawCount(t.NumFewshot)); err != nil {
 				return err
 			}
 		}
