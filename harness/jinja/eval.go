@@ -360,7 +360,7 @@ func (r *renderer) eval(e expr, sc *scope) (any, error) {
 			return r.eval(n.yes, sc)
 		}
 		if n.no == nil {
-			return &undefined{name: "the inline if-expression evaluated to false and no else section was defined"}, nil
+			return &undefined{name: "the inline if-expression evaluated to false and no else section was defined", soft: true}, nil
 		}
 		return r.eval(n.no, sc)
 	case *nodes.GetAttribute:
@@ -766,7 +766,7 @@ func (r *renderer) evalBinary(n *nodes.BinaryExpression, sc *scope) (any, error)
 }
 
 func binaryOp(op tokens.Type, sym string, left, right any) (any, error) {
-	if op != tokens.In {
+	if op != tokens.In && op != tokens.Tilde {
 		if u, ok := left.(*undefined); ok {
 			return nil, u.err()
 		}

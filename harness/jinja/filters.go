@@ -1,7 +1,6 @@
 package jinja
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -41,7 +40,7 @@ func (r *renderer) applyFilter(fc *nodes.FilterCall, v any, sc *scope) (any, err
 		}
 	}
 	if fc.Name != "default" && fc.Name != "d" {
-		if u, ok := v.(*undefined); ok {
+		if u, ok := v.(*undefined); ok && !u.soft {
 			return nil, u.err()
 		}
 	}
@@ -370,14 +369,13 @@ func init() {
 			return total, nil
 		},
 		"title": stringFilter(jinjaTitle),
-		"tojson": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
-			b, err := json.Marshal(toGo(v))
-			if err != nil {
+		"tojson": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			indent, _ := asInt(param(args, kwargs, 0, "indent", int64(-1)))
+			var b strings.Builder
+			if err := writeJSON(&b, v, int(indent), 0); err != nil {
 				return nil, err
 			}
-			s := string(b)
-			s = strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`, "'", `\u0027`).Replace(s)
-			return s, nil
+			return strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`, "'", `\u0027`).Replace(b.String()), nil
 		},
 		"trim": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 			s, err := str(v)
@@ -424,6 +422,10 @@ func init() {
 			cs, _ := truth(param(args, kwargs, 0, "case_sensitive", false))
 			var out, seen []any
 			for _, it := range items {
+				switch it.(type) {
+				case []any, map[string]any, *undefined:
+					return nil, fmt.Errorf("unhashable type: '%s'", typeName(it))
+				}
 				k := foldCase(it, cs)
 				if indexOf(seen, k) < 0 {
 					seen = append(seen, k)
@@ -436,6 +438,144 @@ func init() {
 			return out, nil
 		},
 		"upper": stringFilter(pyUpper),
+		"batch": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			items, err := iterate(v)
+			if err != nil {
+				return nil, err
+			}
+			n, _ := asInt(param(args, kwargs, 0, "linecount", int64(1)))
+			if n <= 0 {
+				return nil, errors.New("batch size must be positive")
+			}
+			fill, hasFill := kwargs["fill_with"]
+			if len(args) > 1 {
+				fill, hasFill = args[1], args[1] != nil
+			}
+			out := []any{}
+			for i := 0; i < len(items); i += int(n) {
+				end := min(i+int(n), len(items))
+				row := append([]any{}, items[i:end]...)
+				for hasFill && len(row) < int(n) {
+					row = append(row, fill)
+				}
+				out = append(out, row)
+			}
+			return out, nil
+		},
+		"slice": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			items, err := iterate(v)
+			if err != nil {
+				return nil, err
+			}
+			n, _ := asInt(param(args, kwargs, 0, "slices", int64(1)))
+			if n <= 0 {
+				return nil, errors.New("slices must be positive")
+			}
+			fill, hasFill := kwargs["fill_with"]
+			if len(args) > 1 {
+				fill, hasFill = args[1], args[1] != nil
+			}
+			per, extra := len(items)/int(n), len(items)%int(n)
+			offset := 0
+			out := []any{}
+			for i := 0; i < int(n); i++ {
+				start := offset + i*per
+				if i < extra {
+					offset++
+				}
+				end := offset + (i+1)*per
+				row := append([]any{}, items[start:end]...)
+				if hasFill && i >= extra {
+					row = append(row, fill)
+				}
+				out = append(out, row)
+			}
+			return out, nil
+		},
+		"indent": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			s, err := str(v)
+			if err != nil {
+				return nil, err
+			}
+			w := param(args, kwargs, 0, "width", int64(4))
+			var ind string
+			if ws, ok := w.(string); ok {
+				ind = ws
+			} else {
+				n, _ := asInt(w)
+				ind = strings.Repeat(" ", int(max(n, 0)))
+			}
+			first, _ := truth(param(args, kwargs, 1, "first", false))
+			blank, _ := truth(param(args, kwargs, 2, "blank", false))
+			newline := "\n"
+			s += newline
+			lines := strings.Split(s, newline)
+			lines = lines[:len(lines)-1]
+			var b strings.Builder
+			for i, l := range lines {
+				if i > 0 {
+					b.WriteString(newline)
+				}
+				if (i > 0 || first) && (blank || strings.TrimFunc(l, pyIsSpace) != "") {
+					b.WriteString(ind)
+				}
+				b.WriteString(l)
+			}
+			return b.String(), nil
+		},
+		"striptags": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+			s, err := str(v)
+			if err != nil {
+				return nil, err
+			}
+			s = commentOrTag.ReplaceAllString(s, "")
+			s = strings.Join(strings.FieldsFunc(s, pyIsSpace), " ")
+			return unescapeHTML(s), nil
+		},
+		"pprint":      func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) { return repr(v) },
+		"forceescape": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) { return escapeHTML(v) },
+		"groupby": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			items, err := iterate(v)
+			if err != nil {
+				return nil, err
+			}
+			attr, ok := param(args, kwargs, 0, "attribute", nil).(string)
+			if !ok {
+				return nil, errors.New("groupby needs an attribute name")
+			}
+			def := param(args, kwargs, 1, "default", nil)
+			keyed := make([]any, len(items))
+			for i, it := range items {
+				k, err := getAttrPath(it, attr)
+				if err != nil {
+					return nil, err
+				}
+				if _, u := k.(*undefined); u && def != nil {
+					k = def
+				}
+				keyed[i] = tuple{k, it}
+			}
+			if err := sortValues(keyed, func(x any) any { return x.(tuple)[0] }, false); err != nil {
+				return nil, err
+			}
+			out := []any{}
+			for _, kv := range keyed {
+				k, it := kv.(tuple)[0], kv.(tuple)[1]
+				if n := len(out); n > 0 && equal(out[n-1].(tuple)[0], k) {
+					g := out[n-1].(tuple)
+					out[n-1] = tuple{k, append(g[1].([]any), it)}
+					continue
+				}
+				out = append(out, tuple{k, []any{it}})
+			}
+			return out, nil
+		},
+		"random":         unsupportedFilter("random (its result is not reproducible)"),
+		"filesizeformat": unsupportedFilter("filesizeformat"),
+		"urlencode":      unsupportedFilter("urlencode"),
+		"urlize":         unsupportedFilter("urlize"),
+		"wordwrap":       unsupportedFilter("wordwrap"),
+		"xmlattr":        unsupportedFilter("xmlattr"),
 		"wordcount": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
 			s, err := str(v)
 			if err != nil {
@@ -447,6 +587,21 @@ func init() {
 }
 
 // wordRe is Python's \w+ on str: letters, digits and underscore.
+var commentOrTag = regexp.MustCompile(`(?s)(<!--.*?-->|<[^>]*>)`)
+
+// unsupportedFilter stands for a Jinja2 builtin filter that no lm-eval
+// template uses: templates naming it compile, as in Jinja2, and fail when
+// they apply it.
+func unsupportedFilter(name string) filterFunc {
+	return func(*renderer, any, []any, map[string]any) (any, error) {
+		return nil, fmt.Errorf("the %s filter is not supported", name)
+	}
+}
+
+func unescapeHTML(s string) string {
+	return strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&#34;", `"`, "&#39;", "'", "&quot;", `"`).Replace(s)
+}
+
 var wordRe = regexp.MustCompile(`[\p{L}\p{N}_]+`)
 
 func defaultFilter(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
@@ -756,6 +911,17 @@ func init() {
 		"le": cmp(func(c int) bool { return c <= 0 }), "<=": cmp(func(c int) bool { return c <= 0 }),
 		"gt": cmp(func(c int) bool { return c > 0 }), "greaterthan": cmp(func(c int) bool { return c > 0 }), ">": cmp(func(c int) bool { return c > 0 }),
 		"ge": cmp(func(c int) bool { return c >= 0 }), ">=": cmp(func(c int) bool { return c >= 0 }),
+		"escaped": func(v any, _ []any) (bool, error) { return false, nil },
+		"filter": func(v any, _ []any) (bool, error) {
+			s, ok := v.(string)
+			_, known := filters[s]
+			return ok && known, nil
+		},
+		"test": func(v any, _ []any) (bool, error) {
+			s, ok := v.(string)
+			_, known := tests[s]
+			return ok && known, nil
+		},
 		"sameas": func(v any, args []any) (bool, error) {
 			if len(args) != 1 {
 				return false, errors.New("sameas needs one argument")

@@ -18,6 +18,24 @@ func ParseLiteral(s string) (any, error) {
 		return nil, fmt.Errorf("%w: %v", ErrNotLiteral, err)
 	}
 	p.space()
+	if p.i < len(p.s) && p.s[p.i] == ',' {
+		// `a, b` at the top level is a tuple.
+		items := tuple{v}
+		for p.i < len(p.s) && p.s[p.i] == ',' {
+			p.i++
+			p.space()
+			if p.i == len(p.s) {
+				break
+			}
+			e, err := p.value()
+			if err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrNotLiteral, err)
+			}
+			items = append(items, e)
+			p.space()
+		}
+		v = items
+	}
 	if p.i != len(p.s) {
 		return nil, fmt.Errorf("%w: unexpected %q at offset %d", ErrNotLiteral, p.rest(), p.i)
 	}

@@ -78,9 +78,7 @@ func pySplitWhitespace(s string, maxsplit int) []any {
 			break
 		}
 		if maxsplit >= 0 && len(out) == maxsplit {
-			rest := strings.TrimRightFunc(string(rs[i:]), pyIsSpace)
-			out = append(out, rest)
-			return out
+			return append(out, string(rs[i:]))
 		}
 		j := i
 		for j < len(rs) && !pyIsSpace(rs[j]) {
@@ -104,7 +102,7 @@ func pyRSplitWhitespace(s string, maxsplit int) []any {
 			break
 		}
 		if maxsplit >= 0 && len(rev) == maxsplit {
-			rev = append(rev, strings.TrimLeftFunc(string(rs[:i]), pyIsSpace))
+			rev = append(rev, string(rs[:i]))
 			break
 		}
 		j := i

@@ -2,6 +2,7 @@ package jinja
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,12 +14,18 @@ import (
 // to millions of documents.
 var regexCache sync.Map // pattern -> *regexp2.Regexp
 
+var pyGroupRef = regexp.MustCompile(`\(\?P=(\w+)\)`)
+
 func compileRegex(pattern string) (*regexp2.Regexp, error) {
 	if r, ok := regexCache.Load(pattern); ok {
 		return r.(*regexp2.Regexp), nil
 	}
-	// RE2 off: Python's re supports lookaround and backreferences, as regexp2 does.
-	r, err := regexp2.Compile(pattern, regexp2.Unicode)
+	// RE2 off: Python's re supports lookaround and backreferences, as
+	// regexp2 does; Python's (?P<name>...) and (?P=name) are spelled
+	// (?<name>...) and \k<name> there.
+	translated := strings.ReplaceAll(pattern, "(?P<", "(?<")
+	translated = pyGroupRef.ReplaceAllString(translated, `\k<$1>`)
+	r, err := regexp2.Compile(translated, regexp2.Unicode)
 	if err != nil {
 		return nil, fmt.Errorf("regex %q: %w", pattern, err)
 	}

@@ -33,6 +33,11 @@ type tuple []any
 // `default` or printing through `is defined` raises an error naming it.
 type undefined struct {
 	name string // what was looked up, for the error message
+	// soft marks the value of an inline if without else, which Jinja2
+	// makes a plain (not strict) Undefined: it prints as "", is false,
+	// empty and of length 0, and fails only on attribute access,
+	// arithmetic and calls.
+	soft bool
 }
 
 func (u *undefined) err() error {
@@ -265,6 +270,9 @@ func truth(v any) (bool, error) {
 	case map[string]any:
 		return len(x) > 0, nil
 	case *undefined:
+		if x.soft {
+			return false, nil
+		}
 		return false, x.err()
 	}
 	return true, nil
@@ -276,6 +284,9 @@ func str(v any) (string, error) {
 	case string:
 		return x, nil
 	case *undefined:
+		if x.soft {
+			return "", nil
+		}
 		return "", x.err()
 	}
 	var b strings.Builder
@@ -637,6 +648,9 @@ func length(v any) (int, error) {
 	case map[string]any:
 		return len(x), nil
 	case *undefined:
+		if x.soft {
+			return 0, nil
+		}
 		return 0, x.err()
 	}
 	return 0, fmt.Errorf("object of type '%s' has no len()", typeName(v))
@@ -663,6 +677,9 @@ func iterate(v any) ([]any, error) {
 		}
 		return out, nil
 	case *undefined:
+		if x.soft {
+			return nil, nil
+		}
 		return nil, x.err()
 	case nil:
 		return nil, errors.New("'NoneType' object is not iterable")

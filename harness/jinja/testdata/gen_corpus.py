@@ -128,9 +128,21 @@ def infer(template):
     return sh.tree, consts
 
 
+# Shapes for the variable names of the one-line "gap" templates.
+HINTS = {
+    "n": lambda rng: rng.choice([0, 1, 2, 3, 7, -4, 10]),
+    "x": lambda rng: rng.choice([0.1, 2.5, -1.25, 1e-05, 3.0, 0.5, 1.5, 2.675, 12345.678, 1e16]),
+    "meta": lambda rng: rng.choice([{"a": 1, "b": "two"}, {"a": [1.5, None], "z": True}, {}]),
+    "choices": lambda rng: rng.sample(["A", "b", "C", "it's", "東京", "\u00a0x\u00a0", "d"], rng.choice([0, 2, 3, 4])),
+}
+
+
 def make(spec, rng, pool, key):
     kind = spec["kind"]
     sub = spec["sub"]
+    if key in HINTS and not sub and kind in (None, "str", "list", "dict", "int", "numstr"):
+        if rng.random() < 0.8:
+            return HINTS[key](rng)
     if kind == "dict" or (kind is None and sub and all(isinstance(k, str) for k in sub)):
         return {k: make(v, rng, pool, k) for k, v in sub.items()}
     if kind == "list" or (kind is None and sub):
