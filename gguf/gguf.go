@@ -325,11 +325,12 @@ func (f *File) Strings(key string) ([]string, bool) {
 // decoder reads the metadata part of a GGUF image sequentially, checking
 // every length against what is left of the file before allocating for it.
 type decoder struct {
-	r    *bufio.Reader
-	off  int64
-	size int64
-	path string
-	buf  [8]byte
+	r       *bufio.Reader
+	off     int64
+	size    int64
+	path    string
+	buf     [8]byte
+	scratch []byte // reused for strings, which are then copied once
 }
 
 func (d *decoder) errf(format string, args ...any) error {
@@ -370,7 +371,10 @@ func (d *decoder) str(what func() string) (string, error) {
 	if n > uint64(d.left()) {
 		return "", d.errf("%s: string length %d exceeds the %d bytes left in the file (truncated or corrupt)", what(), n, d.left())
 	}
-	b := make([]byte, n)
+	if uint64(cap(d.scratch)) < n {
+		d.scratch = make([]byte, n)
+	}
+	b := d.scratch[:n]
 	if err := d.read(b, what); err != nil {
 		return "", err
 	}
@@ -427,7 +431,9 @@ func decode(r *bufio.Reader, size int64, path string) (*File, error) {
 		return nil, d.errf("tensor count %d cannot fit in the %d bytes left in the file", nTensors, d.left())
 	}
 
-	f.KV = make([]KV, 0, nKV)
+	// Capacities are capped: the counts are only known to fit in the file,
+	// and a slice element is larger than the smallest encoding it stands for.
+	f.KV = make([]KV, 0, min(nKV, 1<<12))
 	for i := uint64(0); i < nKV; i++ {
 		kv, err := d.kv(i)
 		if err != nil {
@@ -452,8 +458,8 @@ func decode(r *bufio.Reader, size int64, path string) (*File, error) {
 		f.Alignment = uint64(a)
 	}
 
-	f.Tensors = make([]TensorInfo, 0, nTensors)
-	names := make(map[string]bool, nTensors)
+	f.Tensors = make([]TensorInfo, 0, min(nTensors, 1<<12))
+	names := make(map[string]bool, min(nTensors, 1<<12))
 	for i := uint64(0); i < nTensors; i++ {
 		t, err := d.tensorInfo(i)
 		if err != nil {
@@ -572,13 +578,13 @@ func (d *decoder) array(et ValueType, n uint64, key string) (Value, error) {
 		if n > uint64(d.left())/8 {
 			return v, d.errf("metadata %q: array of %d strings cannot fit in the %d bytes left in the file", key, n, d.left())
 		}
-		a := make([]string, n)
-		for j := range a {
+		a := make([]string, 0, min(n, 1<<16))
+		for j := uint64(0); j < n; j++ {
 			s, err := d.str(func() string { return fmt.Sprintf("metadata %q element %d", key, j) })
 			if err != nil {
 				return v, err
 			}
-			a[j] = s
+			a = append(a, s)
 		}
 		v.Data = a
 		return v, nil

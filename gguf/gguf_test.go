@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -516,6 +517,54 @@ func TestCheckTokenizer(t *testing.T) {
 			if err := f.CheckTokenizer(); err != nil {
 				t.Errorf("%s: %v", name, err)
 			}
+		}
+	}
+}
+
+// BenchmarkOpen measures reading a 32000-token vocabulary's metadata.
+func BenchmarkOpen(b *testing.B) {
+	path := sharedFile(b, "vocab/ggml-vocab-llama-spm.gguf")
+	for b.Loop() {
+		if _, err := Open(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// zeroFile is a huge virtual file: a header, then zeros.
+type zeroFile struct{ header []byte }
+
+func (z zeroFile) ReadAt(p []byte, off int64) (int, error) {
+	for i := range p {
+		p[i] = 0
+		if j := off + int64(i); j < int64(len(z.header)) {
+			p[i] = z.header[j]
+		}
+	}
+	return len(p), nil
+}
+
+// TestHugeCountsDoNotAllocate reads 1 TiB "files" whose counts fit in the
+// file: memory use must follow what is read, not what the counts claim.
+func TestHugeCountsDoNotAllocate(t *testing.T) {
+	tests := []struct {
+		name   string
+		header []byte
+		want   string
+	}{
+		{"tensors", new(image).header(3, 1<<35, 0).Bytes(), `duplicate tensor name ""`},
+		{"kvs", new(image).header(3, 0, 1<<36).Bytes(), "has an empty key"},
+	}
+	for _, tt := range tests {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Read(zeroFile{tt.header}, 1<<40)
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v", tt.name, err)
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > 4<<20 {
+			t.Errorf("%s: allocated %d bytes", tt.name, n)
 		}
 	}
 }
