@@ -109,7 +109,13 @@ func (c *Client) fileMetadata(ctx context.Context, u string) (*fileMeta, error) 
 	noRedirect := *c.http
 	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	for hops := 0; hops < 10; hops++ {
-		req, err := c.newRequest(ctx, http.MethodHead, u)
+		// API URLs (the Parquet listing's) only redirect to resolve URLs and
+		// need not support HEAD: ask them with GET and read just the headers.
+		method := http.MethodHead
+		if !strings.Contains(u, "/resolve/") {
+			method = http.MethodGet
+		}
+		req, err := c.newRequest(ctx, method, u)
 		if err != nil {
 			return nil, err
 		}

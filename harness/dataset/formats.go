@@ -318,7 +318,9 @@ func inferColumn(rows [][]string, j int) func(string) any {
 }
 
 // readTextFile gives one {"text": line} document per line, as datasets' text
-// builder does.
+// builder does: Python's str.splitlines, so \r\n, \r, \v, \f, \x1c-\x1e,
+// \x85, U+2028 and U+2029 end lines too, and a final line break adds no
+// empty line.
 func readTextFile(name string) ([]map[string]any, error) {
 	rc, err := openMaybeGzip(name)
 	if err != nil {
@@ -329,15 +331,36 @@ func readTextFile(name string) ([]map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := strings.TrimSuffix(string(data), "\n")
 	var docs []map[string]any
-	if s == "" && len(data) == 0 {
-		return docs, nil
-	}
-	for _, line := range strings.Split(s, "\n") {
-		docs = append(docs, map[string]any{"text": strings.TrimSuffix(line, "\r")})
+	for _, line := range pySplitlines(string(data)) {
+		docs = append(docs, map[string]any{"text": line})
 	}
 	return docs, nil
+}
+
+// pySplitlines is Python's str.splitlines().
+func pySplitlines(s string) []string {
+	var out []string
+	start := 0
+	rs := []rune(s)
+	flush := func(i int) { out = append(out, string(rs[start:i])) }
+	for i := 0; i < len(rs); i++ {
+		switch rs[i] {
+		case '\n', '\v', '\f', '\x1c', '\x1d', '\x1e', '\u0085', '\u2028', '\u2029':
+			flush(i)
+			start = i + 1
+		case '\r':
+			flush(i)
+			if i+1 < len(rs) && rs[i+1] == '\n' {
+				i++
+			}
+			start = i + 1
+		}
+	}
+	if start < len(rs) {
+		flush(len(rs))
+	}
+	return out
 }
 
 // unifyColumns makes the documents of one split share a schema, as an Arrow

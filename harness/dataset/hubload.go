@@ -33,7 +33,7 @@ func friendly(spec Spec, err error) error {
 	case errors.Is(err, hub.ErrGated):
 		return fmt.Errorf("dataset %s is gated: set HF_TOKEN to a token with access (%w)", spec.Path, err)
 	case errors.Is(err, hub.ErrNotFound) && strings.Contains(err.Error(), "RepoNotFound"):
-		return fmt.Errorf("dataset %s not found on the Hub (a local path? it does not exist either) (%w)", spec.Path, err)
+		return fmt.Errorf("dataset %s not found on the Hub, nor as a local directory (if it is private, set HF_TOKEN) (%w)", spec.Path, err)
 	}
 	return err
 }

@@ -94,9 +94,11 @@ func TestCSV(t *testing.T) {
 
 func TestText(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "a.txt"), []byte("first line\n\nthird\r\n"))
+	// Expected from Python: "first line\n\nthird\r\nfour\rfive\u2028six".splitlines()
+	writeFile(t, filepath.Join(dir, "a.txt"), []byte("first line\n\nthird\r\nfour\rfive\u2028six"))
 	got, err := Load(context.Background(), Spec{Path: "text", Kwargs: map[string]any{"data_files": "a.txt"}}, "train", Options{Dir: dir})
-	want := docs(map[string]any{"text": "first line"}, map[string]any{"text": ""}, map[string]any{"text": "third"})
+	want := docs(map[string]any{"text": "first line"}, map[string]any{"text": ""}, map[string]any{"text": "third"},
+		map[string]any{"text": "four"}, map[string]any{"text": "five"}, map[string]any{"text": "six"})
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("text: %v, %v; want %v", got, err, want)
 	}
