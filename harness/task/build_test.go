@@ -306,6 +306,10 @@ func TestLoadYAMLPathAndProcessResults(t *testing.T) {
 	if err := tk.Build(context.Background(), BuildOptions{Loader: memLoader("testdata/prompts/data"), Limit: 1}); err != nil {
 		t.Fatal(err)
 	}
+	sel, err = r.Load([]string{dir})
+	if err != nil || len(sel.Tasks()) != 1 || sel.Tasks()[0].Name != "mine" {
+		t.Errorf("directory of task files: %v %v", sel, err)
+	}
 	m, ok, err := tk.ProcessResults(tk.Docs[0].Doc, []any{1.0, 2.0})
 	if err != nil || !ok || m["n"] != 2 || m["q"] != "What is 2+2?" {
 		t.Errorf("process_results: %v %v %v", m, ok, err)

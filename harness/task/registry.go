@@ -350,7 +350,8 @@ func (r *Registry) Groups() []string { return r.names(KindGroup) }
 func (r *Registry) Tags() []string { return r.names(KindTag) }
 
 // Match expands names and shell wildcards (mmlu_*) against every registered
-// name; a name that is an existing YAML file path is kept as is. The
+// name; a name that is an existing YAML file path is kept as is, and a
+// directory stands for the *.yaml files directly in it. The
 // result keeps the order of patterns, each pattern's matches sorted. An
 // error names the patterns that match nothing.
 func (r *Registry) Match(patterns []string) ([]string, error) {
@@ -370,6 +371,13 @@ func (r *Registry) Match(patterns []string) ([]string, error) {
 		}
 		if isYAMLPath(p) {
 			add(p)
+			continue
+		}
+		if files := yamlFilesIn(p); len(files) > 0 {
+			// A directory of task files, as lm-eval's --tasks DIR.
+			for _, f := range files {
+				add(f)
+			}
 			continue
 		}
 		if strings.ContainsAny(p, "*?[") {
@@ -398,6 +406,31 @@ func isYAMLPath(p string) bool {
 	}
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir()
+}
+
+func yamlFilesIn(dir string) []string {
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return nil
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	sort.Strings(files)
+	// Shared templates (no task or group key) are not tasks.
+	var out []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		head, ok := scanTopLevel(data)
+		if !ok {
+			head = data
+		}
+		if cfg, err := parseYAML(head, ""); err == nil && (cfg["task"] != nil || cfg["group"] != nil) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // SplitNames splits a --tasks value on commas and whitespace.
