@@ -223,9 +223,10 @@ func preparePairs(name string, stat func(labels []int, conf [][]float64) float64
 		}
 		k := len(labels)
 		return func(idx []int) float64 {
+			flat := make([]float64, k*k)
 			conf := make([][]float64, k)
 			for i := range conf {
-				conf[i] = make([]float64, k)
+				conf[i] = flat[i*k : (i+1)*k]
 			}
 			for _, i := range idx {
 				conf[gi[i]][pi[i]]++
