@@ -19,8 +19,14 @@ func sharedPath(t testing.TB, rel string) string {
 
 func storiesPath(t testing.TB) string { return sharedPath(t, "models/stories260K.gguf") }
 
+// load loads a model for a test. Tests use one thread unless they say
+// otherwise: the models are tiny, and OpenMP threads spinning on a busy
+// machine make timings erratic.
 func load(t testing.TB, path string, opts Options) *Model {
 	t.Helper()
+	if opts.Threads == 0 {
+		opts.Threads = 1
+	}
 	m, err := Load(path, opts)
 	if err != nil {
 		t.Fatalf("Load(%s): %v", path, err)

@@ -37,4 +37,5 @@ if [ ! -f "$build/CMakeCache.txt" ] || [ -n "${CMAKE_ARGS:-}" ]; then
 	cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${src[@]}" "${flags[@]}" ${CMAKE_ARGS:-} >&2
 fi
 jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
-cmake --build "$build" --target lmeval_native -j "$jobs" >&2
+# Not the calling make's flags: they would make the sub-make chatty.
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL cmake --build "$build" --target lmeval_native -j "$jobs" >&2
