@@ -33,7 +33,7 @@ const (
 // Regexp is a compiled Python pattern. It is safe for concurrent use.
 type Regexp struct {
 	src     string
-	flags   int
+	flags   int // effective flags, inline ones included
 	ngroups int
 	names   map[string]int
 
@@ -120,6 +120,10 @@ func minWidth(re *syntax.Regexp) int {
 
 // String returns the Python source pattern.
 func (r *Regexp) String() string { return r.src }
+
+// Flags returns the effective flags (those given and the pattern's
+// leading inline flags), as Python's re.flags minus UNICODE.
+func (r *Regexp) Flags() int { return r.flags }
 
 // NumGroups is the number of capturing groups (Python's re.groups).
 func (r *Regexp) NumGroups() int { return r.ngroups }
