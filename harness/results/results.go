@@ -245,3 +245,12 @@ func Parse(data []byte) (*Results, error) {
 	}
 	return r, nil
 }
+
+// Alias indents a task or group name for the tables as lm-eval's
+// prepare_print_tasks does: depth spaces and "- " below the top level.
+func Alias(name string, depth int) string {
+	if depth <= 0 {
+		return name
+	}
+	return strings.Repeat(" ", depth) + "- " + name
+}

@@ -196,3 +196,14 @@ func TestSampleRecord(t *testing.T) {
 		t.Errorf("sample line is not JSON: %v", err)
 	}
 }
+
+func TestAlias(t *testing.T) {
+	for _, tc := range []struct {
+		depth int
+		want  string
+	}{{0, "mmlu"}, {1, " - mmlu"}, {2, "  - mmlu"}} {
+		if got := Alias("mmlu", tc.depth); got != tc.want {
+			t.Errorf("Alias(mmlu, %d) = %q, want %q", tc.depth, got, tc.want)
+		}
+	}
+}
