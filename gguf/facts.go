@@ -94,25 +94,7 @@ func (f *File) layerUint(key string) uint64 {
 	if !ok || v.Type != TypeArray || v.Len() == 0 {
 		return 0
 	}
-	var first any
-	switch a := v.Data.(type) {
-	case []uint8:
-		first = a[0]
-	case []int8:
-		first = a[0]
-	case []uint16:
-		first = a[0]
-	case []int16:
-		first = a[0]
-	case []uint32:
-		first = a[0]
-	case []int32:
-		first = a[0]
-	case []uint64:
-		first = a[0]
-	case []int64:
-		first = a[0]
-	}
+	first := v.Data.([]any)[0]
 	n, _ := toUint(first)
 	return n
 }

@@ -69,9 +69,8 @@ type KV struct {
 
 // Value is a typed metadata value. Data holds the Go value: uint8, int8,
 // uint16, int16, uint32, int32, uint64, int64, float32, float64, bool or
-// string for a scalar, and a slice of one of those ([]string, []float32,
-// []int32, ...) for an array; arrays of arrays are rejected, as llama.cpp
-// does.
+// string for a scalar; for an array, a []any whose elements all have the Go
+// type of Elem. Arrays of arrays are rejected, as llama.cpp does.
 type Value struct {
 	Type ValueType // the value's type; TypeArray for arrays
 	Elem ValueType // for an array, the type of its elements
@@ -83,33 +82,8 @@ func (v Value) Len() int {
 	if v.Type != TypeArray {
 		return 1
 	}
-	switch a := v.Data.(type) {
-	case []uint8:
-		return len(a)
-	case []int8:
-		return len(a)
-	case []uint16:
-		return len(a)
-	case []int16:
-		return len(a)
-	case []uint32:
-		return len(a)
-	case []int32:
-		return len(a)
-	case []uint64:
-		return len(a)
-	case []int64:
-		return len(a)
-	case []float32:
-		return len(a)
-	case []float64:
-		return len(a)
-	case []bool:
-		return len(a)
-	case []string:
-		return len(a)
-	}
-	return 0
+	a, _ := v.Data.([]any)
+	return len(a)
 }
 
 // TypeName returns the value's type as llama.cpp prints it: "u32", "str",
@@ -315,11 +289,18 @@ func (f *File) Bool(key string) (bool, bool) {
 	return b, ok && isBool
 }
 
-// Strings returns an array-of-strings value.
+// Strings returns an array-of-strings value as a new []string.
 func (f *File) Strings(key string) ([]string, bool) {
-	v, ok := f.Get(key)
-	s, isStrs := v.([]string)
-	return s, ok && isStrs
+	v, ok := f.Lookup(key)
+	a, isArr := v.Data.([]any)
+	if !ok || !isArr || v.Elem != TypeString {
+		return nil, false
+	}
+	out := make([]string, len(a))
+	for i, e := range a {
+		out[i], _ = e.(string)
+	}
+	return out, true
 }
 
 // decoder reads the metadata part of a GGUF image sequentially, checking
@@ -578,7 +559,7 @@ func (d *decoder) array(et ValueType, n uint64, key string) (Value, error) {
 		if n > uint64(d.left())/8 {
 			return v, d.errf("metadata %q: array of %d strings cannot fit in the %d bytes left in the file", key, n, d.left())
 		}
-		a := make([]string, 0, min(n, 1<<16))
+		a := make([]any, 0, min(n, 1<<16))
 		for j := uint64(0); j < n; j++ {
 			s, err := d.str(func() string { return fmt.Sprintf("metadata %q element %d", key, j) })
 			if err != nil {
@@ -605,73 +586,13 @@ func (d *decoder) array(et ValueType, n uint64, key string) (Value, error) {
 	return v, nil
 }
 
-func decodeArray(et ValueType, raw []byte, n int) any {
-	le := binary.LittleEndian
-	switch et {
-	case TypeUint8:
-		return raw
-	case TypeInt8:
-		a := make([]int8, n)
-		for i := range a {
-			a[i] = int8(raw[i])
-		}
-		return a
-	case TypeBool:
-		a := make([]bool, n)
-		for i := range a {
-			a[i] = raw[i] != 0
-		}
-		return a
-	case TypeUint16:
-		a := make([]uint16, n)
-		for i := range a {
-			a[i] = le.Uint16(raw[2*i:])
-		}
-		return a
-	case TypeInt16:
-		a := make([]int16, n)
-		for i := range a {
-			a[i] = int16(le.Uint16(raw[2*i:]))
-		}
-		return a
-	case TypeUint32:
-		a := make([]uint32, n)
-		for i := range a {
-			a[i] = le.Uint32(raw[4*i:])
-		}
-		return a
-	case TypeInt32:
-		a := make([]int32, n)
-		for i := range a {
-			a[i] = int32(le.Uint32(raw[4*i:]))
-		}
-		return a
-	case TypeFloat32:
-		a := make([]float32, n)
-		for i := range a {
-			a[i] = math.Float32frombits(le.Uint32(raw[4*i:]))
-		}
-		return a
-	case TypeUint64:
-		a := make([]uint64, n)
-		for i := range a {
-			a[i] = le.Uint64(raw[8*i:])
-		}
-		return a
-	case TypeInt64:
-		a := make([]int64, n)
-		for i := range a {
-			a[i] = int64(le.Uint64(raw[8*i:]))
-		}
-		return a
-	case TypeFloat64:
-		a := make([]float64, n)
-		for i := range a {
-			a[i] = math.Float64frombits(le.Uint64(raw[8*i:]))
-		}
-		return a
+func decodeArray(et ValueType, raw []byte, n int) []any {
+	a := make([]any, n)
+	sz := int(et.size())
+	for i := range a {
+		a[i] = scalarAt(et, raw[i*sz:])
 	}
-	panic("gguf: decodeArray of type " + et.String())
+	return a
 }
 
 func (d *decoder) tensorInfo(i uint64) (TensorInfo, error) {

@@ -245,7 +245,7 @@ func TestAccessors(t *testing.T) {
 		{"Bool(b)", must(f.Bool("b")), true},
 		{"String(s)", must(f.String("s")), "héllo"},
 		{"String(u8)", ok(f.String("u8")), false},
-		{"Get(i32s)", must(f.Get("i32s")), []int32{1, -1, 7}},
+		{"Get(i32s)", must(f.Get("i32s")), []any{int32(1), int32(-1), int32(7)}},
 		{"Strings(i32s)", ok(f.Strings("i32s")), false},
 		{"Uint(missing)", ok(f.Uint("missing")), false},
 		{"layerUint(heads)", f.layerUint("heads"), uint64(12)},

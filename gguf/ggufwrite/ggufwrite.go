@@ -13,6 +13,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"reflect"
 
 	"lmeval/gguf"
 )
@@ -41,7 +42,9 @@ func New() *File { return &File{Version: gguf.Version} }
 // SetKV sets the metadata value of key, replacing an earlier value in place
 // (so file order is the order keys were first set). v is a uint8, int8,
 // uint16, int16, uint32, int32, uint64, int64, float32, float64, bool or
-// string, a slice of one of those, or a gguf.Value. Go int and uint are
+// string, a typed slice of one of those ([]string, []float32, ...; stored
+// as a []any array value, as gguf reads it back), or a gguf.Value. Go int
+// and uint are
 // refused: llama.cpp checks metadata types exactly, so the width must be
 // chosen (llama.cpp hyperparameters are uint32).
 func (f *File) SetKV(key string, v any) {
@@ -76,70 +79,84 @@ func (f *File) DeleteKV(key string) {
 func (f *File) KV() []gguf.KV { return f.kv }
 
 func toValue(v any) (gguf.Value, error) {
-	scalar := func(t gguf.ValueType) (gguf.Value, error) { return gguf.Value{Type: t, Data: v}, nil }
-	array := func(t gguf.ValueType) (gguf.Value, error) {
-		return gguf.Value{Type: gguf.TypeArray, Elem: t, Data: v}, nil
+	if x, ok := v.(gguf.Value); ok {
+		return checkValue(x)
 	}
-	switch x := v.(type) {
-	case gguf.Value:
-		// Validate by re-deriving the type from the data.
-		w, err := toValue(x.Data)
-		if err != nil || w.Type != x.Type || w.Elem != x.Elem {
-			return gguf.Value{}, fmt.Errorf("gguf.Value of type %s holds %T", x.TypeName(), x.Data)
+	if t, ok := scalarType(v); ok {
+		return gguf.Value{Type: t, Data: v}, nil
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Slice {
+		if _, isAny := v.([]any); !isAny {
+			et, ok := scalarType(reflect.Zero(rv.Type().Elem()).Interface())
+			if ok {
+				a := make([]any, rv.Len())
+				for i := range a {
+					a[i] = rv.Index(i).Interface()
+				}
+				return gguf.Value{Type: gguf.TypeArray, Elem: et, Data: a}, nil
+			}
 		}
-		return x, nil
-	case uint8:
-		return scalar(gguf.TypeUint8)
-	case int8:
-		return scalar(gguf.TypeInt8)
-	case uint16:
-		return scalar(gguf.TypeUint16)
-	case int16:
-		return scalar(gguf.TypeInt16)
-	case uint32:
-		return scalar(gguf.TypeUint32)
-	case int32:
-		return scalar(gguf.TypeInt32)
-	case uint64:
-		return scalar(gguf.TypeUint64)
-	case int64:
-		return scalar(gguf.TypeInt64)
-	case float32:
-		return scalar(gguf.TypeFloat32)
-	case float64:
-		return scalar(gguf.TypeFloat64)
-	case bool:
-		return scalar(gguf.TypeBool)
-	case string:
-		return scalar(gguf.TypeString)
-	case []uint8:
-		return array(gguf.TypeUint8)
-	case []int8:
-		return array(gguf.TypeInt8)
-	case []uint16:
-		return array(gguf.TypeUint16)
-	case []int16:
-		return array(gguf.TypeInt16)
-	case []uint32:
-		return array(gguf.TypeUint32)
-	case []int32:
-		return array(gguf.TypeInt32)
-	case []uint64:
-		return array(gguf.TypeUint64)
-	case []int64:
-		return array(gguf.TypeInt64)
-	case []float32:
-		return array(gguf.TypeFloat32)
-	case []float64:
-		return array(gguf.TypeFloat64)
-	case []bool:
-		return array(gguf.TypeBool)
-	case []string:
-		return array(gguf.TypeString)
+	}
+	switch v.(type) {
 	case int, uint, []int, []uint:
 		return gguf.Value{}, fmt.Errorf("Go %T has no GGUF width; use e.g. uint32 or int32", v)
+	case []any:
+		return gguf.Value{}, errors.New("[]any has no element type; pass a typed slice or a gguf.Value")
 	}
 	return gguf.Value{}, fmt.Errorf("unsupported value type %T", v)
+}
+
+// scalarType returns the GGUF type of a Go scalar.
+func scalarType(v any) (gguf.ValueType, bool) {
+	switch v.(type) {
+	case uint8:
+		return gguf.TypeUint8, true
+	case int8:
+		return gguf.TypeInt8, true
+	case uint16:
+		return gguf.TypeUint16, true
+	case int16:
+		return gguf.TypeInt16, true
+	case uint32:
+		return gguf.TypeUint32, true
+	case int32:
+		return gguf.TypeInt32, true
+	case uint64:
+		return gguf.TypeUint64, true
+	case int64:
+		return gguf.TypeInt64, true
+	case float32:
+		return gguf.TypeFloat32, true
+	case float64:
+		return gguf.TypeFloat64, true
+	case bool:
+		return gguf.TypeBool, true
+	case string:
+		return gguf.TypeString, true
+	}
+	return 0, false
+}
+
+// checkValue checks that a gguf.Value's data has its declared type.
+func checkValue(x gguf.Value) (gguf.Value, error) {
+	bad := fmt.Errorf("gguf.Value of type %s holds %T", x.TypeName(), x.Data)
+	if x.Type != gguf.TypeArray {
+		if t, ok := scalarType(x.Data); !ok || t != x.Type {
+			return gguf.Value{}, bad
+		}
+		return x, nil
+	}
+	a, ok := x.Data.([]any)
+	if !ok {
+		return gguf.Value{}, bad
+	}
+	for i, e := range a {
+		if t, ok := scalarType(e); !ok || t != x.Elem {
+			return gguf.Value{}, fmt.Errorf("gguf.Value of type %s: element %d is %T", x.TypeName(), i, e)
+		}
+	}
+	return x, nil
 }
 
 // AddTensor appends a tensor. shape is in ggml order (shape[0] is the row
@@ -213,7 +230,7 @@ func (f *File) WriteTo(w io.Writer) (int64, error) {
 			u32(uint32(kv.Value.Elem))
 			u64(uint64(kv.Value.Len()))
 		}
-		cw.write(encodeValue(kv.Value.Data))
+		cw.write(appendValue(nil, kv.Value.Data))
 	}
 	align := f.alignment()
 	var off uint64
@@ -272,12 +289,17 @@ func (c *countWriter) write(p []byte) {
 	c.err = err
 }
 
-// encodeValue returns the little-endian encoding of a value's data; arrays
-// without their type and count, which WriteTo writes first.
-func encodeValue(v any) []byte {
+// appendValue appends the little-endian encoding of a value's data; for
+// an array, its elements without the type and count, which WriteTo writes
+// first.
+func appendValue(b []byte, v any) []byte {
+	if a, ok := v.([]any); ok {
+		for _, e := range a {
+			b = appendValue(b, e)
+		}
+		return b
+	}
 	le := binary.LittleEndian
-	var b []byte
-	str := func(s string) { b = le.AppendUint64(b, uint64(len(s))); b = append(b, s...) }
 	switch x := v.(type) {
 	case uint8:
 		b = append(b, x)
@@ -302,55 +324,10 @@ func encodeValue(v any) []byte {
 	case float64:
 		b = le.AppendUint64(b, math.Float64bits(x))
 	case string:
-		str(x)
-	case []uint8:
+		b = le.AppendUint64(b, uint64(len(x)))
 		b = append(b, x...)
-	case []int8:
-		for _, e := range x {
-			b = append(b, byte(e))
-		}
-	case []bool:
-		for _, e := range x {
-			b = append(b, boolByte(e))
-		}
-	case []uint16:
-		for _, e := range x {
-			b = le.AppendUint16(b, e)
-		}
-	case []int16:
-		for _, e := range x {
-			b = le.AppendUint16(b, uint16(e))
-		}
-	case []uint32:
-		for _, e := range x {
-			b = le.AppendUint32(b, e)
-		}
-	case []int32:
-		for _, e := range x {
-			b = le.AppendUint32(b, uint32(e))
-		}
-	case []float32:
-		for _, e := range x {
-			b = le.AppendUint32(b, math.Float32bits(e))
-		}
-	case []uint64:
-		for _, e := range x {
-			b = le.AppendUint64(b, e)
-		}
-	case []int64:
-		for _, e := range x {
-			b = le.AppendUint64(b, uint64(e))
-		}
-	case []float64:
-		for _, e := range x {
-			b = le.AppendUint64(b, math.Float64bits(e))
-		}
-	case []string:
-		for _, e := range x {
-			str(e)
-		}
 	default:
-		panic(fmt.Sprintf("ggufwrite: encodeValue(%T)", v)) // toValue admits no other type
+		panic(fmt.Sprintf("ggufwrite: appendValue(%T)", v)) // toValue admits no other type
 	}
 	return b
 }

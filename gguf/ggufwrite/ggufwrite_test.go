@@ -48,7 +48,7 @@ func TestRoundTrip(t *testing.T) {
 	for i, v := range values {
 		key := fmt.Sprintf("k%02d.%T", i, v)
 		w.SetKV(key, v)
-		want = append(want, gguf.KV{Key: key, Value: gguf.Value{Data: v}})
+		want = append(want, gguf.KV{Key: key, Value: gguf.Value{Data: anySlice(v)}})
 	}
 	w.SetKV("k00.uint8", uint8(8)) // replaces in place
 	want[0].Value.Data = uint8(8)
@@ -106,6 +106,20 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// anySlice returns v, or for a slice its elements as a []any, as gguf
+// returns arrays.
+func anySlice(v any) any {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice {
+		return v
+	}
+	a := make([]any, rv.Len())
+	for i := range a {
+		a[i] = rv.Index(i).Interface()
+	}
+	return a
+}
+
 func TestWriterErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -116,6 +130,10 @@ func TestWriterErrors(t *testing.T) {
 		{"map", func(f *ggufwrite.File) { f.SetKV("m", map[string]int{}) }, "unsupported value type map[string]int"},
 		{"empty key", func(f *ggufwrite.File) { f.SetKV("", "x") }, "empty key"},
 		{"bad Value", func(f *ggufwrite.File) { f.SetKV("v", gguf.Value{Type: gguf.TypeUint32, Data: "x"}) }, "gguf.Value of type u32 holds string"},
+		{"bad array Value", func(f *ggufwrite.File) {
+			f.SetKV("v", gguf.Value{Type: gguf.TypeArray, Elem: gguf.TypeInt32, Data: []any{int32(1), "x"}})
+		}, "gguf.Value of type arr[i32,2]: element 1 is string"},
+		{"[]any", func(f *ggufwrite.File) { f.SetKV("v", []any{1}) }, "[]any has no element type"},
 		{"data size", func(f *ggufwrite.File) { f.AddTensor("t", gguf.F16, []uint64{4}, make([]byte, 4)) }, `AddTensor("t"): 4 bytes of data, want 8`},
 		{"block", func(f *ggufwrite.File) { f.AddTensor("t", gguf.Q4_K, []uint64{64}, nil) }, "not a multiple of the Q4_K block size 256"},
 		{"dup", func(f *ggufwrite.File) {
