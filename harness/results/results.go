@@ -227,11 +227,26 @@ func number(v any) (float64, bool) {
 // JSON writes the results as lm-eval's results_*.json content (indented
 // by two spaces as EvaluationTracker writes it).
 func (r *Results) JSON() ([]byte, error) {
+	// Floats inside free-form values keep Python's float format too.
+	c := *r
+	c.Configs = make(map[string]any, len(r.Configs))
+	for k, v := range r.Configs {
+		c.Configs[k] = jsonable(v)
+	}
+	c.Config.GenKwargs = jsonable(r.Config.GenKwargs)
+	c.Config.Limit = jsonable(r.Config.Limit)
+	if r.LMEval != nil {
+		l := *r.LMEval
+		l.Model, _ = jsonable(l.Model).(map[string]any)
+		l.Engine, _ = jsonable(l.Engine).(map[string]any)
+		l.Extra, _ = jsonable(l.Extra).(map[string]any)
+		c.LMEval = &l
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
+	if err := enc.Encode(&c); err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil

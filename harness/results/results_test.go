@@ -95,6 +95,8 @@ func TestJSONSchema(t *testing.T) {
 	r.Date = 1700000000.5
 	r.TotalEvalTime = "12.5"
 	r.LMEval = &LMEval{Model: map[string]any{"architecture": "llama", "file_type": "Q4_K_M"}, TokensDecoded: 10}
+	r.Configs["gsm8k"] = map[string]any{"metadata": map[string]any{"version": 3.0}, "num_fewshot": int64(5)}
+	r.Config.GenKwargs = map[string]any{"temperature": 0.0}
 	data, err := r.JSON()
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +114,7 @@ func TestJSONSchema(t *testing.T) {
 	for _, frag := range []string{
 		`"acc,none": 0.75`, `"acc_stderr,none": 0.0125`, `"exact_match_stderr,strict-match": "N/A"`,
 		`"arc_easy": 1.0`, `"original": 2376`, `"effective": 100`, `"random_seed": null`, `"numpy_seed": 1234`,
-		`"bootstrap_iters": 100000`, `"date": 1700000000.5`, `"total_evaluation_time_seconds": "12.5"`,
+		`"bootstrap_iters": 100000`, `"version": 3.0`, `"temperature": 0.0`, `"num_fewshot": 5`, `"date": 1700000000.5`, `"total_evaluation_time_seconds": "12.5"`,
 	} {
 		if !strings.Contains(s, frag) {
 			t.Errorf("results JSON lacks %s", frag)

@@ -120,9 +120,18 @@ func jsonable(v any) any {
 		}
 		return out
 	case map[string]any:
+		if x == nil {
+			return x
+		}
 		out := make(map[string]any, len(x))
 		for k, e := range x {
 			out[k] = jsonable(e)
+		}
+		return out
+	case *OrderedMap[any]:
+		out := NewOrderedMap[any]()
+		for _, k := range x.keys {
+			out.Set(k, jsonable(x.m[k]))
 		}
 		return out
 	}
