@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"reflect"
 	"strings"
@@ -15,6 +16,7 @@ type corpusCase struct {
 	Doc      json.RawMessage `json:"doc"`
 	Expected json.RawMessage `json:"expected"`
 	Value    json.RawMessage `json:"value"`
+	Env      string          `json:"env"`
 }
 
 // decodeJSON decodes JSON keeping Python's int/float distinction: numbers
@@ -79,10 +81,16 @@ func loadCorpus(t *testing.T) []corpusCase {
 // of them to be identical, errors included.
 func TestCorpus(t *testing.T) {
 	cases := loadCorpus(t)
-	e := New()
+	lmeval := New()
+	chat := New(HFChatTemplate())
+	chat.RegisterFunc("raise_exception", func(msg string) (string, error) { return "", errors.New(msg) })
 	same, valueChecked := 0, 0
 	var mismatches []string
 	for i, c := range cases {
+		e := lmeval
+		if c.Env == "hf" {
+			e = chat
+		}
 		doc, _ := decodeJSON(t, c.Doc).(map[string]any)
 		got, err := e.Render(c.Template, doc)
 		var want string

@@ -118,6 +118,11 @@ func (r *renderer) renderNode(out *strings.Builder, n node, sc *scope) error {
 			return err
 		}
 		out.WriteString(s)
+	case *loopControlNode:
+		if n.isBreak {
+			return errBreak
+		}
+		return errContinue
 	case *withNode:
 		inner := sc.child()
 		for i, name := range n.names {
@@ -240,11 +245,23 @@ func (r *renderer) renderFor(out *strings.Builder, n *forNode, sc *scope) error 
 			return err
 		}
 		if err := r.render(out, n.body, inner); err != nil {
-			return err
+			if err == errBreak {
+				break
+			}
+			if err != errContinue {
+				return err
+			}
 		}
 	}
 	return nil
 }
+
+// errBreak and errContinue carry {% break %} and {% continue %} up to the
+// enclosing loop.
+var (
+	errBreak    = errors.New("break outside of a loop")
+	errContinue = errors.New("continue outside of a loop")
+)
 
 type macro struct {
 	node     *macroNode
@@ -304,11 +321,7 @@ func (r *renderer) eval(e expr, sc *scope) (any, error) {
 		if v, ok := sc.lookup(name); ok {
 			return v, nil
 		}
-		switch name {
-		case "none":
-			return nil, nil
-		}
-		return &undefined{name: fmt.Sprintf("'%s' is undefined", name)}, nil
+		return &undefined{name: fmt.Sprintf("'%s' is undefined", name), soft: r.env.lenient}, nil
 	case *nodes.List:
 		l := make([]any, len(n.Val))
 		for i, x := range n.Val {
@@ -369,9 +382,9 @@ func (r *renderer) eval(e expr, sc *scope) (any, error) {
 			return nil, err
 		}
 		if n.Attribute == "" {
-			return getItem(obj, int64(n.Index))
+			return r.soften(getItem(obj, int64(n.Index)))
 		}
-		return getAttr(obj, n.Attribute)
+		return r.soften(getAttr(obj, n.Attribute))
 	case *nodes.GetItem:
 		obj, err := r.eval(n.Node, sc)
 		if err != nil {
@@ -384,7 +397,7 @@ func (r *renderer) eval(e expr, sc *scope) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return getItem(obj, key)
+		return r.soften(getItem(obj, key))
 	case *nodes.GetSlice:
 		return r.evalSlice(n, sc)
 	case *nodes.Call:
@@ -465,6 +478,15 @@ func (r *renderer) eval(e expr, sc *scope) (any, error) {
 		return nil, errors.New("missing expression")
 	}
 	return nil, fmt.Errorf("unsupported expression %T", e)
+}
+
+// soften turns a missing attribute or item into jinja2.Undefined in an
+// environment with LenientUndefined.
+func (r *renderer) soften(v any, err error) (any, error) {
+	if u, ok := v.(*undefined); ok && r.env.lenient && !u.soft {
+		return &undefined{name: u.name, soft: true}, err
+	}
+	return v, err
 }
 
 func call(fn any, args []any, kwargs map[string]any) (any, error) {
@@ -766,6 +788,14 @@ func (r *renderer) evalBinary(n *nodes.BinaryExpression, sc *scope) (any, error)
 }
 
 func binaryOp(op tokens.Type, sym string, left, right any) (any, error) {
+	if op == tokens.Equals || op == tokens.Ne {
+		// jinja2.Undefined equals only another Undefined.
+		lu, lok := left.(*undefined)
+		ru, rok := right.(*undefined)
+		if (lok && lu.soft || !lok) && (rok && ru.soft || !rok) && (lok || rok) {
+			return (lok && rok) == (op == tokens.Equals), nil
+		}
+	}
 	if op != tokens.In && op != tokens.Tilde {
 		if u, ok := left.(*undefined); ok {
 			return nil, u.err()

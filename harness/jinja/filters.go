@@ -369,10 +369,17 @@ func init() {
 			return total, nil
 		},
 		"title": stringFilter(jinjaTitle),
-		"tojson": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+		"tojson": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 			indent, _ := asInt(param(args, kwargs, 0, "indent", int64(-1)))
 			var b strings.Builder
-			if err := writeJSON(&b, v, int(indent), 0); err != nil {
+			if r.env.hfJSON {
+				ascii, _ := truth(param(args, kwargs, 1, "ensure_ascii", false))
+				if err := writeJSON(&b, v, int(indent), 0, ascii); err != nil {
+					return nil, err
+				}
+				return b.String(), nil
+			}
+			if err := writeJSON(&b, v, int(indent), 0, true); err != nil {
 				return nil, err
 			}
 			return strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`, "'", `\u0027`).Replace(b.String()), nil

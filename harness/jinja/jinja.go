@@ -25,10 +25,13 @@ import (
 // by source text, so rendering the same template for millions of documents
 // parses it once.
 type Env struct {
-	cfg     *config.Config
-	mu      sync.RWMutex
-	globals map[string]any
-	cache   sync.Map // source -> *compiled
+	cfg          *config.Config
+	lenient      bool // jinja2.Undefined instead of StrictUndefined
+	loopControls bool // {% break %} and {% continue %}
+	hfJSON       bool // tojson as transformers defines it
+	mu           sync.RWMutex
+	globals      map[string]any
+	cache        sync.Map // source -> *compiled
 }
 
 type compiled struct {
@@ -38,12 +41,60 @@ type compiled struct {
 
 // New returns an environment equivalent to lm-eval's
 // Environment(undefined=StrictUndefined, keep_trailing_newline=True) with the
-// regex_replace filter.
-func New() *Env {
+// regex_replace filter. Options change that configuration, for example to
+// Hugging Face's chat-template environment.
+func New(opts ...Option) *Env {
 	cfg := config.New()
 	cfg.StrictUndefined = true
 	cfg.KeepTrailingNewline = true
-	return &Env{cfg: cfg, globals: globals()}
+	e := &Env{cfg: cfg, globals: globals()}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
+}
+
+// An Option configures an Env like a jinja2.Environment argument.
+type Option func(*Env)
+
+// TrimBlocks removes the first newline after a block tag (trim_blocks=True).
+func TrimBlocks() Option { return func(e *Env) { e.cfg.TrimBlocks = true } }
+
+// LstripBlocks strips spaces and tabs from the start of a line up to a block
+// tag (lstrip_blocks=True).
+func LstripBlocks() Option { return func(e *Env) { e.cfg.LeftStripBlocks = true } }
+
+// LenientUndefined uses jinja2.Undefined instead of StrictUndefined: an
+// undefined value prints as "", is false and iterates as empty; only
+// attribute access, calls and arithmetic on it fail.
+func LenientUndefined() Option {
+	return func(e *Env) {
+		e.lenient = true
+		e.cfg.StrictUndefined = false
+	}
+}
+
+// LoopControls enables {% break %} and {% continue %} (jinja2.ext.loopcontrols).
+func LoopControls() Option { return func(e *Env) { e.loopControls = true } }
+
+// DropTrailingNewline removes a single trailing newline of the template, as
+// Jinja2 does by default (keep_trailing_newline=False).
+func DropTrailingNewline() Option { return func(e *Env) { e.cfg.KeepTrailingNewline = false } }
+
+// HFChatTemplate configures the environment transformers renders chat
+// templates in: ImmutableSandboxedEnvironment(trim_blocks=True,
+// lstrip_blocks=True, extensions=[loopcontrols]) with the default Undefined,
+// and its tojson filter (json.dumps with ensure_ascii=False, keys in
+// sorted order here as Go maps have no insertion order).
+// Register raise_exception (and strftime_now if templates use it) with
+// RegisterFunc.
+func HFChatTemplate() Option {
+	return func(e *Env) {
+		for _, o := range []Option{TrimBlocks(), LstripBlocks(), LenientUndefined(), LoopControls(), DropTrailingNewline()} {
+			o(e)
+		}
+		e.hfJSON = true
+	}
 }
 
 // RegisterFunc adds a global function, for example raise_exception for chat
@@ -73,7 +124,7 @@ func (e *Env) compile(src string) ([]node, error) {
 		c := c.(*compiled)
 		return c.body, c.err
 	}
-	body, err := parseTemplateSafe(src, e.cfg)
+	body, err := parseTemplateSafe(src, e.cfg, e.loopControls)
 	if err != nil {
 		err = fmt.Errorf("jinja: parse %q: %w", abbreviate(src), err)
 	}
@@ -83,13 +134,13 @@ func (e *Env) compile(src string) ([]node, error) {
 
 // parseTemplateSafe turns a panic inside gonja's lexer or parser into an
 // error: templates come from user YAML.
-func parseTemplateSafe(src string, cfg *config.Config) (body []node, err error) {
+func parseTemplateSafe(src string, cfg *config.Config, loopControls bool) (body []node, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("parser failure: %v", r)
 		}
 	}()
-	return parseTemplate(src, cfg)
+	return parseTemplate(src, cfg, loopControls)
 }
 
 func (e *Env) scope(vars map[string]any) *scope {
@@ -164,7 +215,7 @@ func (e *Env) evalNode(out *outputNode, vars map[string]any) (any, error) {
 		if err != nil {
 			return err
 		}
-		if u, ok := v.(*undefined); ok {
+		if u, ok := v.(*undefined); ok && !u.soft {
 			return u.err()
 		}
 		return nil

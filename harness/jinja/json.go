@@ -8,10 +8,10 @@ import (
 	"unicode/utf16"
 )
 
-// writeJSON is Python's json.dumps(v, sort_keys=True, indent=indent) as
-// Jinja2's tojson filter calls it: ASCII-only output with \uXXXX escapes
-// (surrogate pairs above U+FFFF), ", " and ": " separators.
-func writeJSON(b *strings.Builder, v any, indent, depth int) error {
+// writeJSON is Python's json.dumps(v, sort_keys=True, indent=indent,
+// ensure_ascii=ascii) as Jinja2's tojson filter calls it: with ascii,
+// \uXXXX escapes (surrogate pairs above U+FFFF); ", " and ": " separators.
+func writeJSON(b *strings.Builder, v any, indent, depth int, ascii bool) error {
 	nl := func(d int) {
 		if indent >= 0 {
 			b.WriteByte('\n')
@@ -41,7 +41,7 @@ func writeJSON(b *strings.Builder, v any, indent, depth int) error {
 			b.WriteString(formatFloat(x))
 		}
 	case string:
-		writeJSONString(b, x)
+		writeJSONString(b, x, ascii)
 	case []any, tuple:
 		var items []any
 		if l, ok := x.([]any); ok {
@@ -59,7 +59,7 @@ func writeJSON(b *strings.Builder, v any, indent, depth int) error {
 				b.WriteString(sep)
 			}
 			nl(depth + 1)
-			if err := writeJSON(b, e, indent, depth+1); err != nil {
+			if err := writeJSON(b, e, indent, depth+1, ascii); err != nil {
 				return err
 			}
 		}
@@ -76,9 +76,9 @@ func writeJSON(b *strings.Builder, v any, indent, depth int) error {
 				b.WriteString(sep)
 			}
 			nl(depth + 1)
-			writeJSONString(b, k)
+			writeJSONString(b, k, ascii)
 			b.WriteString(": ")
-			if err := writeJSON(b, x[k], indent, depth+1); err != nil {
+			if err := writeJSON(b, x[k], indent, depth+1, ascii); err != nil {
 				return err
 			}
 		}
@@ -92,7 +92,7 @@ func writeJSON(b *strings.Builder, v any, indent, depth int) error {
 	return nil
 }
 
-func writeJSONString(b *strings.Builder, s string) {
+func writeJSONString(b *strings.Builder, s string, ascii bool) {
 	b.WriteByte('"')
 	for _, r := range s {
 		switch {
@@ -110,6 +110,8 @@ func writeJSONString(b *strings.Builder, s string) {
 			b.WriteString(`\b`)
 		case r == '\f':
 			b.WriteString(`\f`)
+		case !ascii && r >= 0x20:
+			b.WriteRune(r)
 		case r < 0x20 || r >= 0x7f && r <= 0xffff:
 			fmt.Fprintf(b, `\u%04x`, r)
 		case r > 0xffff:

@@ -77,14 +77,18 @@ type condExpr struct {
 func (c *condExpr) Position() *tokens.Token { return nil }
 func (c *condExpr) String() string          { return "condExpr" }
 
+type loopControlNode struct{ isBreak bool }
+
 type templateParser struct {
-	p   *parser.Parser
-	src string
+	p            *parser.Parser
+	src          string
+	loopControls bool
+	loopDepth    int
 }
 
-func parseTemplate(src string, cfg *config.Config) ([]node, error) {
+func parseTemplate(src string, cfg *config.Config, loopControls bool) ([]node, error) {
 	stream := tokens.LexAll(src, cfg)
-	tp := &templateParser{p: parser.NewParser("template", stream, cfg, nil, noControlStructures{}), src: src}
+	tp := &templateParser{p: parser.NewParser("template", stream, cfg, nil, noControlStructures{}), src: src, loopControls: loopControls}
 	body, end, err := tp.parseBody()
 	if err != nil {
 		return nil, err
@@ -280,7 +284,9 @@ func (tp *templateParser) parseStatement(name string) (node, error) {
 		if err := tp.blockEnd(); err != nil {
 			return nil, err
 		}
+		tp.loopDepth++
 		body, end, err := tp.parseBody("else", "endfor")
+		tp.loopDepth--
 		if err != nil {
 			return nil, err
 		}
@@ -412,6 +418,14 @@ func (tp *templateParser) parseStatement(name string) (node, error) {
 		// {% do %} needs the "do" extension in Jinja2, which lm-eval does
 		// not enable.
 		return nil, fmt.Errorf("encountered unknown tag 'do' (the jinja2.ext.do extension is not enabled in lm-eval)")
+	case "break", "continue":
+		if !tp.loopControls {
+			return nil, fmt.Errorf("encountered unknown tag '%s'", name)
+		}
+		if tp.loopDepth == 0 {
+			return nil, tp.errorf("'%s' outside of a loop", name)
+		}
+		return &loopControlNode{isBreak: name == "break"}, tp.blockEnd()
 	case "raw":
 		return nil, tp.errorf("raw blocks are not supported")
 	}

@@ -12,7 +12,12 @@ Environment(undefined=StrictUndefined, keep_trailing_newline=True) plus the
 regex_replace filter), and writes one line per case:
 
     {"template": ..., "doc": {...}, "expected": "<output>" | {"error": true},
-     "value": <ast.literal_eval(output)>   (only when that is a list)}
+     "value": <ast.literal_eval(output)>   (only when that is a list),
+     "env": "hf"   (only for chat templates, rendered in transformers'
+                    environment instead of lm-eval's)}
+
+Entries of templates.jsonl with "docs" are rendered with those documents
+instead of synthesised ones (chat templates need message lists).
 
 The Go test TestCorpus renders every line and requires >= 99.5% identical.
 """
@@ -21,7 +26,9 @@ import json
 import random
 import re
 
-from jinja2 import Environment, StrictUndefined, nodes
+from jinja2 import Environment, StrictUndefined, TemplateError, nodes
+from jinja2.ext import loopcontrols
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 
 def regex_replace(string, pattern, repl, count: int = 0):
@@ -30,6 +37,23 @@ def regex_replace(string, pattern, repl, count: int = 0):
 
 ENV = Environment(undefined=StrictUndefined, keep_trailing_newline=True)
 ENV.filters["regex_replace"] = regex_replace
+
+
+def raise_exception(message):
+    raise TemplateError(message)
+
+
+# transformers' chat-template environment (PreTrainedTokenizerBase
+# ._compile_jinja_template): entries with "env": "hf" render in it.
+HF_ENV = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=[loopcontrols])
+HF_ENV.globals["raise_exception"] = raise_exception
+
+
+def hf_tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False):
+    return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
+
+
+HF_ENV.filters["tojson"] = hf_tojson
 
 STR_METHODS = set(dir(str))
 LIST_ONLY = {"append", "extend", "pop", "insert", "reverse", "sort", "copy", "remove", "clear"}
@@ -165,9 +189,9 @@ def make(spec, rng, pool, key):
     return rng.choice(pool)
 
 
-def render(template, doc):
+def render(template, doc, env=ENV):
     try:
-        return ENV.from_string(template).render(**doc), None
+        return env.from_string(template).render(**doc), None
     except Exception as e:  # noqa: BLE001 - any failure is an expected error
         return None, e
 
@@ -209,7 +233,18 @@ def main():
     n = 0
     with open("corpus.jsonl", "w", encoding="utf-8") as f:
         for line in open("templates.jsonl", encoding="utf-8"):
-            t = json.loads(line)["template"]
+            entry = json.loads(line)
+            t = entry["template"]
+            if "docs" in entry:
+                env = HF_ENV if entry.get("env") == "hf" else ENV
+                for doc in entry["docs"]:
+                    text, e = render(t, doc, env)
+                    c = {"template": t, "doc": doc, "expected": {"error": True} if e else text}
+                    if entry.get("env"):
+                        c["env"] = entry["env"]
+                    f.write(json.dumps(c, ensure_ascii=False) + "\n")
+                    n += 1
+                continue
             try:
                 cs = cases(t)
             except Exception as e:  # template does not parse in jinja2
