@@ -91,6 +91,10 @@ type pnode struct {
 	children  []*pnode
 	unwrap    bool // list: elements are the single field of the repeated group
 	leafType  parquet.Type
+
+	// scratch for elements
+	sub    [][]parquet.Value
+	starts []int
 }
 
 // buildNode converts the parquet schema tree, numbering leaf columns in
@@ -173,8 +177,13 @@ func (p *pnode) value(cols [][]parquet.Value) (any, error) {
 // elements splits a repeated node's values into its elements: a new element
 // starts at each value whose repetition level is the node's own.
 func (p *pnode) elements(cols [][]parquet.Value) ([]any, error) {
-	sub := make([][]parquet.Value, len(cols))
-	starts := make([]int, p.col-p.col0)
+	// A node is never inside itself, so its scratch space is free here.
+	if p.sub == nil {
+		p.sub = make([][]parquet.Value, p.col)
+		p.starts = make([]int, p.col-p.col0)
+	}
+	sub, starts := p.sub, p.starts
+	clear(starts)
 	var out []any
 	for {
 		done := true
@@ -252,6 +261,21 @@ func (p *pnode) content(cols [][]parquet.Value) (any, error) {
 
 var epoch = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// pyDatetime formats a timestamp as Python's str(datetime) does, which is
+// what a template shows: microseconds only when not zero, "+00:00" for a
+// UTC-adjusted (timezone-aware) value.
+func pyDatetime(t time.Time, utc bool) string {
+	t = t.UTC()
+	s := t.Format("2006-01-02 15:04:05")
+	if us := t.Nanosecond() / 1000; us != 0 {
+		s += fmt.Sprintf(".%06d", us)
+	}
+	if utc {
+		s += "+00:00"
+	}
+	return s
+}
+
 func leafValue(v parquet.Value, t parquet.Type) any {
 	if v.IsNull() {
 		return nil
@@ -274,13 +298,28 @@ func leafValue(v parquet.Value, t parquet.Type) any {
 		}
 		return int64(v.Int32())
 	case parquet.Int64:
+		if ts, ok := lv.(*pformat.TimestampType); ok {
+			var t time.Time
+			switch ts.Unit.Value.(type) {
+			case *pformat.MilliSeconds:
+				t = time.UnixMilli(v.Int64())
+			case *pformat.NanoSeconds:
+				t = time.Unix(0, v.Int64())
+			default:
+				t = time.UnixMicro(v.Int64())
+			}
+			return pyDatetime(t, ts.IsAdjustedToUTC)
+		}
 		return v.Int64()
 	case parquet.Float:
 		return float64(v.Float())
 	case parquet.Double:
 		return v.Double()
 	case parquet.Int96:
-		return v.Int96().String()
+		// Legacy timestamps: nanoseconds of the day, then the Julian day.
+		i := v.Int96()
+		days := int64(i[2]) - 2440588
+		return pyDatetime(time.Unix(days*86400, i.Int64()), false)
 	default: // ByteArray, FixedLenByteArray
 		return string(v.ByteArray())
 	}
