@@ -2,28 +2,66 @@ package main
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"log/slog"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"lmeval/harness"
+	"lmeval/harness/cache"
 	"lmeval/harness/config"
 	"lmeval/harness/model"
+	"lmeval/harness/output"
 )
 
-// evaluate runs cfg's tasks on lm, prints the results table on stdout and
-// writes the output files.
-//
-// Integration point for the evaluator (harness.Evaluate), which is not in
-// the tree yet. When it lands, this function should:
-//   - call harness.Evaluate(ctx, cfg, lm); ctx carries the progress
-//     display (progress.FromContext) and is cancelled on Ctrl-C; lm is
-//     already behind the response cache when --use_cache is set;
-//   - lay out the files with output.NewLayout(cfg.OutputPath,
-//     output.ModelName(cfg.ModelArgs), start) when cfg.OutputPath is set:
-//     Layout.OpenSamples(task) for streamed samples (--log_samples) and
-//     Layout.WriteResults for the results JSON;
-//   - print the results table to c.App.Writer, and with cfg.ShowConfig the
-//     full results JSON (output.Marshal).
+// evaluate runs cfg's tasks on lm (harness.Evaluate), prints the results
+// table on stdout and writes the results JSON and, with --log_samples, the
+// samples files under --output_path.
 func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.LM) error {
-	return errors.New("evaluation is not available in this build: the evaluator (harness.Evaluate) is not linked in yet")
+	start := time.Now()
+	var layout output.Layout
+	var opts []harness.Option
+	if cfg.OutputPath != "" {
+		layout = output.NewLayout(cfg.OutputPath, output.ModelName(cfg.ModelArgs), start)
+		if cfg.LogSamples || cfg.PredictOnly {
+			opts = append(opts, harness.WithSamples(func(name string) (harness.SampleWriter, error) {
+				return layout.OpenSamples(name)
+			}))
+		}
+	} else if cfg.LogSamples || cfg.PredictOnly {
+		slog.Warn("--log_samples without --output_path: samples are not saved")
+	}
+	if cfg.CacheRequests != config.CacheRequestsOff {
+		db, err := cache.Open(cache.DefaultPath("requests.sqlite"))
+		if err != nil {
+			return fmt.Errorf("--cache_requests: %w", err)
+		}
+		defer db.Close()
+		opts = append(opts, harness.WithRequestCache(db))
+	}
+	if c.App.ErrWriter != nil {
+		opts = append(opts, harness.WithWriteOut(c.App.ErrWriter))
+	}
+
+	res, err := harness.Evaluate(ctx, cfg, lm, opts...)
+	if err != nil {
+		return err
+	}
+	if cfg.OutputPath != "" {
+		if err := layout.WriteResults(res); err != nil {
+			return err
+		}
+		slog.Info("results written", "path", layout.ResultsFile)
+	}
+	if cfg.ShowConfig {
+		data, err := output.Marshal(res)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(c.App.Writer, string(data))
+	}
+	fmt.Fprintln(c.App.Writer, res.Header())
+	fmt.Fprint(c.App.Writer, res.Tables())
+	return nil
 }

@@ -1,0 +1,299 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"lmeval/harness/config"
+	"lmeval/harness/filters"
+	"lmeval/harness/metrics"
+	"lmeval/harness/model"
+	"lmeval/harness/task"
+)
+
+// evaluation is one Evaluate call's state.
+type evaluation struct {
+	cfg  *config.Config
+	lm   model.LM
+	opts options
+
+	roots []*node    // the selection, in --tasks order
+	runs  []*taskRun // every task, depth first
+}
+
+// node is a task or a group in the selection's hierarchy (lm-eval's
+// task_dict).
+type node struct {
+	name     string
+	run      *taskRun
+	group    *task.Group
+	children []*node
+}
+
+// taskRun is one task's requests, answers and scores.
+type taskRun struct {
+	t         *task.Task
+	spec      config.TaskSpec
+	specs     []metrics.Spec
+	pipelines []*filters.Pipeline
+	native    bool // scored by the task's own process_results
+
+	// Per document (position in t.Docs): its instances sorted by Idx, the
+	// responses of each (one per repeat), the answers still missing, and
+	// the per-filter scores once complete.
+	insts   [][]*task.Instance
+	resps   [][][]any
+	pending []int
+	scores  [][]docScore
+
+	samples SampleWriter
+}
+
+// docScore is one document's metric values under one filter, in the order
+// process_results returns them.
+type docScore struct {
+	keys   []string
+	values map[string]any
+}
+
+// resolve loads every --tasks entry into the hierarchy.
+func (ev *evaluation) resolve() error {
+	seen := map[string]bool{}
+	var errs []error
+	for _, spec := range ev.cfg.Tasks {
+		sel, err := ev.opts.registry.Load([]string{spec.Name})
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, m := range sel.Members {
+			if n := ev.member(m, spec, seen); n != nil {
+				ev.roots = append(ev.roots, n)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if len(ev.runs) == 0 {
+		return errors.New("no tasks to evaluate")
+	}
+	return nil
+}
+
+func (ev *evaluation) member(m task.Member, spec config.TaskSpec, seen map[string]bool) *node {
+	if m.Task != nil {
+		if seen[m.Task.Name] {
+			slog.Warn("task selected twice; evaluating it once", "task", m.Task.Name)
+			return nil
+		}
+		seen[m.Task.Name] = true
+		tr := &taskRun{t: m.Task, spec: spec}
+		ev.runs = append(ev.runs, tr)
+		return &node{name: m.Task.Name, run: tr}
+	}
+	n := &node{name: m.Group.Name, group: m.Group}
+	for _, c := range m.Group.Members {
+		if cn := ev.member(c, spec, seen); cn != nil {
+			n.children = append(n.children, cn)
+		}
+	}
+	return n
+}
+
+// build builds every task's documents and requests and prepares its
+// metrics and filters.
+func (ev *evaluation) build(ctx context.Context) error {
+	cfg := ev.cfg
+	var chat task.ChatTemplate
+	if cfg.ChatTemplate.Enabled {
+		ct, ok := ev.lm.(ChatTemplater)
+		if !ok {
+			return fmt.Errorf("--apply_chat_template: model %s cannot render a chat template", cfg.Model)
+		}
+		if cfg.ChatTemplate.Name != "" {
+			if named, ok := ev.lm.(interface {
+				NamedChatTemplate(name string) (task.ChatTemplate, error)
+			}); ok {
+				var err error
+				if chat, err = named.NamedChatTemplate(cfg.ChatTemplate.Name); err != nil {
+					return fmt.Errorf("--apply_chat_template %s: %w", cfg.ChatTemplate.Name, err)
+				}
+			} else {
+				return fmt.Errorf("--apply_chat_template %s: model %s has no named chat templates", cfg.ChatTemplate.Name, cfg.Model)
+			}
+		} else {
+			chat = ct.ApplyChatTemplate
+		}
+	}
+	for _, tr := range ev.runs {
+		t := tr.t
+		bo := task.BuildOptions{
+			Loader:             ev.opts.loader,
+			Limit:              limitValue(cfg.Limit),
+			Samples:            cfg.Samples[t.Name],
+			NumFewshot:         cfg.NumFewshot,
+			FewshotSeed:        cfg.Seeds.Fewshot,
+			SystemInstruction:  cfg.SystemInstruction,
+			GenKwargs:          cfg.GenKwargs,
+			ChatTemplate:       chat,
+			FewshotAsMultiturn: cfg.FewshotAsMultiturn,
+		}
+		if len(bo.Samples) > 0 {
+			bo.Limit = 0
+		}
+		if tr.spec.NumFewshot != nil {
+			bo.NumFewshot = tr.spec.NumFewshot
+		}
+		if tr.spec.TruncateFewshots {
+			if tc, ok := ev.lm.(TokenCounter); ok {
+				bo.CountTokens, bo.MaxTokens = tc.CountTokens, tc.MaxLength()
+			} else {
+				slog.Warn("the model cannot count tokens; few-shot examples are not truncated", "task", t.Name)
+			}
+		}
+		if err := ev.buildTask(ctx, tr, bo); err != nil {
+			return err
+		}
+		if t.Fewshot.Reduced > 0 {
+			slog.Warn("few-shot examples cut to fit the context", "task", t.Name, "documents", t.Fewshot.Reduced, "min_shots", t.Fewshot.MinShots, "requested", t.NumFewshot)
+		}
+		if cfg.WriteOut {
+			fmt.Fprintf(ev.opts.writeOut, "Task: %s; prompts of the first document:\n", t.Name)
+			if err := task.WriteOut(ev.opts.writeOut, t, 1); err != nil {
+				return err
+			}
+		}
+		if err := tr.prepare(cfg.PredictOnly); err != nil {
+			return fmt.Errorf("task %s: %w", t.Name, err)
+		}
+		slog.Debug("built task", "task", t.Name, "documents", len(t.Docs), "requests", len(t.Instances), "num_fewshot", t.NumFewshot)
+	}
+	return nil
+}
+
+func limitValue(l config.Limit) float64 {
+	if l.Fraction > 0 {
+		return l.Fraction
+	}
+	return float64(l.Count)
+}
+
+// prepare resolves the task's metrics and filters and indexes its
+// instances by document.
+func (tr *taskRun) prepare(predictOnly bool) error {
+	c := tr.t.Config
+	var err error
+	if predictOnly {
+		// lm-eval's override_metric("bypass"): no process_results, one
+		// metric that records nothing.
+		tr.specs, err = metrics.ParseMetricList([]any{map[string]any{"metric": "bypass"}}, c.OutputType)
+	} else {
+		var list any
+		if len(c.MetricList) > 0 {
+			l := make([]any, len(c.MetricList))
+			for i, m := range c.MetricList {
+				l[i] = metricEntry(m)
+			}
+			list = l
+		}
+		tr.specs, err = metrics.ParseMetricList(list, c.OutputType)
+		tr.native = c.ProcessResults != nil
+	}
+	if err != nil {
+		return err
+	}
+	var fl any
+	if len(c.FilterList) > 0 {
+		l := make([]any, len(c.FilterList))
+		for i, f := range c.FilterList {
+			l[i] = f
+		}
+		fl = l
+	}
+	if tr.pipelines, err = filters.ParseFilterList(fl); err != nil {
+		return err
+	}
+	t := tr.t
+	pos := make(map[*task.DocInfo]int, len(t.Docs))
+	for i, d := range t.Docs {
+		pos[d] = i
+	}
+	tr.insts = make([][]*task.Instance, len(t.Docs))
+	for i := range t.Instances {
+		in := &t.Instances[i]
+		p, ok := pos[in.Doc]
+		if !ok {
+			return fmt.Errorf("request for document %d, which is not among the task's documents", in.DocID)
+		}
+		tr.insts[p] = append(tr.insts[p], in)
+	}
+	tr.resps = make([][][]any, len(t.Docs))
+	tr.pending = make([]int, len(t.Docs))
+	tr.scores = make([][]docScore, len(t.Docs))
+	for p, ins := range tr.insts {
+		sortByIdx(ins)
+		tr.resps[p] = make([][]any, len(ins))
+		for j, in := range ins {
+			n := max(in.Repeats, 1)
+			tr.resps[p][j] = make([]any, n)
+			tr.pending[p] += n
+		}
+	}
+	return nil
+}
+
+// metricEntry turns a metric_list entry whose metric is a native function
+// into one the metrics package reads: its name, with an aggregation.
+func metricEntry(m map[string]any) map[string]any {
+	f, ok := m["metric"].(*task.Func)
+	if !ok {
+		return m
+	}
+	out := map[string]any{}
+	for k, v := range m {
+		out[k] = v
+	}
+	out["metric"] = f.Name
+	if _, ok := out["aggregation"]; !ok {
+		out["aggregation"] = "mean"
+	}
+	return out
+}
+
+func sortByIdx(ins []*task.Instance) {
+	for i := 1; i < len(ins); i++ {
+		for j := i; j > 0 && ins[j].Idx < ins[j-1].Idx; j-- {
+			ins[j], ins[j-1] = ins[j-1], ins[j]
+		}
+	}
+}
+
+// openSamples opens every task's samples writer.
+func (ev *evaluation) openSamples() error {
+	if ev.opts.openSamples == nil {
+		return nil
+	}
+	for _, tr := range ev.runs {
+		w, err := ev.opts.openSamples(tr.t.Name)
+		if err != nil {
+			return fmt.Errorf("samples for task %s: %w", tr.t.Name, err)
+		}
+		tr.samples = w
+	}
+	return nil
+}
+
+// closeSamples closes the writers; it may be called more than once.
+func (ev *evaluation) closeSamples() error {
+	var errs []error
+	for _, tr := range ev.runs {
+		if tr.samples != nil {
+			errs = append(errs, tr.samples.Close())
+			tr.samples = nil
+		}
+	}
+	return errors.Join(errs...)
+}

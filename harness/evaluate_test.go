@@ -1,0 +1,499 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"lmeval/harness/config"
+	"lmeval/harness/metrics"
+	"lmeval/harness/model"
+	"lmeval/harness/results"
+	"lmeval/harness/task"
+)
+
+// testRegistry indexes the built-in tasks and the toy tasks of
+// testdata/tasks.
+func testRegistry(t *testing.T) *task.Registry {
+	t.Helper()
+	r, err := NewRegistry([]string{"testdata/tasks"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func testConfig(t *testing.T, tasks ...string) *config.Config {
+	t.Helper()
+	cfg, err := config.Resolve(config.Layer{Source: "test", Flags: true, Values: map[string]any{
+		"model": "dummy", "tasks": tasks, "bootstrap_iters": "1000",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// memSamples collects samples in memory.
+type memSamples struct {
+	mu      sync.Mutex
+	byTask  map[string][]*results.Sample
+	closed  map[string]bool
+	current string
+}
+
+type memWriter struct {
+	m    *memSamples
+	task string
+}
+
+func (w memWriter) Write(s any) error {
+	w.m.mu.Lock()
+	defer w.m.mu.Unlock()
+	w.m.byTask[w.task] = append(w.m.byTask[w.task], s.(*results.Sample))
+	return nil
+}
+
+func (w memWriter) Close() error {
+	w.m.mu.Lock()
+	defer w.m.mu.Unlock()
+	w.m.closed[w.task] = true
+	return nil
+}
+
+func newMemSamples() *memSamples {
+	return &memSamples{byTask: map[string][]*results.Sample{}, closed: map[string]bool{}}
+}
+
+func (m *memSamples) open(name string) (SampleWriter, error) { return memWriter{m, name}, nil }
+
+// readJSONL reads a test data file.
+func readJSONL(t *testing.T, p string) []map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// recordingLM wraps an LM and counts the requests it is sent.
+type recordingLM struct {
+	model.LM
+	mu    sync.Mutex
+	calls map[string]int
+	reqs  map[string]int
+}
+
+func (r *recordingLM) count(kind string, n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.calls == nil {
+		r.calls, r.reqs = map[string]int{}, map[string]int{}
+	}
+	r.calls[kind]++
+	r.reqs[kind] += n
+}
+
+func (r *recordingLM) Loglikelihood(ctx context.Context, reqs []model.LoglikelihoodRequest) ([]model.LoglikelihoodResult, error) {
+	r.count("loglikelihood", len(reqs))
+	return r.LM.Loglikelihood(ctx, reqs)
+}
+
+func (r *recordingLM) LoglikelihoodRolling(ctx context.Context, reqs []model.RollingRequest) ([]model.RollingResult, error) {
+	r.count("loglikelihood_rolling", len(reqs))
+	return r.LM.LoglikelihoodRolling(ctx, reqs)
+}
+
+func (r *recordingLM) GenerateUntil(ctx context.Context, reqs []model.GenerateRequest) ([]string, error) {
+	r.count("generate_until", len(reqs))
+	return r.LM.GenerateUntil(ctx, reqs)
+}
+
+func argmax(xs []float64) int {
+	best := 0
+	for i, x := range xs {
+		if x > xs[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+func mean(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+func stderrOf(xs []float64) float64 {
+	m := mean(xs)
+	ss := 0.0
+	for _, x := range xs {
+		ss += (x - m) * (x - m)
+	}
+	return math.Sqrt(ss/float64(len(xs)-1)) / math.Sqrt(float64(len(xs)))
+}
+
+// expectedMC scores a toy multiple-choice file independently: prompts
+// written out by hand, log-likelihoods asked of lm one by one.
+func expectedMC(t *testing.T, lm model.LM, file string) (acc, accNorm, mi []float64) {
+	t.Helper()
+	ctx := context.Background()
+	for _, d := range readJSONL(t, file) {
+		prompt := fmt.Sprintf("Q: %s\nA:", d["question"])
+		var lls, norm, mis []float64
+		for _, c := range d["choices"].([]any) {
+			ch := c.(string)
+			res, err := lm.Loglikelihood(ctx, []model.LoglikelihoodRequest{{Context: prompt, Continuation: " " + ch}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			un, err := lm.Loglikelihood(ctx, []model.LoglikelihoodRequest{{Context: "", Continuation: " " + ch}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lls = append(lls, res[0].LogProb)
+			norm = append(norm, res[0].LogProb/float64(len(" "+ch)))
+			mis = append(mis, res[0].LogProb-un[0].LogProb)
+		}
+		gold := int(d["label"].(float64))
+		b := func(ok bool) float64 {
+			if ok {
+				return 1
+			}
+			return 0
+		}
+		acc = append(acc, b(argmax(lls) == gold))
+		accNorm = append(accNorm, b(argmax(norm) == gold))
+		mi = append(mi, b(argmax(mis) == gold))
+	}
+	return acc, accNorm, mi
+}
+
+func getNum(t *testing.T, e *results.Entry, key string) float64 {
+	t.Helper()
+	v, ok := e.Get(key)
+	if !ok {
+		t.Fatalf("no %q in %v", key, e.Keys())
+	}
+	switch x := v.(type) {
+	case results.Float:
+		return float64(x)
+	case float64:
+		return x
+	}
+	t.Fatalf("%s = %v (%T), want a number", key, v, v)
+	return 0
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
+
+// TestEvaluateDummy runs the toy tasks end to end with the dummy model and
+// checks every number against an independent computation.
+func TestEvaluateDummy(t *testing.T) {
+	lm, err := model.NewDummy(model.Args{"seed": "7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recordingLM{LM: lm}
+	cfg := testConfig(t, "toy_group", "toy_gen", "toy_ppl")
+	samples := newMemSamples()
+	res, err := Evaluate(context.Background(), cfg, rec,
+		WithRegistry(testRegistry(t)), WithSamples(samples.open), WithWriteOut(&strings.Builder{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// One call per request type, duplicates removed: toy_mc and toy_mc_b
+	// share their unconditional " blue"-style requests only within a task,
+	// but the group's two tasks ask for acc_mutual_info only in toy_mc.
+	if rec.calls["loglikelihood"] != 1 || rec.calls["generate_until"] != 1 || rec.calls["loglikelihood_rolling"] != 1 {
+		t.Errorf("calls = %v, want one per request type", rec.calls)
+	}
+	// toy_mc: every choice conditionally, each distinct choice once
+	// unconditionally (acc_mutual_info); toy_mc_b: every choice.
+	nMC, uMC := countChoices(t, "testdata/data/mc.jsonl")
+	nB, _ := countChoices(t, "testdata/data/mc_b.jsonl")
+	if got, want := rec.reqs["loglikelihood"], nMC+uMC+nB; got != want {
+		t.Errorf("loglikelihood requests = %d, want %d", got, want)
+	}
+
+	// Multiple choice, against a by-hand computation.
+	acc, accNorm, mi := expectedMC(t, lm, "testdata/data/mc.jsonl")
+	e, ok := res.Results.Get("toy_mc")
+	if !ok {
+		t.Fatalf("no toy_mc in results: %v", res.Results.Keys())
+	}
+	for _, c := range []struct {
+		key  string
+		vals []float64
+	}{{"acc", acc}, {"acc_norm", accNorm}, {"acc_mutual_info", mi}} {
+		if got := getNum(t, e, c.key+",none"); !near(got, mean(c.vals)) {
+			t.Errorf("toy_mc %s = %v, want %v", c.key, got, mean(c.vals))
+		}
+		if got := getNum(t, e, c.key+"_stderr,none"); !near(got, stderrOf(c.vals)) {
+			t.Errorf("toy_mc %s stderr = %v, want %v", c.key, got, stderrOf(c.vals))
+		}
+	}
+	if a, _ := e.Get("alias"); a != " - toy_mc" {
+		t.Errorf("toy_mc alias = %q, want %q", a, " - toy_mc")
+	}
+	accB, accNormB, _ := expectedMC(t, lm, "testdata/data/mc_b.jsonl")
+
+	// The group: acc size-weighted, acc_norm macro, pooled stderr.
+	g, ok := res.Groups.Get("toy_group")
+	if !ok {
+		t.Fatalf("no toy_group in groups")
+	}
+	wantAcc := (mean(acc)*6 + mean(accB)*3) / 9
+	if got := getNum(t, g, "acc,none"); !near(got, wantAcc) {
+		t.Errorf("group acc = %v, want %v", got, wantAcc)
+	}
+	wantNorm := (mean(accNorm) + mean(accNormB)) / 2
+	if got := getNum(t, g, "acc_norm,none"); !near(got, wantNorm) {
+		t.Errorf("group acc_norm = %v, want %v", got, wantNorm)
+	}
+	s1, s2 := stderrOf(acc), stderrOf(accB)
+	pooled := math.Sqrt(((6-1)*s1*s1*6 + (3-1)*s2*s2*3) / (9 - 2) / 9)
+	if got := getNum(t, g, "acc_stderr,none"); !near(got, pooled) {
+		t.Errorf("group acc stderr = %v, want %v", got, pooled)
+	}
+	if _, ok := g.Get("acc_mutual_info,none"); ok {
+		t.Errorf("group reports acc_mutual_info, which its aggregate_metric_list does not name")
+	}
+	if a, _ := g.Get("alias"); a != "toy group" {
+		t.Errorf("group alias = %q", a)
+	}
+
+	// Generation with two filter pipelines: the dummy always says "lol".
+	ge, _ := res.Results.Get("toy_gen")
+	answers := []string{"lol", "LOL", "hello", "lol"}
+	var strict, upper []float64
+	for _, a := range answers {
+		strict = append(strict, b2f(a == "lol"))
+		upper = append(upper, b2f(a == "LOL"))
+	}
+	if got := getNum(t, ge, "exact_match,strict"); !near(got, mean(strict)) {
+		t.Errorf("exact_match,strict = %v, want %v", got, mean(strict))
+	}
+	if got := getNum(t, ge, "exact_match,upper"); !near(got, mean(upper)) {
+		t.Errorf("exact_match,upper = %v, want %v", got, mean(upper))
+	}
+
+	// Rolling perplexity against the dummy's own answers.
+	var ll, words, bytes float64
+	for _, d := range readJSONL(t, "testdata/data/ppl.jsonl") {
+		text := d["text"].(string)
+		r, _ := lm.LoglikelihoodRolling(context.Background(), []model.RollingRequest{{Text: text}})
+		ll += r[0].LogProb
+		words += float64(len(strings.Fields(text)))
+		bytes += float64(len(text))
+	}
+	pe, _ := res.Results.Get("toy_ppl")
+	for key, want := range map[string]float64{
+		"word_perplexity,none": math.Exp(-ll / words),
+		"byte_perplexity,none": math.Exp(-ll / bytes),
+		"bits_per_byte,none":   -ll / bytes / math.Ln2,
+	} {
+		if got := getNum(t, pe, key); math.Abs(got-want) > 1e-9*want {
+			t.Errorf("toy_ppl %s = %v, want %v", key, got, want)
+		}
+	}
+	if v, _ := pe.Get("word_perplexity_stderr,none"); v != results.NA {
+		t.Errorf("word_perplexity stderr = %v, want N/A (weighted_perplexity has none)", v)
+	}
+
+	// Samples: one per document and filter, with lm-eval's fields.
+	if n := len(samples.byTask["toy_mc"]); n != 6 {
+		t.Errorf("toy_mc samples = %d, want 6", n)
+	}
+	if n := len(samples.byTask["toy_gen"]); n != 8 {
+		t.Errorf("toy_gen samples = %d, want 8 (4 documents x 2 filters)", n)
+	}
+	for name := range samples.byTask {
+		if !samples.closed[name] {
+			t.Errorf("samples of %s not closed", name)
+		}
+	}
+	line, err := json.Marshal(samples.byTask["toy_mc"][0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec0 map[string]any
+	if err := json.Unmarshal(line, &rec0); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics", "doc_hash", "prompt_hash", "target_hash", "acc", "acc_norm", "acc_mutual_info"} {
+		if _, ok := rec0[k]; !ok {
+			t.Errorf("sample lacks %q: %s", k, line)
+		}
+	}
+	if got, want := rec0["prompt_hash"], results.HashString("Q: What color is the sky?\nA:"); got != want {
+		t.Errorf("prompt_hash = %v, want %v", got, want)
+	}
+
+	data, err := res.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSchema(t, data)
+	table := res.Tables()
+	for _, want := range []string{"Tasks", "toy_mc", "toy mc b", "acc_norm", "exact_match", "strict", "word_perplexity", "Groups", "toy group"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+	t.Logf("\n%s", table)
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// countChoices counts a toy file's choices, all and distinct.
+func countChoices(t *testing.T, file string) (all, distinct int) {
+	seen := map[string]bool{}
+	for _, d := range readJSONL(t, file) {
+		for _, c := range d["choices"].([]any) {
+			seen[c.(string)] = true
+			all++
+		}
+	}
+	return all, len(seen)
+}
+
+// checkSchema validates a results file against lm-eval's schema: its keys
+// and their types.
+func checkSchema(t *testing.T, data []byte) {
+	t.Helper()
+	var top map[string]any
+	if err := json.Unmarshal(data, &top); err != nil {
+		t.Fatalf("results JSON: %v", err)
+	}
+	for _, k := range []string{"results", "group_subtasks", "configs", "versions", "n-shot", "higher_is_better", "n-samples", "config", "git_hash", "date", "total_evaluation_time_seconds"} {
+		if _, ok := top[k]; !ok {
+			t.Errorf("results JSON lacks %q", k)
+		}
+	}
+	obj := func(v any, what string) map[string]any {
+		m, ok := v.(map[string]any)
+		if !ok {
+			t.Fatalf("%s: want an object, got %T", what, v)
+		}
+		return m
+	}
+	checkEntries := func(section string) {
+		for name, v := range obj(top[section], section) {
+			e := obj(v, section+"."+name)
+			if _, ok := e["alias"].(string); !ok {
+				t.Errorf("%s.%s: alias is not a string", section, name)
+			}
+			for k, x := range e {
+				if k == "alias" || k == " " {
+					continue
+				}
+				if !strings.Contains(k, ",") {
+					t.Errorf("%s.%s: key %q is not metric,filter", section, name, k)
+				}
+				switch x.(type) {
+				case float64, nil:
+				case string:
+					if x != "N/A" || !strings.Contains(k, "_stderr,") {
+						t.Errorf("%s.%s.%s = %q", section, name, k, x)
+					}
+				default:
+					t.Errorf("%s.%s.%s: type %T", section, name, k, x)
+				}
+			}
+		}
+	}
+	checkEntries("results")
+	if _, ok := top["groups"]; ok {
+		checkEntries("groups")
+	}
+	for name, v := range obj(top["group_subtasks"], "group_subtasks") {
+		if _, ok := v.([]any); !ok {
+			t.Errorf("group_subtasks.%s: %T", name, v)
+		}
+	}
+	for name, v := range obj(top["n-shot"], "n-shot") {
+		if _, ok := v.(float64); !ok {
+			t.Errorf("n-shot.%s: %T", name, v)
+		}
+	}
+	for name, v := range obj(top["higher_is_better"], "higher_is_better") {
+		for m, b := range obj(v, "higher_is_better."+name) {
+			if _, ok := b.(bool); !ok {
+				t.Errorf("higher_is_better.%s.%s: %T", name, m, b)
+			}
+		}
+	}
+	for name, v := range obj(top["n-samples"], "n-samples") {
+		ns := obj(v, "n-samples."+name)
+		for _, k := range []string{"original", "effective"} {
+			if _, ok := ns[k].(float64); !ok {
+				t.Errorf("n-samples.%s.%s: %T", name, k, ns[k])
+			}
+		}
+	}
+	for name, v := range obj(top["configs"], "configs") {
+		c := obj(v, "configs."+name)
+		for _, k := range []string{"task", "output_type", "num_fewshot", "metadata"} {
+			if _, ok := c[k]; !ok {
+				t.Errorf("configs.%s lacks %s", name, k)
+			}
+		}
+	}
+	c := obj(top["config"], "config")
+	for _, k := range []string{"model", "model_args", "batch_size", "batch_sizes", "device", "use_cache", "limit", "bootstrap_iters", "gen_kwargs", "random_seed", "numpy_seed", "torch_seed", "fewshot_seed"} {
+		if _, ok := c[k]; !ok {
+			t.Errorf("config lacks %q", k)
+		}
+	}
+	if _, ok := c["model"].(string); !ok {
+		t.Errorf("config.model: %T", c["model"])
+	}
+	if _, ok := top["date"].(float64); !ok {
+		t.Errorf("date: %T", top["date"])
+	}
+	if _, ok := top["total_evaluation_time_seconds"].(string); !ok {
+		t.Errorf("total_evaluation_time_seconds: %T", top["total_evaluation_time_seconds"])
+	}
+}
+
+// TestEvaluateMetricsUnitsAgree checks lm-eval's bits_per_byte and
+// byte_perplexity relation on the results: bpb = log2(byte_perplexity).
+func TestEvaluateBitsPerByte(t *testing.T) {
+	lm, _ := model.NewDummy(nil)
+	res, err := Evaluate(context.Background(), testConfig(t, "toy_ppl"), lm, WithRegistry(testRegistry(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := res.Results.Get("toy_ppl")
+	bpb, bp := getNum(t, e, "bits_per_byte,none"), getNum(t, e, "byte_perplexity,none")
+	if math.Abs(bpb-math.Log2(bp)) > 1e-12 {
+		t.Errorf("bits_per_byte %v != log2(byte_perplexity %v)", bpb, bp)
+	}
+	_ = metrics.Names
+	_ = filepath.Join
+}

@@ -1,0 +1,163 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+
+	"lmeval/harness/model"
+	"lmeval/harness/progress"
+	"lmeval/harness/task"
+)
+
+// target is where one answer goes: a document's instance and repeat.
+type target struct {
+	tr     *taskRun
+	doc    int // position in the task's documents
+	inst   int // position among the document's instances
+	repeat int
+}
+
+// stream is one request type's unique requests across all tasks, with
+// where each answer goes.
+type stream[Req any] struct {
+	kind    string
+	reqs    []Req
+	targets [][]target
+	index   map[string]int
+}
+
+func newStream[Req any](kind string) *stream[Req] {
+	return &stream[Req]{kind: kind, index: map[string]int{}}
+}
+
+// add records a request, merging it with an identical one.
+func (s *stream[Req]) add(key string, r Req, t target) {
+	i, ok := s.index[key]
+	if !ok {
+		i = len(s.reqs)
+		s.index[key] = i
+		s.reqs = append(s.reqs, r)
+		s.targets = append(s.targets, nil)
+	}
+	s.targets[i] = append(s.targets[i], t)
+}
+
+// run gathers the requests of every task by type, removes duplicates, sends
+// each type to the model as one stream (in chunks, so that progress shows
+// and documents complete as the run goes) and scores documents as their
+// answers arrive.
+func (ev *evaluation) run(ctx context.Context) error {
+	ll := newStream[model.LoglikelihoodRequest](task.OutputLoglikelihood)
+	roll := newStream[model.RollingRequest](task.OutputLoglikelihoodRolling)
+	gen := newStream[model.GenerateRequest](task.OutputGenerateUntil)
+	total := 0
+	for _, tr := range ev.runs {
+		for p, ins := range tr.insts {
+			for j, in := range ins {
+				for r := 0; r < max(in.Repeats, 1); r++ {
+					t := target{tr: tr, doc: p, inst: j, repeat: r}
+					total++
+					switch in.Type {
+					case task.OutputLoglikelihood:
+						ll.add(in.Loglikelihood.Context+"\x00"+in.Loglikelihood.Continuation, in.Loglikelihood, t)
+					case task.OutputLoglikelihoodRolling:
+						roll.add(in.Rolling.Text, in.Rolling, t)
+					case task.OutputGenerateUntil:
+						g := in.Generate
+						if g.DoSample && r > 0 {
+							// Repeats of a sampled generation must differ, as
+							// lm-eval's do by drawing on; a seed per repeat keeps
+							// them reproducible.
+							g.Seed += int64(r)
+						}
+						key, err := json.Marshal(g)
+						if err != nil {
+							return err
+						}
+						if !g.DoSample {
+							// Greedy repeats are one request.
+							key = append(key, '#')
+						} else {
+							key = fmt.Appendf(key, "#%d", r)
+						}
+						gen.add(string(key), g, t)
+					default:
+						return fmt.Errorf("task %s: unknown request type %q", tr.t.Name, in.Type)
+					}
+				}
+			}
+		}
+	}
+	slog.Info("requests", "total", total, "loglikelihood", len(ll.reqs), "loglikelihood_rolling", len(roll.reqs), "generate_until", len(gen.reqs))
+	disp := progress.FromContext(ctx)
+	if err := runStream(ctx, ev, disp, ll, ev.lm.Loglikelihood, func(r model.LoglikelihoodResult) any { return r }); err != nil {
+		return err
+	}
+	if err := runStream(ctx, ev, disp, roll, ev.lm.LoglikelihoodRolling, func(r model.RollingResult) any { return r }); err != nil {
+		return err
+	}
+	if err := runStream(ctx, ev, disp, gen, ev.lm.GenerateUntil, func(r string) any { return r }); err != nil {
+		return err
+	}
+	for _, tr := range ev.runs {
+		for p, n := range tr.pending {
+			if n != 0 {
+				return fmt.Errorf("task %s: document %d got %d answers too few", tr.t.Name, tr.t.Docs[p].ID, n)
+			}
+		}
+	}
+	return nil
+}
+
+// chunkSize is how many unique requests go to the model at once: the
+// whole stream for small runs, else a twentieth of it (at least 1024), so
+// the engine still sees large batches.
+func (ev *evaluation) chunkSize(n int) int {
+	if ev.opts.chunk > 0 {
+		return ev.opts.chunk
+	}
+	return max(1024, (n+19)/20)
+}
+
+func runStream[Req, Res any](ctx context.Context, ev *evaluation, disp *progress.Display, s *stream[Req],
+	call func(context.Context, []Req) ([]Res, error), wrap func(Res) any) error {
+	if len(s.reqs) == 0 {
+		return nil
+	}
+	slog.Info("running requests", "type", s.kind, "requests", len(s.reqs))
+	phase := disp.Phase(s.kind, len(s.reqs), 0)
+	defer phase.Finish()
+	chunk := ev.chunkSize(len(s.reqs))
+	for start := 0; start < len(s.reqs); start += chunk {
+		end := min(start+chunk, len(s.reqs))
+		res, err := call(ctx, s.reqs[start:end])
+		if err != nil {
+			return fmt.Errorf("%s requests: %w", s.kind, err)
+		}
+		if len(res) != end-start {
+			return fmt.Errorf("%s requests: the model answered %d of %d", s.kind, len(res), end-start)
+		}
+		for i, r := range res {
+			for _, t := range s.targets[start+i] {
+				if err := ev.deliver(t, wrap(r)); err != nil {
+					return err
+				}
+			}
+		}
+		phase.Add(end-start, 0)
+	}
+	return nil
+}
+
+// deliver stores one answer and scores the document when it has them all.
+func (ev *evaluation) deliver(t target, v any) error {
+	tr := t.tr
+	tr.resps[t.doc][t.inst][t.repeat] = v
+	tr.pending[t.doc]--
+	if tr.pending[t.doc] == 0 {
+		return ev.complete(tr, t.doc)
+	}
+	return nil
+}

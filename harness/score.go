@@ -1,0 +1,251 @@
+package harness
+
+import (
+	"fmt"
+	"sort"
+
+	"lmeval/harness/metrics"
+	"lmeval/harness/model"
+	"lmeval/harness/results"
+	"lmeval/harness/task"
+)
+
+// complete filters a document's answers through each of the task's
+// pipelines, scores them and writes the samples (lm-eval's apply_filters
+// and the process_results loop of evaluate).
+func (ev *evaluation) complete(tr *taskRun, p int) error {
+	t := tr.t
+	d := t.Docs[p]
+	ins := tr.insts[p]
+	docs := make([]map[string]any, len(ins))
+	for j := range docs {
+		docs[j] = d.Doc
+	}
+	tr.scores[p] = make([]docScore, len(tr.pipelines))
+	for fi, pl := range tr.pipelines {
+		filtered, err := pl.Apply(tr.resps[p], docs)
+		if err != nil {
+			return fmt.Errorf("task %s, document %d: %w", t.Name, d.ID, err)
+		}
+		sc, err := tr.score(d, filtered)
+		if err != nil {
+			return fmt.Errorf("task %s, document %d, filter %s: %w", t.Name, d.ID, pl.Name, err)
+		}
+		tr.scores[p][fi] = sc
+		if tr.samples != nil {
+			if err := tr.samples.Write(tr.sample(p, pl.Name, filtered, sc)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// mcOrder is the order of lm-eval's multiple-choice result_dict.
+var mcOrder = map[string]int{
+	"acc": 0, "f1": 1, "mcc": 2, "acc_norm": 3, "acc_bytes": 4, "exact_match": 5,
+	"brier_score": 6, "acc_mutual_info": 7,
+}
+
+// score computes one document's metric values from its filtered answers
+// (one per instance), as lm-eval's ConfigurableTask.process_results.
+func (tr *taskRun) score(d *task.DocInfo, filtered []any) (docScore, error) {
+	t := tr.t
+	if tr.native {
+		m, _, err := t.ProcessResults(d.Doc, filtered)
+		if err != nil {
+			return docScore{}, err
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		return docScore{keys: keys, values: m}, nil
+	}
+	var (
+		m   map[string]any
+		err error
+	)
+	switch t.Config.OutputType {
+	case task.OutputMultipleChoice:
+		n := len(d.Choices)
+		if len(filtered) != n && len(filtered) != 2*n {
+			return docScore{}, fmt.Errorf("%d answers for %d choices", len(filtered), n)
+		}
+		r := metrics.MultipleChoiceResult{Choices: d.Choices, LogLiks: make([]float64, n), IsGreedy: make([]bool, n)}
+		for i, v := range filtered {
+			ll, ok := v.(model.LoglikelihoodResult)
+			if !ok {
+				return docScore{}, fmt.Errorf("answer %d: want a log-likelihood, got %T (a filter changed it)", i, v)
+			}
+			if i < n {
+				r.LogLiks[i], r.IsGreedy[i] = ll.LogProb, ll.IsGreedy
+			} else {
+				r.Unconditional = append(r.Unconditional, ll.LogProb)
+			}
+		}
+		if d.Golds != nil {
+			r.Gold, r.Multiple = d.Golds, true
+		} else {
+			r.Gold = []int{d.Gold}
+		}
+		if m, err = metrics.ScoreMultipleChoice(tr.specs, r); err != nil {
+			return docScore{}, err
+		}
+		keys := sortedKeys(m)
+		sort.SliceStable(keys, func(a, b int) bool { return rank(keys[a]) < rank(keys[b]) })
+		return docScore{keys: keys, values: m}, nil
+	case task.OutputLoglikelihood:
+		ll, ok := first(filtered).(model.LoglikelihoodResult)
+		if !ok {
+			return docScore{}, fmt.Errorf("want a log-likelihood, got %T", first(filtered))
+		}
+		m = metrics.ScoreLoglikelihood(tr.specs, ll.LogProb, ll.IsGreedy)
+	case task.OutputLoglikelihoodRolling:
+		rr, ok := first(filtered).(model.RollingResult)
+		if !ok {
+			return docScore{}, fmt.Errorf("want a rolling log-likelihood, got %T", first(filtered))
+		}
+		text, ok := d.Target.(string)
+		if !ok {
+			return docScore{}, fmt.Errorf("loglikelihood_rolling needs a string target, got %T", d.Target)
+		}
+		m = metrics.ScoreRolling(tr.specs, rr.LogProb, text)
+	case task.OutputGenerateUntil:
+		golds, multiple := generationGolds(d)
+		res := first(filtered)
+		s, ok := res.(string)
+		if !ok {
+			s = results.PyStr(res)
+		}
+		if m, err = metrics.ScoreGeneration(tr.specs, golds, multiple, s); err != nil {
+			return docScore{}, err
+		}
+	default:
+		return docScore{}, fmt.Errorf("unknown output_type %q", t.Config.OutputType)
+	}
+	// Other output types report in metric_list order.
+	var keys []string
+	for _, s := range tr.specs {
+		if _, ok := m[s.Name]; ok {
+			keys = append(keys, s.Name)
+		}
+	}
+	return docScore{keys: keys, values: m}, nil
+}
+
+func rank(k string) int {
+	if r, ok := mcOrder[k]; ok {
+		return r
+	}
+	return len(mcOrder)
+}
+
+func first(l []any) any {
+	if len(l) == 0 {
+		return nil
+	}
+	return l[0]
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// generationGolds is doc_to_target for a generate_until document: a task
+// with doc_to_choice gives an index into the choices; a list is several
+// acceptable answers.
+func generationGolds(d *task.DocInfo) ([]string, bool) {
+	switch g := d.Target.(type) {
+	case int:
+		if d.Choices != nil && g >= 0 && g < len(d.Choices) {
+			return []string{d.Choices[g]}, false
+		}
+	case []any:
+		out := make([]string, len(g))
+		for i, e := range g {
+			out[i] = results.PyStr(e)
+		}
+		return out, true
+	}
+	return []string{results.PyStr(d.Target)}, false
+}
+
+// sample is one document's record under one filter, as lm-eval logs it.
+func (tr *taskRun) sample(p int, filter string, filtered []any, sc docScore) *results.Sample {
+	d := tr.t.Docs[p]
+	ins := tr.insts[p]
+	args := make([][]any, len(ins))
+	resps := make([][]any, len(ins))
+	for j, in := range ins {
+		switch in.Type {
+		case task.OutputLoglikelihood:
+			args[j] = []any{in.Loglikelihood.Context, in.Loglikelihood.Continuation}
+		case task.OutputLoglikelihoodRolling:
+			args[j] = []any{in.Rolling.Text}
+		case task.OutputGenerateUntil:
+			args[j] = []any{in.Generate.Context, in.GenKwargs}
+		}
+		resps[j] = make([]any, len(tr.resps[p][j]))
+		for r, v := range tr.resps[p][j] {
+			resps[j][r] = pyValue(v)
+		}
+	}
+	fr := make([]any, len(filtered))
+	for i, v := range filtered {
+		fr[i] = pyValue(v)
+	}
+	m := results.NewOrderedMap[any]()
+	for _, k := range sc.keys {
+		m.Set(k, pyValue(sc.values[k]))
+	}
+	return results.NewSample(d.ID, d.Doc, d.Target, args, resps, fr, filter, m)
+}
+
+// pyValue gives answers and per-document metric values the shapes lm-eval
+// logs: (log-likelihood, is_greedy) tuples, (value, weight) pairs, ...
+func pyValue(v any) any {
+	switch x := v.(type) {
+	case model.LoglikelihoodResult:
+		return []any{x.LogProb, x.IsGreedy}
+	case model.RollingResult:
+		return x.LogProb
+	case metrics.Weighted:
+		return []any{x.LogLik, pyNum(x.Weight)}
+	case metrics.Pair:
+		return []any{x.Gold, x.Pred}
+	case metrics.Brier:
+		probs := make([]any, len(x.Probs))
+		for i, p := range x.Probs {
+			probs[i] = p
+		}
+		return []any{x.Gold, probs}
+	case metrics.RefPred:
+		refs := make([]any, len(x.Refs))
+		for i, r := range x.Refs {
+			refs[i] = r
+		}
+		return []any{refs, x.Pred}
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = pyValue(e)
+		}
+		return out
+	}
+	return v
+}
+
+// pyNum writes a whole weight as Python's int would appear.
+func pyNum(f float64) any {
+	if f == float64(int64(f)) {
+		return int64(f)
+	}
+	return f
+}
