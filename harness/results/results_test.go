@@ -44,9 +44,11 @@ const goldenResults = `|   Tasks   |Version|     Filter     |n-shot|  Metric   |
 |           |       |strict-match    |     5|exact_match|↑  |0.3230|±  |   N/A|
 `
 
-const goldenGroups = `|Groups |Version|Filter|n-shot|Metric|   |Value |   |Stderr|
-|-------|-------|------|------|------|---|-----:|---|-----:|
-|science|    N/A|none  |      |acc   |↑  |0.7500|±  |0.0125|
+// A lone "0.7500" has 2 significant decimal places, so the column prints
+// 0.75 (as lm-eval's own tables print a lone stderr 0.0070 as 0.007).
+const goldenGroups = `|Groups |Version|Filter|n-shot|Metric|   |Value|   |Stderr|
+|-------|-------|------|------|------|---|----:|---|-----:|
+|science|    N/A|none  |      |acc   |↑  | 0.75|±  |0.0125|
 `
 
 func TestGoldenTables(t *testing.T) {
@@ -196,6 +198,32 @@ func TestSampleRecord(t *testing.T) {
 	var v map[string]any
 	if err := json.Unmarshal([]byte(line), &v); err != nil {
 		t.Errorf("sample line is not JSON: %v", err)
+	}
+}
+
+// Rows copied from tables lm-eval printed (found in public READMEs).
+func TestTablesAsLMEvalPrintsThem(t *testing.T) {
+	r := New()
+	e := r.AddTask(Task{Name: "culturalbench_hard", Version: 0.0, NShot: 0, HigherIsBetter: hib("acc", true)})
+	SetMetric(e, "acc", "none", 0.3959, 0.0070, true)
+	want := `|      Tasks       |Version|Filter|n-shot|Metric|   |Value |   |Stderr|
+|------------------|------:|------|-----:|------|---|-----:|---|-----:|
+|culturalbench_hard|      0|none  |     0|acc   |↑  |0.3959|±  | 0.007|
+`
+	if got := r.Table("results", false); got != want {
+		t.Errorf("table:\n%s\nwant:\n%s", got, want)
+	}
+	r = New()
+	e = r.AddTask(Task{Name: "gsm8k", Version: 3.0, NShot: 5, HigherIsBetter: hib("exact_match", true)})
+	SetMetric(e, "exact_match", "flexible-extract", 0.841, 0.0116, true)
+	SetMetric(e, "exact_match", "strict-match", 0.793, 0.0128, true)
+	want = `|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value|   |Stderr|
+|-----|------:|----------------|-----:|-----------|---|----:|---|-----:|
+|gsm8k|      3|flexible-extract|     5|exact_match|↑  |0.841|±  |0.0116|
+|     |       |strict-match    |     5|exact_match|↑  |0.793|±  |0.0128|
+`
+	if got := r.Table("results", false); got != want {
+		t.Errorf("table:\n%s\nwant:\n%s", got, want)
 	}
 }
 

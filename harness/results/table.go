@@ -16,7 +16,9 @@ import (
 // only, values as "%.4f", "±" and the stderr ("   N/A" when missing), and
 // the higher_is_better arrow. The layout is that of pytablewriter's
 // MarkdownTableWriter: centred headers, columns at least 3 wide, numeric
-// columns right-aligned and the others left-aligned.
+// columns right-aligned and the others left-aligned, numbers re-printed
+// with min(ceil(mean+1), max) of the column's significant decimal places
+// (so a lone 0.0070 prints as 0.007, as in lm-eval's own output).
 func (r *Results) Table(column string, sortResults bool) string {
 	section := r.Results
 	first := "Tasks"
@@ -155,9 +157,7 @@ func classify(v any) cell {
 		case x == math.Trunc(x):
 			return cell{typ: cellInt, num: x}
 		}
-		s := FloatRepr(x)
-		_, frac, _ := strings.Cut(s, ".")
-		return cell{typ: cellReal, num: x, dp: len(frac)}
+		return cell{typ: cellReal, num: x, dp: decimalPlaces(FloatRepr(x))}
 	case string:
 		t := strings.TrimSpace(x)
 		if t == "" {
@@ -173,20 +173,26 @@ func classify(v any) cell {
 			case f == math.Trunc(f):
 				return cell{typ: cellInt, num: f, text: x}
 			}
-			dp := 0
-			mant, exp, _ := strings.Cut(strings.ToLower(t), "e")
-			if _, frac, ok := strings.Cut(mant, "."); ok {
-				dp = len(frac)
-			}
-			if exp != "" {
-				e, _ := strconv.Atoi(exp)
-				dp = max(dp-e, 0)
-			}
-			return cell{typ: cellReal, num: f, dp: dp, text: x}
+			return cell{typ: cellReal, num: f, dp: decimalPlaces(t), text: x}
 		}
 		return cell{typ: cellString, text: x}
 	}
 	return cell{typ: cellString, text: fmt.Sprint(v)}
+}
+
+// decimalPlaces counts a number's significant decimal places, trailing
+// zeros dropped, as DataProperty does ("0.0070" has 3): lm-eval's "%.4f"
+// values lose their trailing zeros in the table when a whole column has
+// fewer places (pytablewriter prints 0.0070 alone as 0.007).
+func decimalPlaces(num string) int {
+	mant, exp, _ := strings.Cut(strings.ToLower(num), "e")
+	_, frac, _ := strings.Cut(mant, ".")
+	dp := len(strings.TrimRight(frac, "0"))
+	if exp != "" {
+		e, _ := strconv.Atoi(exp)
+		dp -= e
+	}
+	return max(dp, 0)
 }
 
 // columnType is DataProperty's ColumnDataProperty type from the bitmap of
