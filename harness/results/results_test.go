@@ -2,6 +2,8 @@ package results
 
 import (
 	"encoding/json"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -235,5 +237,66 @@ func TestAlias(t *testing.T) {
 		if got := Alias("mmlu", tc.depth); got != tc.want {
 			t.Errorf("Alias(mmlu, %d) = %q, want %q", tc.depth, got, tc.want)
 		}
+	}
+}
+
+// testdata/lmeval_mmlu_tables.md holds the two tables lm-eval printed for
+// mmlu, hellaswag and piqa (copied from a public log). The test rebuilds
+// the results object from the rows and checks that Table prints both
+// tables byte for byte.
+func TestLMEvalPrintedMMLUTables(t *testing.T) {
+	data, err := os.ReadFile("testdata/lmeval_mmlu_tables.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables := strings.Split(string(data), "\n\n")
+	r := New()
+	var entry *Entry
+	parse := func(table string, groups bool) {
+		for _, line := range strings.Split(strings.TrimSpace(table), "\n")[2:] {
+			c := strings.Split(line, "|")[1:10]
+			alias := strings.TrimRight(c[0], " ")
+			if alias != "" {
+				key := strings.TrimLeft(alias, " -")
+				if groups {
+					e, ok := r.Results.Get(key)
+					if !ok {
+						t.Fatalf("group %q not in the results table", key)
+					}
+					if r.Groups == nil {
+						r.Groups = NewOrderedMap[*Entry]()
+					}
+					r.Groups.Set(key, e)
+					continue
+				}
+				entry = NewEntry(alias)
+				r.Results.Set(key, entry)
+				v, _ := strconv.ParseFloat(strings.TrimSpace(c[1]), 64)
+				r.Versions[key] = Float(v)
+				if n := strings.TrimSpace(c[3]); n != "" {
+					r.NShot[key], _ = strconv.Atoi(n)
+				}
+				r.HigherIsBetter[key] = NewOrderedMap[bool]()
+			}
+			if groups {
+				continue
+			}
+			key := strings.TrimLeft(strings.TrimRight(entry.m["alias"].(string), " "), " -")
+			metric := strings.TrimSpace(c[4])
+			if c[5] == "↑  " {
+				r.HigherIsBetter[key].Set(metric, true)
+			}
+			v, _ := strconv.ParseFloat(c[6], 64)
+			se, _ := strconv.ParseFloat(strings.TrimSpace(c[8]), 64)
+			SetMetric(entry, metric, strings.TrimSpace(c[2]), v, se, true)
+		}
+	}
+	parse(tables[0], false)
+	parse(tables[1], true)
+	if got := r.Table("results", false); got != tables[0]+"\n" {
+		t.Errorf("results table differs from lm-eval's:\n%s", got)
+	}
+	if got := r.Table("groups", false); got != tables[1] {
+		t.Errorf("groups table differs from lm-eval's:\n%s", got)
 	}
 }
