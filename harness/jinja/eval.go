@@ -21,7 +21,7 @@ type scope struct {
 func (s *scope) lookup(name string) (any, bool) {
 	for ; s != nil; s = s.parent {
 		if v, ok := s.vars[name]; ok {
-			return v, true
+			return norm(v), true
 		}
 	}
 	return nil, false

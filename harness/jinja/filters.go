@@ -500,9 +500,9 @@ func init() {
 			return out, nil
 		},
 		"indent": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
-			s, err := str(v)
-			if err != nil {
-				return nil, err
+			s, ok := v.(string)
+			if !ok {
+				return nil, fmt.Errorf("unsupported operand type(s) for +=: '%s' and 'str'", typeName(v))
 			}
 			w := param(args, kwargs, 0, "width", int64(4))
 			var ind string

@@ -148,11 +148,10 @@ func (e *Env) scope(vars map[string]any) *scope {
 	g := e.globals
 	e.mu.RUnlock()
 	root := &scope{vars: g}
-	s := &scope{vars: make(map[string]any, len(vars)+2), parent: root}
-	for k, v := range vars {
-		s.vars[k] = norm(v)
-	}
-	return s
+	// The document is read in place (values are normalized as they are
+	// looked up); template assignments go to a scope above it.
+	doc := &scope{vars: vars, parent: root}
+	return &scope{vars: make(map[string]any, 2), parent: doc}
 }
 
 // Render renders src with vars as the template's variables.

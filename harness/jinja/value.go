@@ -91,7 +91,25 @@ func norm(v any) any {
 		}
 		return m
 	case func(args []any, kwargs map[string]any) (any, error):
-		return callable(x)
+		// Callers' functions see plain Go values, never template types.
+		return callable(func(args []any, kwargs map[string]any) (any, error) {
+			plain := make([]any, len(args))
+			for i, a := range args {
+				if u, ok := a.(*undefined); ok && !u.soft {
+					return nil, u.err()
+				}
+				plain[i] = toGo(a)
+			}
+			var kw map[string]any
+			if kwargs != nil {
+				kw = make(map[string]any, len(kwargs))
+				for k, a := range kwargs {
+					kw[k] = toGo(a)
+				}
+			}
+			v, err := x(plain, kw)
+			return norm(v), err
+		})
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
