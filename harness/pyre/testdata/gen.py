@@ -47,6 +47,20 @@ cases = [
     (r"(?:\d+)?\.?", 0, ["1.2"], r"-"),
     (r"[^\s]+", 0, ["a b\u00a0c"], r"T"),
     (r"\bé", 0, ["é xé"], r"E"),
+    # patterns of other lm-eval tasks (bbh, mgsm, math, mmlu-pro, ...)
+    (r"(?<=the answer is )(.*)(?=.)", 0, ["So the answer is (B).", "the answer is 42"], r"[\1]"),
+    (r"(?i)answer\s*:\s*\(?([A-D])\)?", 0, ["Answer: (c)", "ANSWER :D.", "answer:\n\tB"], r"\1"),
+    (r"\\boxed\{(.*)\}", 0, ["so \\boxed{\\frac{1}{2}} done", "none"], r"<\1>"),
+    (r"[-+]?\d*\.\d+|\d+", 0, ["x=-3.5, y=.25, z=7 and 1e3"], r"#"),
+    (r"\$?(\d+(?:,\d{3})*(?:\.\d+)?)", 0, ["$1,234.56 or 7,00"], r"(\1)"),
+    (r"(?:^|\s)(?:\$|\\\$)?([+-]?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+))", 0, ["cost \\$12 and $3,000.5 +7"], r"{\1}"),
+    (r"^\s*([A-Z])", 0, ["  B) because", "b"], r"\1"),
+    (r"\((\w)\)", 0, ["(a) or (é)?"], r"\1"),
+    (r"answer is \(?([A-J])\)?", 0, ["The answer is (J).", "answer is C"], r"\1"),
+    (r".*[aA]nswer:\s*([A-J])", 0, ["Reasoning. Answer: B\nMore. answer: C"], r"\1"),
+    (r"(?s)(.*?)\n\n", 0, ["first\npart\n\nsecond\n\nthird"], r"[\1]"),
+    (r"^(?P<word>\w+)\s(?P=word)$", 0, ["hello hello", "hello hello\n", "hi ho"], r"\g<word>"),
+    (r"\d{1,3}(?=(\d{3})+(?!\d))", 0, ["1234567"], r"\g<0>,"),
 ]
 
 
