@@ -61,7 +61,11 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.
 		}
 		fmt.Fprintln(c.App.Writer, string(data))
 	}
-	fmt.Fprintln(c.App.Writer, res.Header())
+	var shots any
+	if cfg.NumFewshot != nil {
+		shots = *cfg.NumFewshot
+	}
+	fmt.Fprintln(c.App.Writer, res.Header(shots))
 	fmt.Fprint(c.App.Writer, res.Tables())
 	return nil
 }

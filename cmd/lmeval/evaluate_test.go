@@ -1,0 +1,323 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"lmeval/harness"
+	"lmeval/harness/config"
+	"lmeval/harness/model"
+	"lmeval/harness/results"
+)
+
+// The toy tasks live in harness/testdata; their data_files are relative to
+// the harness directory, as lm-eval resolves them against the working
+// directory.
+const harnessDir = "../../harness"
+
+func storiesPath(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "models", "stories260K.gguf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Skip("../shared/models/stories260K.gguf not available")
+	}
+	return p
+}
+
+func readLines(t *testing.T, p string) []map[string]any {
+	t.Helper()
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []map[string]any
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func num(t *testing.T, e *results.Entry, key string) float64 {
+	t.Helper()
+	v, ok := e.Get(key)
+	if !ok {
+		t.Fatalf("no %s in %v", key, e.Keys())
+	}
+	switch f := v.(type) {
+	case results.Float:
+		return float64(f)
+	case float64:
+		return f
+	}
+	t.Fatalf("%s = %v (%T)", key, v, v)
+	return 0
+}
+
+// TestRunDummy runs 'lmeval run' in-process with the dummy model on the toy
+// tasks and checks the table, the results file and the samples files.
+func TestRunDummy(t *testing.T) {
+	out := t.TempDir()
+	t.Chdir(harnessDir)
+	stdout, err := runApp(t, "run", "--model", "dummy", "--tasks", "toy_group,toy_gen", "--include_path", "testdata/tasks",
+		"--output_path", out, "--log_samples", "--no_progress", "--bootstrap_iters", "100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"dummy ()", "Tasks", "toy_mc", "toy mc b", "exact_match", "Groups", "toy group"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	// No pretrained= model_arg: no model directory, as in lm-eval.
+	files, _ := filepath.Glob(filepath.Join(out, "results_*.json"))
+	if len(files) != 1 {
+		t.Fatalf("results files: %v", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := results.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, ok := res.Results.Get("toy_gen")
+	if !ok {
+		t.Fatalf("no toy_gen in %v", res.Results.Keys())
+	}
+	samples, _ := filepath.Glob(filepath.Join(filepath.Dir(files[0]), "samples_toy_gen_*.jsonl"))
+	if len(samples) != 1 {
+		t.Fatalf("samples files: %v", samples)
+	}
+	// The strict filter's exact_match is the mean of its samples' values.
+	sum, n := 0.0, 0
+	for _, s := range readLines(t, samples[0]) {
+		if s["filter"] == "strict" {
+			sum += s["exact_match"].(float64)
+			n++
+		}
+	}
+	if n != 4 || math.Abs(num(t, e, "exact_match,strict")-sum/float64(n)) > 1e-12 {
+		t.Errorf("exact_match,strict = %v over %d samples summing to %v", num(t, e, "exact_match,strict"), n, sum)
+	}
+}
+
+// storiesResults evaluates toy tasks on stories260K in-process.
+func storiesEval(t *testing.T, lm model.LM, tasks ...string) *results.Results {
+	t.Helper()
+	cfg, err := config.Resolve(config.Layer{Source: "test", Flags: true, Values: map[string]any{
+		"model": "llama", "tasks": tasks, "bootstrap_iters": "0",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := harness.NewRegistry([]string{"testdata/tasks"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := harness.Evaluate(context.Background(), cfg, lm, harness.WithRegistry(reg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestEvaluateStories260K runs a small multiple-choice task and a small
+// rolling-perplexity task on a real model through the llama backend and
+// checks them against log-likelihoods asked for one request at a time.
+func TestEvaluateStories260K(t *testing.T) {
+	path := storiesPath(t)
+	ctx := context.Background()
+	lm, err := model.New(ctx, "llama", model.Args{"pretrained": path, "n_ctx": "512"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lm.(model.Closer).Close()
+	t.Chdir(harnessDir)
+	res := storiesEval(t, lm, "toy_mc", "toy_ppl")
+
+	// Multiple choice: acc, acc_norm and acc_mutual_info by hand.
+	var acc, accNorm, mi []float64
+	for _, d := range readLines(t, "testdata/data/mc.jsonl") {
+		prompt := fmt.Sprintf("Q: %s\nA:", d["question"])
+		best, bestNorm, bestMI := -1, -1, -1
+		var top, topNorm, topMI float64
+		for i, c := range d["choices"].([]any) {
+			cont := " " + c.(string)
+			r, err := lm.Loglikelihood(ctx, []model.LoglikelihoodRequest{{Context: prompt, Continuation: cont}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			u, err := lm.Loglikelihood(ctx, []model.LoglikelihoodRequest{{Context: "", Continuation: cont}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ll, norm, m := r[0].LogProb, r[0].LogProb/float64(len(cont)), r[0].LogProb-u[0].LogProb
+			if best < 0 || ll > top {
+				best, top = i, ll
+			}
+			if bestNorm < 0 || norm > topNorm {
+				bestNorm, topNorm = i, norm
+			}
+			if bestMI < 0 || m > topMI {
+				bestMI, topMI = i, m
+			}
+		}
+		gold := int(d["label"].(float64))
+		acc = append(acc, b2f(best == gold))
+		accNorm = append(accNorm, b2f(bestNorm == gold))
+		mi = append(mi, b2f(bestMI == gold))
+	}
+	e, _ := res.Results.Get("toy_mc")
+	for key, vals := range map[string][]float64{"acc,none": acc, "acc_norm,none": accNorm, "acc_mutual_info,none": mi} {
+		if got, want := num(t, e, key), avg(vals); math.Abs(got-want) > 1e-12 {
+			t.Errorf("toy_mc %s = %v, want %v", key, got, want)
+		}
+	}
+
+	// Rolling perplexity: each page scored alone, and (short pages fit one
+	// window) equal to the log-likelihood of the page after an empty
+	// context.
+	var ll, words, bytes float64
+	for _, d := range readLines(t, "testdata/data/ppl.jsonl") {
+		text := d["text"].(string)
+		r, err := lm.LoglikelihoodRolling(ctx, []model.RollingRequest{{Text: text}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := lm.Loglikelihood(ctx, []model.LoglikelihoodRequest{{Context: "", Continuation: text}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(r[0].LogProb-l[0].LogProb) > 1e-3*math.Abs(l[0].LogProb) {
+			t.Errorf("rolling %v != loglikelihood %v for %q", r[0].LogProb, l[0].LogProb, text)
+		}
+		ll += r[0].LogProb
+		words += float64(len(strings.Fields(text)))
+		bytes += float64(len(text))
+	}
+	p, _ := res.Results.Get("toy_ppl")
+	for key, want := range map[string]float64{
+		"word_perplexity,none": math.Exp(-ll / words),
+		"byte_perplexity,none": math.Exp(-ll / bytes),
+		"bits_per_byte,none":   -ll / bytes / math.Ln2,
+	} {
+		if got := num(t, p, key); math.Abs(got-want) > 1e-9*want {
+			t.Errorf("toy_ppl %s = %v, want %v", key, got, want)
+		}
+	}
+	if res.LMEval == nil || res.LMEval.Model["architecture"] != "llama" || res.LMEval.TokensDecoded == 0 {
+		t.Errorf("lmeval block: %+v", res.LMEval)
+	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func avg(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// TestRunBinary builds the lmeval binary and runs it on stories260K with a
+// local task: the table on stdout, the results file and the samples file.
+func TestRunBinary(t *testing.T) {
+	path := storiesPath(t)
+	if os.Getenv("CGO_LDFLAGS") == "" {
+		t.Skip("the native engine's cgo flags are not exported (run 'make test', or eval \"$(make -s env)\")")
+	}
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
+	}
+	bin := filepath.Join(t.TempDir(), "lmeval")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	outDir := t.TempDir()
+	cmd := exec.Command(bin, "run", "--model", "llama", "--model_args", "pretrained="+path+",n_ctx=512",
+		"--tasks", "toy_mc", "--include_path", "testdata/tasks", "--output_path", outDir, "--log_samples")
+	cmd.Dir = harnessDir
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("lmeval run: %v\nstderr:\n%s", err, stderr.String())
+	}
+	for _, want := range []string{"|Tasks ", "|toy_mc|", "acc_mutual_info", "acc_norm"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	if strings.Contains(stdout.String(), "level=") {
+		t.Errorf("logs on stdout:\n%s", stdout.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(outDir, "*", "results_*.json"))
+	if len(files) != 1 {
+		t.Fatalf("results files under %s: %v", outDir, files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top map[string]any
+	if err := json.Unmarshal(data, &top); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"results", "group_subtasks", "configs", "versions", "n-shot", "higher_is_better", "n-samples", "config", "date", "total_evaluation_time_seconds", "lmeval"} {
+		if _, ok := top[k]; !ok {
+			t.Errorf("results file lacks %q", k)
+		}
+	}
+	if cfg := top["config"].(map[string]any); cfg["model"] != "llama" || !strings.Contains(cfg["model_args"].(string), "pretrained="+path) {
+		t.Errorf("config = %v", cfg)
+	}
+	entry := top["results"].(map[string]any)["toy_mc"].(map[string]any)
+	samples, _ := filepath.Glob(filepath.Join(filepath.Dir(files[0]), "samples_toy_mc_*.jsonl"))
+	if len(samples) != 1 {
+		t.Fatalf("samples files: %v", samples)
+	}
+	lines := readLines(t, samples[0])
+	if len(lines) != 6 {
+		t.Fatalf("%d samples, want 6", len(lines))
+	}
+	sum := 0.0
+	for i, s := range lines {
+		sum += s["acc"].(float64)
+		args := s["arguments"].(map[string]any)
+		if len(args) != 2*len(s["doc"].(map[string]any)["choices"].([]any)) {
+			t.Errorf("sample %d: %d requests", i, len(args))
+		}
+		ctx := args["gen_args_0"].(map[string]any)["arg_0"].(string)
+		if s["prompt_hash"] != results.HashString(ctx) {
+			t.Errorf("sample %d: prompt_hash does not hash the prompt", i)
+		}
+	}
+	if got := entry["acc,none"].(float64); math.Abs(got-sum/6) > 1e-12 {
+		t.Errorf("acc %v, samples' mean %v", got, sum/6)
+	}
+}
