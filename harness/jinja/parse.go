@@ -87,7 +87,7 @@ type templateParser struct {
 }
 
 func parseTemplate(src string, cfg *config.Config, loopControls bool) ([]node, error) {
-	stream := tokens.LexAll(src, cfg)
+	stream := tokens.LexAll(escapeBackslashes(src, cfg), cfg)
 	tp := &templateParser{p: parser.NewParser("template", stream, cfg, nil, noControlStructures{}), src: src, loopControls: loopControls}
 	body, end, err := tp.parseBody()
 	if err != nil {
@@ -430,4 +430,93 @@ func (tp *templateParser) parseStatement(name string) (node, error) {
 		return nil, tp.errorf("raw blocks are not supported")
 	}
 	return nil, fmt.Errorf("encountered unknown tag '%s'", name)
+}
+
+// escapeBackslashes rewrites each escaped backslash (\\) inside a string
+// literal of a {{ }} or {% %} tag as \x5c. Both decode to one backslash
+// in Jinja2's string literals, but gonja's lexer takes the quote after \\
+// for an escaped quote and runs the string on ('C:\\' fails to parse).
+// Text outside tags and comments is left alone.
+func escapeBackslashes(src string, cfg *config.Config) string {
+	if !strings.Contains(src, `\\`) {
+		return src
+	}
+	var b strings.Builder
+	b.Grow(len(src) + 16)
+	i := 0
+	for i < len(src) {
+		j := strings.IndexByte(src[i:], cfg.VariableStartString[0])
+		if j < 0 {
+			b.WriteString(src[i:])
+			break
+		}
+		j += i
+		b.WriteString(src[i:j])
+		var closing string
+		switch rest := src[j:]; {
+		case strings.HasPrefix(rest, cfg.CommentStartString):
+			end := strings.Index(src[j+len(cfg.CommentStartString):], cfg.CommentEndString)
+			if end < 0 {
+				b.WriteString(src[j:])
+				return b.String()
+			}
+			stop := j + len(cfg.CommentStartString) + end + len(cfg.CommentEndString)
+			b.WriteString(src[j:stop])
+			i = stop
+			continue
+		case strings.HasPrefix(rest, cfg.VariableStartString):
+			closing = cfg.VariableEndString
+		case strings.HasPrefix(rest, cfg.BlockStartString):
+			closing = cfg.BlockEndString
+		default:
+			b.WriteByte(src[j])
+			i = j + 1
+			continue
+		}
+		p := j + 2
+		b.WriteString(src[j:p])
+		depth := 0
+		for p < len(src) {
+			c := src[p]
+			if c == '\'' || c == '"' {
+				b.WriteByte(c)
+				p++
+				for p < len(src) && src[p] != c {
+					if src[p] == '\\' && p+1 < len(src) {
+						if src[p+1] == '\\' {
+							b.WriteString(`\x5c`)
+						} else {
+							b.WriteString(src[p : p+2])
+						}
+						p += 2
+						continue
+					}
+					b.WriteByte(src[p])
+					p++
+				}
+				if p < len(src) {
+					b.WriteByte(c)
+					p++
+				}
+				continue
+			}
+			if depth == 0 && strings.HasPrefix(src[p:], closing) {
+				b.WriteString(closing)
+				p += len(closing)
+				break
+			}
+			switch c {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				if depth > 0 {
+					depth--
+				}
+			}
+			b.WriteByte(c)
+			p++
+		}
+		i = p
+	}
+	return b.String()
 }
