@@ -1,0 +1,210 @@
+// sweep.cpp: quantization and per-position distribution statistics for
+// lmeval's sweeps. See sweep.h for the contract and docs/sweep.md for the
+// KL-divergence bound.
+
+#include "sweep.h"
+
+#include "llama.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+int32_t lm_quantize(const char *in, const char *out, const lm_quant_params *p) {
+	llama_model_quantize_params qp = llama_model_quantize_default_params();
+	qp.ftype = (enum llama_ftype)p->ftype;
+	qp.nthread = p->n_threads;
+	qp.allow_requantize = p->allow_requantize != 0;
+	qp.pure = p->pure != 0;
+	// llama.cpp reads the importance matrix as this map (see
+	// llama-quant.cpp), through a void pointer.
+	std::unordered_map<std::string, std::vector<float>> imatrix;
+	if (p->imatrix != nullptr && p->imatrix->n > 0) {
+		const lm_imatrix *im = p->imatrix;
+		for (int32_t i = 0; i < im->n; i++) {
+			const float *d = im->data + im->off[i];
+			imatrix[im->names[i]] = std::vector<float>(d, d + im->len[i]);
+		}
+		qp.imatrix = &imatrix;
+	}
+	return (int32_t)llama_model_quantize(in, out, &qp);
+}
+
+namespace {
+
+constexpr double NEG_INF = -std::numeric_limits<double>::infinity();
+
+// row copies one logits row of the last decode into a reusable buffer.
+struct row_buf {
+	std::vector<float> x;
+	std::vector<uint8_t> mark; // tokens of the base's top-k set
+	std::vector<int32_t> idx;
+	std::vector<double> lq;
+
+	bool load(lm_model *m, int32_t n_vocab, int32_t row) {
+		x.resize((size_t)n_vocab);
+		return lm_logits(m, row, x.data(), n_vocab) == n_vocab;
+	}
+};
+
+// max_lse returns the first argmax and the log normaliser in double.
+void max_lse(const float *x, int32_t n, int32_t *amax, double *mx, double *lse) {
+	float m = x[0];
+	int32_t am = 0;
+	for (int32_t i = 1; i < n; i++) {
+		if (x[i] > m) {
+			m = x[i];
+			am = i;
+		}
+	}
+	double s = 0.0;
+	for (int32_t i = 0; i < n; i++) {
+		s += exp((double)x[i] - (double)m);
+	}
+	*amax = am;
+	*mx = (double)m;
+	*lse = (double)m + log(s);
+}
+
+} // namespace
+
+int32_t lm_dist_topk(lm_model *m, int32_t n_vocab, int32_t n, const int32_t *rows, const int32_t *targets,
+                     int32_t k, double *out_lp, int32_t *out_argmax, int32_t *out_ids, float *out_lps,
+                     double *out_tail) {
+	row_buf rb;
+	const int32_t kk = std::min(k, n_vocab);
+	for (int32_t j = 0; j < n; j++) {
+		if (targets[j] < 0 || targets[j] >= n_vocab || !rb.load(m, n_vocab, rows[j])) {
+			return -1;
+		}
+		const float *x = rb.x.data();
+		int32_t amax;
+		double mx, lse;
+		max_lse(x, n_vocab, &amax, &mx, &lse);
+		out_lp[j] = (double)x[targets[j]] - lse;
+		out_argmax[j] = amax;
+
+		rb.idx.resize((size_t)n_vocab);
+		for (int32_t i = 0; i < n_vocab; i++) {
+			rb.idx[i] = i;
+		}
+		auto before = [x](int32_t a, int32_t b) { return x[a] > x[b] || (x[a] == x[b] && a < b); };
+		std::partial_sort(rb.idx.begin(), rb.idx.begin() + kk, rb.idx.end(), before);
+		for (int32_t i = 0; i < k; i++) {
+			if (i < kk) {
+				out_ids[(size_t)j * k + i] = rb.idx[i];
+				out_lps[(size_t)j * k + i] = (float)((double)x[rb.idx[i]] - lse);
+			} else {
+				out_ids[(size_t)j * k + i] = -1;
+				out_lps[(size_t)j * k + i] = -std::numeric_limits<float>::infinity();
+			}
+		}
+		// The tail's mass summed directly, not as 1 - sum(top-k): no
+		// cancellation when the top-k hold nearly everything.
+		double s = 0.0;
+		for (int32_t i = kk; i < n_vocab; i++) {
+			s += exp((double)x[rb.idx[i]] - mx);
+		}
+		out_tail[j] = s > 0 ? mx + log(s) - lse : NEG_INF;
+	}
+	return 0;
+}
+
+void lm_kld_tail_bounds(double log_pt, double log_cap, double *lq, int32_t n, double *lo, double *hi) {
+	*lo = 0.0;
+	*hi = 0.0;
+	if (n <= 0 || std::isinf(log_pt) || log_pt < -745.0) {
+		return;
+	}
+	// Lower: the log-sum inequality, sum p log(p/q) >= P log(P/Q) over the
+	// tail, attained when the base's tail is proportional to the model's.
+	double mq = NEG_INF;
+	for (int32_t i = 0; i < n; i++) {
+		mq = std::max(mq, lq[i]);
+	}
+	double s = 0.0;
+	for (int32_t i = 0; i < n; i++) {
+		s += exp(lq[i] - mq);
+	}
+	const double log_qt = mq + log(s);
+	const double pt = exp(log_pt);
+	*lo = pt * (log_pt - log_qt);
+
+	// Upper: sum p log(p/q) is convex in p, so over {0 <= p_i <= cap,
+	// sum p_i = P} its maximum sits at a vertex: m = floor(P/cap) entries
+	// at cap, one at the remainder r, the rest 0. Larger p on smaller q
+	// gives more (rearrangement), so cap goes to the m smallest q and r to
+	// the next.
+	const double cap = exp(log_cap);
+	double mf = std::floor(pt / cap);
+	int32_t mm = mf >= (double)n ? n : (int32_t)mf;
+	double r = pt - (double)mm * cap;
+	if (mm >= n || r < 0) {
+		r = 0;
+	}
+	const int32_t need = std::min(n, mm + 1);
+	std::nth_element(lq, lq + (need - 1), lq + n);
+	std::sort(lq, lq + need);
+	double h = 0.0;
+	for (int32_t i = 0; i < mm && i < n; i++) {
+		h += cap * (log_cap - lq[i]);
+	}
+	if (r > 0 && mm < n) {
+		h += r * (log(r) - lq[mm]);
+	}
+	*hi = std::max(h, *lo);
+}
+
+int32_t lm_dist_compare(lm_model *m, int32_t n_vocab, int32_t n, const int32_t *rows, const int32_t *targets,
+                        int32_t k, const int32_t *base_ids, const float *base_lps, const double *base_tail,
+                        double *out_lp, int32_t *out_argmax, double *out_kld_lo, double *out_kld_hi) {
+	row_buf rb;
+	rb.mark.assign((size_t)n_vocab, 0);
+	for (int32_t j = 0; j < n; j++) {
+		if (targets[j] < 0 || targets[j] >= n_vocab || !rb.load(m, n_vocab, rows[j])) {
+			return -1;
+		}
+		const float *x = rb.x.data();
+		int32_t amax;
+		double mx, lse;
+		max_lse(x, n_vocab, &amax, &mx, &lse);
+		out_lp[j] = (double)x[targets[j]] - lse;
+		out_argmax[j] = amax;
+
+		const int32_t *ids = base_ids + (size_t)j * k;
+		const float *lps = base_lps + (size_t)j * k;
+		double head = 0.0;
+		double log_cap = 0.0;
+		for (int32_t i = 0; i < k && ids[i] >= 0; i++) {
+			if (ids[i] >= n_vocab) {
+				return -1;
+			}
+			const double lp = (double)lps[i];
+			rb.mark[ids[i]] = 1;
+			if (!std::isinf(lp)) {
+				head += exp(lp) * (lp - ((double)x[ids[i]] - lse));
+			}
+			log_cap = lp;
+		}
+		// The k-th log-prob went through float32: widen the cap by its
+		// rounding so it still bounds every tail entry.
+		log_cap += 1e-6 * std::max(1.0, std::fabs(log_cap));
+		rb.lq.clear();
+		for (int32_t i = 0; i < n_vocab; i++) {
+			if (!rb.mark[i]) {
+				rb.lq.push_back((double)x[i] - lse);
+			}
+		}
+		for (int32_t i = 0; i < k && ids[i] >= 0; i++) {
+			rb.mark[ids[i]] = 0;
+		}
+		double lo, hi;
+		lm_kld_tail_bounds(base_tail[j], log_cap, rb.lq.data(), (int32_t)rb.lq.size(), &lo, &hi);
+		out_kld_lo[j] = head + lo;
+		out_kld_hi[j] = head + hi;
+	}
+	return 0;
+}
