@@ -124,9 +124,9 @@ func globRegexp(pattern string) (*regexp.Regexp, error) {
 	return regexp.Compile(b.String())
 }
 
-// matchFiles returns the files (slash paths) that match any pattern, sorted
-// and without duplicates; a pattern that matches nothing is an error naming
-// it, as in datasets.
+// matchFiles returns the files (slash paths) matching the patterns: each
+// pattern's matches sorted, patterns in order, no file twice; a pattern that
+// matches nothing is an error naming it, as in datasets.
 func matchFiles(files []string, patterns []string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
@@ -136,21 +136,23 @@ func matchFiles(files []string, patterns []string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("data_files pattern %q: %w", p, err)
 		}
-		n := 0
+		var matched []string
 		for _, f := range files {
 			if re.MatchString(f) {
-				n++
-				if !seen[f] {
-					seen[f] = true
-					out = append(out, f)
-				}
+				matched = append(matched, f)
 			}
 		}
-		if n == 0 {
+		if len(matched) == 0 {
 			return nil, fmt.Errorf("no file matches data_files pattern %q", p)
 		}
+		sort.Strings(matched)
+		for _, f := range matched {
+			if !seen[f] {
+				seen[f] = true
+				out = append(out, f)
+			}
+		}
 	}
-	sort.Strings(out)
 	return out, nil
 }
 

@@ -243,6 +243,11 @@ func (l *Loader) Load(ctx context.Context, spec Spec, split string) ([]map[strin
 	return out, nil
 }
 
+// Splits is like the package's Splits with the Loader's options.
+func (l *Loader) Splits(ctx context.Context, spec Spec) ([]string, error) {
+	return Splits(ctx, spec, l.opts)
+}
+
 // canonical renders kwargs with sorted keys for use in a cache key.
 func canonical(v any) string {
 	switch x := v.(type) {

@@ -288,3 +288,12 @@ func TestLoaderCopies(t *testing.T) {
 		t.Errorf("second Load = %v, %v; want the original, unmodified %v", second, err, want)
 	}
 }
+
+func TestMatchFilesOrder(t *testing.T) {
+	files := []string{"a.json", "b.json", "d/2.json", "d/1.json"}
+	got, err := matchFiles(files, []string{"b.json", "d/*.json", "a.json", "b.json"})
+	want := []string{"b.json", "d/1.json", "d/2.json", "a.json"}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("matchFiles = %v, %v; want %v", got, err, want)
+	}
+}
