@@ -306,25 +306,32 @@ func (c *Client) fetchOnce(ctx context.Context, meta *fileMeta, incomplete, labe
 		return statusError(resp)
 	}
 	var w io.Writer = f
+	var bar *progressbar.ProgressBar
 	if c.progress != nil {
 		total := meta.size
 		if total < 0 && resp.ContentLength >= 0 {
 			total = off + resp.ContentLength
 		}
-		bar := progressbar.NewOptions64(total,
+		bar = progressbar.NewOptions64(total,
 			progressbar.OptionSetWriter(c.progress),
 			progressbar.OptionSetDescription(label),
 			progressbar.OptionShowBytes(true),
+			progressbar.OptionShowTotalBytes(true),
 			progressbar.OptionSetWidth(30),
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionOnCompletion(func() { fmt.Fprintln(c.progress) }),
 		)
 		bar.Set64(off)
-		defer bar.Close()
 		w = io.MultiWriter(f, bar)
 	}
 	if _, err := io.Copy(w, resp.Body); err != nil {
+		if bar != nil {
+			bar.Exit() // keep the bar where it stopped
+		}
 		return err
+	}
+	if bar != nil {
+		bar.Finish()
 	}
 	if err := f.Sync(); err != nil {
 		return err
