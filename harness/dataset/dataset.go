@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -90,6 +91,8 @@ func Splits(ctx context.Context, spec Spec, opts Options) ([]string, error) {
 		if files, err = builderFiles(spec, opts); err == nil {
 			splits = keys(files)
 		}
+	} else if !repoIDRe.MatchString(spec.Path) {
+		err = errNotRepo(spec, opts)
 	} else {
 		splits, err = hubSplits(ctx, spec, opts)
 	}
@@ -129,7 +132,18 @@ func load(ctx context.Context, spec Spec, split string, opts Options) ([]map[str
 		}
 		return readFiles(local, format(spec.Path), spec.Kwargs)
 	}
+	if !repoIDRe.MatchString(spec.Path) {
+		return nil, errNotRepo(spec, opts)
+	}
 	return loadHub(ctx, spec, split, opts)
+}
+
+// repoIDRe matches what can be a Hub dataset id: "owner/name" or a legacy
+// bare name.
+var repoIDRe = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)?$`)
+
+func errNotRepo(spec Spec, opts Options) error {
+	return fmt.Errorf("dataset_path %q is no local directory (%s does not exist) and cannot be a Hub dataset id (owner/name)", spec.Path, resolvePath(spec.Path, opts))
 }
 
 // isBuilder reports whether path names one of datasets' packaged builders.

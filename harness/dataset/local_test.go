@@ -297,3 +297,16 @@ func TestMatchFilesOrder(t *testing.T) {
 		t.Errorf("matchFiles = %v, %v; want %v", got, err, want)
 	}
 }
+
+func TestNeitherLocalNorHub(t *testing.T) {
+	for _, p := range []string{"./missing/dir", "/abs/missing", "a/b/c", "../up"} {
+		_, err := Load(context.Background(), Spec{Path: p}, "test", Options{Endpoint: "http://127.0.0.1:1"})
+		if err == nil || !strings.Contains(err.Error(), "is no local directory") {
+			t.Errorf("%s: err = %v", p, err)
+		}
+		_, err = Splits(context.Background(), Spec{Path: p}, Options{Endpoint: "http://127.0.0.1:1"})
+		if err == nil || !strings.Contains(err.Error(), "is no local directory") {
+			t.Errorf("Splits %s: err = %v", p, err)
+		}
+	}
+}
