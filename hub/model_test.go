@@ -152,3 +152,30 @@ func TestHubFile(t *testing.T) {
 		}
 	}
 }
+
+func TestTreePagination(t *testing.T) {
+	srv := hubtest.New(t)
+	names := []string{"a.md", "b-Q2_K.gguf", "c/d.txt", "e-Q4_K_M.gguf", "f.json"}
+	for i, n := range names {
+		srv.AddFile("model", "acme/big", "", n, randomBytes(10, int64(40+i)))
+	}
+	srv.SetPageSize(2)
+	c := newClient(t, srv, Options{})
+	tree, err := c.Tree(context.Background(), Repo{Model, "acme/big"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range tree {
+		got = append(got, e.Path)
+	}
+	if !reflect.DeepEqual(got, names) {
+		t.Errorf("paginated tree = %v, want %v", got, names)
+	}
+	if n := srv.Count("GET", "/tree/"); n < 3 {
+		t.Errorf("%d tree requests, want at least 3 pages", n)
+	}
+	if p, err := c.ResolveModel(context.Background(), "acme/big"); err != nil || !strings.HasSuffix(p, "e-Q4_K_M.gguf") {
+		t.Errorf("ResolveModel over pages = %s, %v", p, err)
+	}
+}

@@ -59,6 +59,7 @@ type Server struct {
 	cuts     map[string]int  // etag -> number of GETs still to cut short
 	corrupt  map[string]bool // etag -> serve altered bytes
 	delay    time.Duration
+	pageSize int
 }
 
 // New starts a server that stops when the test ends.
@@ -173,6 +174,15 @@ func (s *Server) Corrupt(typ, id, branch, path string, on bool) {
 func (s *Server) SetDelay(d time.Duration) {
 	s.mu.Lock()
 	s.delay = d
+	s.mu.Unlock()
+}
+
+// SetPageSize makes tree listings paginate n entries at a time with a
+// Link: <...>; rel="next" header, as the Hub does for large repositories
+// (0: no pagination).
+func (s *Server) SetPageSize(n int) {
+	s.mu.Lock()
+	s.pageSize = n
 	s.mu.Unlock()
 }
 
@@ -438,6 +448,17 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, typ, prefix, r
 				e.LFS = &lfs{OID: f.etag, Size: len(f.data), PointerSize: 134}
 			}
 			entries = append(entries, e)
+		}
+		if s.pageSize > 0 {
+			cursor, _ := strconv.Atoi(r.URL.Query().Get("cursor"))
+			cursor = min(max(cursor, 0), len(entries))
+			end := min(cursor+s.pageSize, len(entries))
+			if end < len(entries) {
+				q := r.URL.Query()
+				q.Set("cursor", strconv.Itoa(end))
+				w.Header().Set("Link", fmt.Sprintf("<%s%s?%s>; rel=\"next\"", s.URL, r.URL.EscapedPath(), q.Encode()))
+			}
+			entries = entries[cursor:end]
 		}
 		writeJSON(w, entries)
 	case segs[0] == "parquet" && typ == "dataset":
