@@ -41,8 +41,9 @@ func (r *RepoInfo) Files() []string {
 }
 
 // Info fetches the repository's metadata at revision ("" means main). In
-// offline mode it is rebuilt from the cached snapshot of that revision: ID,
-// SHA and the files present there.
+// offline mode, or when the Hub cannot be reached, it is rebuilt from the
+// cache: ID, SHA, and the file list recorded by an earlier online Info (else
+// the files present in the snapshot).
 func (c *Client) Info(ctx context.Context, repo Repo, revision string) (*RepoInfo, error) {
 	if revision == "" {
 		revision = "main"
