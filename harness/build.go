@@ -21,6 +21,8 @@ type evaluation struct {
 
 	roots []*node    // the selection, in --tasks order
 	runs  []*taskRun // every task, depth first
+
+	cacheDeleted bool // --cache_requests delete has run
 }
 
 // node is a task or a group in the selection's hierarchy (lm-eval's

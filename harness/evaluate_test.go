@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"lmeval/harness/cache"
 	"lmeval/harness/config"
 	"lmeval/harness/metrics"
 	"lmeval/harness/model"
@@ -496,4 +497,69 @@ func TestEvaluateBitsPerByte(t *testing.T) {
 	}
 	_ = metrics.Names
 	_ = filepath.Join
+}
+
+// TestCacheRequests builds requests once, then serves them from the cache:
+// the second run loads no documents and gives identical results.
+func TestCacheRequests(t *testing.T) {
+	db, err := cache.Open(filepath.Join(t.TempDir(), "requests.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	lm, _ := model.NewDummy(nil)
+	loads := 0
+	loader := func(ctx context.Context, spec task.DatasetSpec, split string) ([]task.Doc, error) {
+		loads++
+		return fixtureLoader(ctx, spec, split)
+	}
+	run := func(mode string, tasks ...string) *results.Results {
+		t.Helper()
+		cfg := testConfig(t, tasks...)
+		cfg.CacheRequests = config.CacheRequests(mode)
+		res, err := Evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)), WithLoader(loader), WithRequestCache(db))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	names := []string{"arc_easy", "winogrande", "gsm8k", "wikitext", "truthfulqa_mc2"}
+	first := run("true", names...)
+	if loads == 0 {
+		t.Fatal("first run loaded no documents")
+	}
+	loads = 0
+	second := run("true", names...)
+	if loads != 0 {
+		t.Errorf("second run loaded documents %d times, want none", loads)
+	}
+	a, _ := json.Marshal(first.Results)
+	b, _ := json.Marshal(second.Results)
+	if string(a) != string(b) {
+		t.Errorf("results differ after the cache:\n%s\n%s", a, b)
+	}
+	run("refresh", names...)
+	if loads == 0 {
+		t.Error("refresh did not rebuild")
+	}
+	loads = 0
+	run("delete", "arc_easy")
+	if loads == 0 {
+		t.Error("delete did not rebuild")
+	}
+	loads = 0
+	run("true", "arc_easy")
+	if loads == 0 {
+		t.Error("delete left cached requests behind")
+	}
+	// A different shot count is a different entry.
+	loads = 0
+	cfg := testConfig(t, "arc_easy|2")
+	cfg.CacheRequests = config.CacheRequestsTrue
+	if _, err := Evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)), WithLoader(loader), WithRequestCache(db)); err != nil {
+		t.Fatal(err)
+	}
+	if loads == 0 {
+		t.Error("2-shot run used the 0-shot requests")
+	}
 }

@@ -1,0 +1,168 @@
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"lmeval/harness/metrics"
+	"lmeval/harness/model"
+	"lmeval/harness/results"
+	"lmeval/harness/task"
+)
+
+// builtinFixtures maps the built-in tasks' datasets to their fixture
+// documents under tasks/testdata (as the tasks package's own tests do).
+var builtinFixtures = map[string]string{
+	"allenai/ai2_arc/ARC-Easy":               "arc_easy",
+	"allenai/ai2_arc/ARC-Challenge":          "arc_challenge",
+	"Rowan/hellaswag":                        "hellaswag",
+	"EleutherAI/lambada_openai":              "lambada_openai",
+	"cimec/lambada":                          "lambada_standard",
+	"EleutherAI/wikitext_document_level":     "wikitext",
+	"allenai/winogrande":                     "winogrande",
+	"aps/super_glue/boolq":                   "boolq",
+	"allenai/openbookqa":                     "openbookqa",
+	"baber/piqa":                             "piqa",
+	"allenai/sciq":                           "sciq",
+	"truthfulqa/truthful_qa/multiple_choice": "truthfulqa",
+	"truthfulqa/truthful_qa/generation":      "truthfulqa_gen",
+	"openai/gsm8k":                           "gsm8k",
+}
+
+// builtinTasks are the built-in tasks with fixture documents.
+var builtinTasks = []string{
+	"arc_easy", "arc_challenge", "hellaswag", "lambada_openai", "lambada_standard", "wikitext",
+	"winogrande", "boolq", "openbookqa", "piqa", "sciq", "truthfulqa_mc1", "truthfulqa_mc2",
+	"truthfulqa_gen", "gsm8k", "gsm8k_cot", "mmlu_abstract_algebra", "mmlu_anatomy",
+}
+
+// fixtureLoader serves tasks/testdata as the dataset loader would, numbers
+// typed as it types them.
+func fixtureLoader(_ context.Context, spec task.DatasetSpec, split string) ([]task.Doc, error) {
+	dir, ok := builtinFixtures[spec.Path+"/"+spec.Name]
+	if !ok {
+		dir, ok = builtinFixtures[spec.Path]
+	}
+	if !ok && spec.Path == "cais/mmlu" {
+		dir, ok = "mmlu/"+spec.Name, true
+	}
+	if !ok {
+		return nil, fmt.Errorf("no fixture for dataset %s/%s", spec.Path, spec.Name)
+	}
+	f, err := os.Open(filepath.Join("..", "tasks", "testdata", dir, split+".jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var docs []task.Doc
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
+		dec.UseNumber()
+		var v map[string]any
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		docs = append(docs, typed(v).(map[string]any))
+	}
+	return docs, sc.Err()
+}
+
+func typed(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil && !strings.ContainsAny(x.String(), ".eE") {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = typed(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = typed(e)
+		}
+	}
+	return v
+}
+
+// TestBuiltinTasksDummy runs every built-in task that has fixture documents
+// through the whole pipeline with the dummy model: each reports the metrics
+// its metric_list names, under each of its filters, over every document.
+func TestBuiltinTasksDummy(t *testing.T) {
+	lm, _ := model.NewDummy(nil)
+	cfg := testConfig(t, builtinTasks...)
+	samples := newMemSamples()
+	res, err := Evaluate(context.Background(), cfg, lm, WithLoader(fixtureLoader), WithSamples(samples.open))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := testRegistry(t)
+	for _, name := range builtinTasks {
+		sel, err := reg.Load([]string{name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := sel.Tasks()[0].Config
+		e, ok := res.Results.Get(name)
+		if !ok {
+			t.Errorf("%s: no results", name)
+			continue
+		}
+		filterNames := []string{"none"}
+		if len(c.FilterList) > 0 {
+			filterNames = nil
+			for _, f := range c.FilterList {
+				filterNames = append(filterNames, f["name"].(string))
+			}
+		}
+		var list any
+		if len(c.MetricList) > 0 {
+			l := make([]any, len(c.MetricList))
+			for i, m := range c.MetricList {
+				l[i] = metricEntry(m)
+			}
+			list = l
+		}
+		specs, err := metrics.ParseMetricList(list, c.OutputType)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range filterNames {
+			for _, s := range specs {
+				if _, ok := e.Get(s.Name + "," + f); !ok && c.ProcessResults == nil {
+					t.Errorf("%s: no %s,%s (has %v)", name, s.Name, f, e.Keys())
+				}
+			}
+		}
+		ns, _ := res.NSamples.Get(name)
+		if ns.Effective == 0 || ns.Effective != ns.Original {
+			t.Errorf("%s: n-samples %+v", name, ns)
+		}
+		if got, want := len(samples.byTask[name]), ns.Effective*len(filterNames); got != want {
+			t.Errorf("%s: %d samples, want %d", name, got, want)
+		}
+	}
+	data, err := res.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSchema(t, data)
+	if testing.Verbose() {
+		t.Logf("\n%s", res.Tables())
+	}
+	_ = results.NA
+}
