@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -171,7 +172,7 @@ func expectedMC(t *testing.T, lm model.LM, file string) (acc, accNorm, mi []floa
 				t.Fatal(err)
 			}
 			lls = append(lls, res[0].LogProb)
-			norm = append(norm, res[0].LogProb/float64(len(" "+ch)))
+			norm = append(norm, res[0].LogProb/float64(len(ch))) // the choice without its delimiter, as lm-eval
 			mis = append(mis, res[0].LogProb-un[0].LogProb)
 		}
 		gold := int(d["label"].(float64))
@@ -561,5 +562,145 @@ func TestCacheRequests(t *testing.T) {
 	}
 	if loads == 0 {
 		t.Error("2-shot run used the 0-shot requests")
+	}
+}
+
+// TestRepeats checks that a sampled task's repeats are distinct requests
+// (a seed each), greedy repeats one, and that every answer reaches its
+// document.
+func TestRepeats(t *testing.T) {
+	lm, _ := model.NewDummy(nil)
+	rec := &recordingLM{LM: lm}
+	samples := newMemSamples()
+	res, err := Evaluate(context.Background(), testConfig(t, "toy_gen_sc"), rec, WithRegistry(testRegistry(t)), WithSamples(samples.open))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.reqs["generate_until"]; got != 4*3 {
+		t.Errorf("generate_until requests = %d, want 12 (4 documents x 3 sampled repeats)", got)
+	}
+	e, _ := res.Results.Get("toy_gen_sc")
+	if got := getNum(t, e, "exact_match,maj@3"); got != 0.5 {
+		t.Errorf("exact_match,maj@3 = %v, want 0.5 (two documents answer lol)", got)
+	}
+	for _, s := range samples.byTask["toy_gen_sc"] {
+		if len(s.Resps) != 1 || len(s.Resps[0]) != 3 {
+			t.Errorf("doc %d: resps %v, want 3 answers", s.DocID, s.Resps)
+		}
+		if s.Filter == "first2" {
+			if l, ok := s.FilteredResps[0].([]any); !ok || len(l) != 2 {
+				t.Errorf("doc %d: first2 filtered %v", s.DocID, s.FilteredResps)
+			}
+		}
+	}
+}
+
+// TestPredictOnly: generations are saved, no metrics computed (lm-eval's
+// bypass metric).
+func TestPredictOnly(t *testing.T) {
+	lm, _ := model.NewDummy(nil)
+	cfg := testConfig(t, "toy_gen", "toy_mc")
+	cfg.PredictOnly = true
+	samples := newMemSamples()
+	res, err := Evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)), WithSamples(samples.open))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := res.Results.Get("toy_gen")
+	if keys := e.Keys(); len(keys) != 5 || getNum(t, e, "bypass,strict") != 999 {
+		t.Errorf("toy_gen results %v, want alias and bypass for two filters", keys)
+	}
+	if v, _ := e.Get("bypass_stderr,strict"); v != results.NA {
+		t.Errorf("bypass stderr %v", v)
+	}
+	mc, _ := res.Results.Get("toy_mc")
+	if keys := mc.Keys(); len(keys) != 1 {
+		t.Errorf("toy_mc results %v, want the alias only", keys)
+	}
+	if n := len(samples.byTask["toy_gen"]); n != 8 {
+		t.Errorf("%d toy_gen samples, want 8", n)
+	}
+	if got := samples.byTask["toy_gen"][0].Resps[0][0]; got != "lol" {
+		t.Errorf("saved generation %v", got)
+	}
+	if !res.LMEval.PredictOnly {
+		t.Error("lmeval.predict_only not set")
+	}
+}
+
+// cancellingLM cancels the run once it has answered n requests.
+type cancellingLM struct {
+	model.LM
+	n      int
+	cancel context.CancelFunc
+	done   int
+}
+
+func (c *cancellingLM) Loglikelihood(ctx context.Context, reqs []model.LoglikelihoodRequest) ([]model.LoglikelihoodResult, error) {
+	if c.done >= c.n {
+		c.cancel()
+		return nil, ctx.Err()
+	}
+	c.done += len(reqs)
+	return c.LM.Loglikelihood(ctx, reqs)
+}
+
+// TestCancel stops a run midway: Evaluate returns context.Canceled, and
+// the samples of the documents completed before are written and closed.
+func TestCancel(t *testing.T) {
+	lm, _ := model.NewDummy(nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	clm := &cancellingLM{LM: lm, n: 10, cancel: cancel}
+	samples := newMemSamples()
+	_, err := Evaluate(ctx, testConfig(t, "toy_mc"), clm, WithRegistry(testRegistry(t)), WithSamples(samples.open), WithChunkSize(5))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	got := len(samples.byTask["toy_mc"])
+	if got == 0 || got >= 6 {
+		t.Errorf("%d samples written before the cancel, want some but not all", got)
+	}
+	if !samples.closed["toy_mc"] {
+		t.Error("samples not closed")
+	}
+}
+
+// TestWriteOut prints the first document's prompt of each task.
+func TestWriteOut(t *testing.T) {
+	lm, _ := model.NewDummy(nil)
+	cfg := testConfig(t, "toy_mc", "toy_gen")
+	cfg.WriteOut = true
+	var out strings.Builder
+	if _, err := Evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)), WithWriteOut(&out)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Task: toy_mc", "Q: What color is the sky?\nA:", "Task: toy_gen", "Say lol:"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("write_out lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "How many legs") {
+		t.Errorf("write_out printed more than the first document:\n%s", out.String())
+	}
+}
+
+// TestLimitAndShots: --limit, a task's own shot count and n-samples.
+func TestLimitAndShots(t *testing.T) {
+	lm, _ := model.NewDummy(nil)
+	cfg := testConfig(t, "toy_mc|2", "toy_gen")
+	cfg.Limit = config.Limit{Count: 3}
+	res, err := Evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ns, _ := res.NSamples.Get("toy_mc"); ns != (results.NSamples{Original: 6, Effective: 3}) {
+		t.Errorf("toy_mc n-samples %+v", ns)
+	}
+	if res.NShot["toy_mc"] != 2 || res.NShot["toy_gen"] != 0 {
+		t.Errorf("n-shot %v", res.NShot)
+	}
+	if res.Config.Limit != 3.0 {
+		t.Errorf("config.limit %v", res.Config.Limit)
 	}
 }

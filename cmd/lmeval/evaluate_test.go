@@ -173,7 +173,7 @@ func TestEvaluateStories260K(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ll, norm, m := r[0].LogProb, r[0].LogProb/float64(len(cont)), r[0].LogProb-u[0].LogProb
+			ll, norm, m := r[0].LogProb, r[0].LogProb/float64(len(c.(string))), r[0].LogProb-u[0].LogProb
 			if best < 0 || ll > top {
 				best, top = i, ll
 			}
