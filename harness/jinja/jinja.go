@@ -214,15 +214,40 @@ func (e *Env) evalNode(out *outputNode, vars map[string]any) (any, error) {
 		if err != nil {
 			return err
 		}
-		if u, ok := v.(*undefined); ok && !u.soft {
-			return u.err()
-		}
-		return nil
+		// An undefined value, also inside a list or dict, has no Go
+		// equivalent: report it by name.
+		return findUndefined(v)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return toGo(v), nil
+}
+
+func findUndefined(v any) error {
+	switch x := v.(type) {
+	case *undefined:
+		return x.err()
+	case []any:
+		for _, e := range x {
+			if err := findUndefined(e); err != nil {
+				return err
+			}
+		}
+	case tuple:
+		for _, e := range x {
+			if err := findUndefined(e); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if err := findUndefined(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // ErrNotLiteral is returned by RenderValue when the rendered text is not a

@@ -142,8 +142,10 @@ func TestEval(t *testing.T) {
 			t.Errorf("Eval(%q) = %#v, %v; want %#v", tt.expr, got, err, tt.want)
 		}
 	}
-	if _, err := e.Eval("missing", doc); !errors.Is(err, ErrUndefined) {
-		t.Errorf("Eval(missing) error = %v, want ErrUndefined", err)
+	for _, expr := range []string{"missing", "[sol1, missing]", "{'k': choices.label}", "'x' if false"} {
+		if v, err := e.Eval(expr, doc); !errors.Is(err, ErrUndefined) {
+			t.Errorf("Eval(%q) = %#v, %v; want ErrUndefined", expr, v, err)
+		}
 	}
 }
 

@@ -155,6 +155,11 @@ func (tp *templateParser) parseBody(stop ...string) ([]node, string, error) {
 		case tokens.BlockBegin:
 			p.Consume()
 			name := p.Match(tokens.Name)
+			if name != nil && name.Val == "" {
+				// gonja's lexer emits an empty name when a newline
+				// follows {%; the statement name comes next.
+				name = p.Match(tokens.Name)
+			}
 			if name == nil {
 				return nil, "", tp.errorf("expected a statement name")
 			}
@@ -178,7 +183,8 @@ func (tp *templateParser) parseBody(stop ...string) ([]node, string, error) {
 
 // trimAfter applies a closing tag's '-' to the data that follows it.
 func (tp *templateParser) trimAfter(end *tokens.Token) {
-	if end == nil || !strings.HasPrefix(end.Val, "-") {
+	// The closing token's value includes the whitespace before it.
+	if end == nil || !strings.HasPrefix(strings.TrimLeft(end.Val, " \t\r\n"), "-") {
 		return
 	}
 	if data := tp.p.Current(tokens.Data); data != nil {
