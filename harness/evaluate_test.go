@@ -334,7 +334,17 @@ func TestEvaluateDummy(t *testing.T) {
 			t.Errorf("samples of %s not closed", name)
 		}
 	}
-	line, err := json.Marshal(samples.byTask["toy_mc"][0])
+	// Samples come in the order documents complete; find document 0.
+	var doc0 *results.Sample
+	for _, s := range samples.byTask["toy_mc"] {
+		if s.DocID == 0 {
+			doc0 = s
+		}
+	}
+	if doc0 == nil {
+		t.Fatal("no sample for toy_mc document 0")
+	}
+	line, err := json.Marshal(doc0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"sort"
 
 	"lmeval/harness/model"
 	"lmeval/harness/progress"
@@ -42,6 +43,48 @@ func (s *stream[Req]) add(key string, r Req, t target) {
 		s.targets = append(s.targets, nil)
 	}
 	s.targets[i] = append(s.targets[i], t)
+}
+
+// sortByDocument orders the stream by document, longest document first
+// (lm-eval's Collator order, so memory problems show at once and the time
+// estimate errs long), keeping each document's requests together so that
+// documents complete, and their samples are written, as the run goes.
+func (s *stream[Req]) sortByDocument(docLen func(t target) int) {
+	type item struct {
+		r   Req
+		t   []target
+		key string
+		n   int
+		doc docRef
+		pos int
+	}
+	items := make([]item, len(s.reqs))
+	for k, i := range s.index {
+		t := s.targets[i][0]
+		items[i] = item{s.reqs[i], s.targets[i], k, docLen(t), docRef{t.tr, t.doc}, i}
+	}
+	// A document's place is that of its first request.
+	first := map[docRef]int{}
+	for i, it := range items {
+		if _, ok := first[it.doc]; !ok {
+			first[it.doc] = i
+		}
+	}
+	sort.SliceStable(items, func(a, b int) bool {
+		if items[a].n != items[b].n {
+			return items[a].n > items[b].n
+		}
+		return first[items[a].doc] < first[items[b].doc]
+	})
+	for i, it := range items {
+		s.reqs[i], s.targets[i] = it.r, it.t
+		s.index[it.key] = i
+	}
+}
+
+type docRef struct {
+	tr  *taskRun
+	doc int
 }
 
 // run gathers the requests of every task by type, removes duplicates, sends
@@ -90,6 +133,9 @@ func (ev *evaluation) run(ctx context.Context) error {
 			}
 		}
 	}
+	for _, s := range []interface{ sortByDocument(func(target) int) }{ll, roll, gen} {
+		s.sortByDocument(docLength)
+	}
 	slog.Info("requests", "total", total, "loglikelihood", len(ll.reqs), "loglikelihood_rolling", len(roll.reqs), "generate_until", len(gen.reqs))
 	disp := progress.FromContext(ctx)
 	if err := runStream(ctx, ev, disp, ll, ev.lm.Loglikelihood, func(r model.LoglikelihoodResult) any { return r }); err != nil {
@@ -127,7 +173,24 @@ func runStream[Req, Res any](ctx context.Context, ev *evaluation, disp *progress
 		return nil
 	}
 	slog.Info("running requests", "type", s.kind, "requests", len(s.reqs))
-	phase := disp.Phase(s.kind, len(s.reqs), 0)
+	// With a model that counts tokens the bar advances by tokens, so its
+	// rate is tokens/s and its ETA the tokens remaining.
+	var toks []int
+	total := 0
+	if tc, ok := ev.lm.(TokenCounter); ok && disp.Enabled() {
+		toks = make([]int, len(s.reqs))
+		for i, r := range s.reqs {
+			n, err := tc.CountTokens(requestText(any(r)))
+			if err != nil {
+				toks = nil
+				total = 0
+				break
+			}
+			toks[i] = n
+			total += n
+		}
+	}
+	phase := disp.Phase(s.kind, len(s.reqs), total)
 	defer phase.Finish()
 	chunk := ev.chunkSize(len(s.reqs))
 	for start := 0; start < len(s.reqs); start += chunk {
@@ -146,9 +209,45 @@ func runStream[Req, Res any](ctx context.Context, ev *evaluation, disp *progress
 				}
 			}
 		}
-		phase.Add(end-start, 0)
+		done := 0
+		if toks != nil {
+			for _, n := range toks[start:end] {
+				done += n
+			}
+		}
+		phase.Add(end-start, done)
 	}
 	return nil
+}
+
+// docLength is the length of a document's longest request text.
+func docLength(t target) int {
+	n := 0
+	for _, in := range t.tr.insts[t.doc] {
+		switch in.Type {
+		case task.OutputLoglikelihood:
+			n = max(n, len(in.Loglikelihood.Context)+len(in.Loglikelihood.Continuation))
+		case task.OutputLoglikelihoodRolling:
+			n = max(n, len(in.Rolling.Text))
+		case task.OutputGenerateUntil:
+			n = max(n, len(in.Generate.Context))
+		}
+	}
+	return n
+}
+
+// requestText is the text of a request whose tokens the progress bar
+// counts.
+func requestText(r any) string {
+	switch x := r.(type) {
+	case model.LoglikelihoodRequest:
+		return x.Context + x.Continuation
+	case model.RollingRequest:
+		return x.Text
+	case model.GenerateRequest:
+		return x.Context
+	}
+	return ""
 }
 
 // deliver stores one answer and scores the document when it has them all.
