@@ -730,9 +730,6 @@ func pyUnescape(s string) (string, error) {
 		case '\n':
 		case 'x', 'u', 'U':
 			n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[d]
-			if i+n >= len(s)+0 && i+n > len(s)-1+1 {
-				return "", fmt.Errorf("truncated \\%c escape", d)
-			}
 			if i+1+n > len(s) {
 				return "", fmt.Errorf("truncated \\%c escape", d)
 			}

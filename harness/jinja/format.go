@@ -135,8 +135,6 @@ func formatOne(spec fmtSpec, arg any) (string, error) {
 		return "", u.err()
 	}
 	var body string
-	numeric := false
-	negative := false
 	switch spec.verb {
 	case 's', 0:
 		if spec.verb == 0 {
@@ -178,8 +176,6 @@ func formatOne(spec fmtSpec, arg any) (string, error) {
 	default:
 		return formatNumber(spec, arg)
 	}
-	_ = numeric
-	_ = negative
 	if spec.percent {
 		return align(body, spec, '>'), nil
 	}

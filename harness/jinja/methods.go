@@ -595,8 +595,8 @@ func pad(s string, width int, fill string, align byte) string {
 	case '>':
 		left = total
 	case '^':
-		// Python's str.center puts the extra space on the right when the
-		// string length is even... it uses left = total/2 + (total & width & 1).
+		// CPython's str.center: the odd space goes left only when the
+		// width is odd.
 		left = total/2 + (total & width & 1)
 	}
 	return strings.Repeat(fill, left) + s + strings.Repeat(fill, total-left)
