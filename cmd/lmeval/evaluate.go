@@ -33,7 +33,13 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.
 		slog.Warn("--log_samples without --output_path: samples are not saved")
 	}
 	if cfg.CacheRequests != config.CacheRequestsOff {
-		db, err := cache.Open(cache.DefaultPath("requests.sqlite"))
+		// Built requests go to the response cache's file when there is
+		// one, else to the default requests cache (docs/cache.md).
+		path := cfg.UseCache
+		if path == "" {
+			path = cache.DefaultPath("requests.sqlite")
+		}
+		db, err := cache.Open(path)
 		if err != nil {
 			return fmt.Errorf("--cache_requests: %w", err)
 		}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"lmeval/harness"
+	"lmeval/harness/cache"
 	"lmeval/harness/config"
 	"lmeval/harness/dataset"
 	"lmeval/harness/model"
@@ -460,5 +461,37 @@ func TestBuiltinTasksStories260K(t *testing.T) {
 	}
 	if testing.Verbose() {
 		t.Logf("\n%s", res.Tables())
+	}
+}
+
+// TestRunCacheRequests: --cache_requests stores built requests in the
+// default requests cache, and a second run reuses them.
+func TestRunCacheRequests(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("LMEVAL_CACHE_DIR", dir)
+	t.Chdir(harnessDir)
+	var outs []string
+	for range 2 {
+		out, err := runApp(t, "run", "--model", "dummy", "--tasks", "toy_mc", "--include_path", "testdata/tasks",
+			"--cache_requests", "true", "--no_progress")
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, out)
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("tables differ:\n%s\n%s", outs[0], outs[1])
+	}
+	db, err := cache.Open(filepath.Join(dir, "requests.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	info, err := db.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Blobs != 1 {
+		t.Errorf("request sets = %d, want 1", info.Blobs)
 	}
 }
