@@ -38,7 +38,7 @@ type Dists struct {
 	LogProb  []float64 // log p(target), from the full row in double
 	Argmax   []int32
 	TopIDs   []int32   // K per position, most probable first; -1 pads
-	TopLogP  []float32 // K per position; -Inf pads
+	TopLogP  []float64 // K per position; -Inf pads
 	TailLogP []float64 // log of the mass outside the top K; -Inf when none
 }
 
@@ -91,14 +91,14 @@ func (m *Model) TopK(ctx context.Context, reqs []DistRequest, k int, progress fu
 	total := Positions(reqs)
 	d := &Dists{
 		K: k, LogProb: make([]float64, total), Argmax: make([]int32, total),
-		TopIDs: make([]int32, total*k), TopLogP: make([]float32, total*k), TailLogP: make([]float64, total),
+		TopIDs: make([]int32, total*k), TopLogP: make([]float64, total*k), TailLogP: make([]float64, total),
 	}
 	err := m.scanRows(ctx, reqs, progress, func(rows, targets []int32, at int) error {
 		n := len(rows)
 		rc := C.lm_dist_topk(m.c, C.int32_t(m.info.NVocab), C.int32_t(n),
 			(*C.int32_t)(unsafe.Pointer(&rows[0])), (*C.int32_t)(unsafe.Pointer(&targets[0])), C.int32_t(k),
 			(*C.double)(unsafe.Pointer(&d.LogProb[at])), (*C.int32_t)(unsafe.Pointer(&d.Argmax[at])),
-			(*C.int32_t)(unsafe.Pointer(&d.TopIDs[at*k])), (*C.float)(unsafe.Pointer(&d.TopLogP[at*k])),
+			(*C.int32_t)(unsafe.Pointer(&d.TopIDs[at*k])), (*C.double)(unsafe.Pointer(&d.TopLogP[at*k])),
 			(*C.double)(unsafe.Pointer(&d.TailLogP[at])))
 		if rc != 0 {
 			return errors.New("top-k: bad logits row or target")
@@ -132,7 +132,7 @@ func (m *Model) Compare(ctx context.Context, reqs []DistRequest, base *Dists, pr
 		n := len(rows)
 		rc := C.lm_dist_compare(m.c, C.int32_t(m.info.NVocab), C.int32_t(n),
 			(*C.int32_t)(unsafe.Pointer(&rows[0])), (*C.int32_t)(unsafe.Pointer(&targets[0])), C.int32_t(k),
-			(*C.int32_t)(unsafe.Pointer(&base.TopIDs[at*k])), (*C.float)(unsafe.Pointer(&base.TopLogP[at*k])),
+			(*C.int32_t)(unsafe.Pointer(&base.TopIDs[at*k])), (*C.double)(unsafe.Pointer(&base.TopLogP[at*k])),
 			(*C.double)(unsafe.Pointer(&base.TailLogP[at])),
 			(*C.double)(unsafe.Pointer(&dv.LogProb[at])), (*C.int32_t)(unsafe.Pointer(&dv.Argmax[at])),
 			(*C.double)(unsafe.Pointer(&dv.KLDLow[at])), (*C.double)(unsafe.Pointer(&dv.KLDHigh[at])))

@@ -56,7 +56,9 @@ const distText = "Once upon a time, there was a little girl named Lily. She love
 	"One day, she saw a big red ball. She wanted to play with it, but it was too high. " +
 	"Lily asked her mom to help her. Her mom said yes and they played together all day long."
 
-func distOpts() Options { return Options{NCtx: 256, TypeK: "f32", TypeV: "f32", NBatch: 64, NUBatch: 64} }
+func distOpts() Options {
+	return Options{NCtx: 256, TypeK: "f32", TypeV: "f32", NBatch: 64, NUBatch: 64}
+}
 
 func storiesRequests(t *testing.T, m *Model, chunk int) []DistRequest {
 	t.Helper()
@@ -194,7 +196,7 @@ func TestCompareBaseWithItself(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range dv.KLDLow {
-		if math.Abs(dv.KLDLow[i]) > 1e-6 {
+		if dv.KLDLow[i] > 1e-12 {
 			t.Errorf("position %d: KLD(base, base) = %g", i, dv.KLDLow[i])
 		}
 		if dv.Argmax[i] != d.Argmax[i] || dv.LogProb[i] != d.LogProb[i] {
