@@ -15,10 +15,10 @@ type GenerateRequest struct {
 	// The text of the EOS token is always added, as lm-eval does.
 	Until      []string
 	MaxGenToks int // 0: 256, lm-eval's default
-	// Greedy decoding unless DoSample is set or Temperature > 0. Sampling
+	// Greedy decoding unless DoSample is set: as with Hugging Face's
+	// generate, a temperature alone does not turn sampling on. Sampling
 	// uses llama.cpp's samplers: top-k (0: off), top-p (0 or 1: off),
-	// temperature (0 with DoSample: 1), then a draw seeded with Seed (0:
-	// Options.Seed).
+	// temperature (0: 1), then a draw seeded with Seed (0: Options.Seed).
 	DoSample    bool
 	Temperature float64
 	TopP        float64
@@ -90,7 +90,7 @@ func (m *Model) GenerateUntil(ctx context.Context, reqs []GenerateRequest) ([]st
 		}
 		s := &genSeq{idx: i, prompt: toks, maxGen: maxGen, row: -1}
 		s.until = append(slices.Clone(r.Until), eos)
-		if r.DoSample || r.Temperature > 0 {
+		if r.DoSample {
 			temp := r.Temperature
 			if temp <= 0 {
 				temp = 1

@@ -1,0 +1,100 @@
+package llama
+
+import (
+	"context"
+	"math"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"lmeval/engine"
+	"lmeval/harness/model"
+)
+
+func TestOptions(t *testing.T) {
+	yes, no := true, false
+	for _, tc := range []struct {
+		args    model.Args
+		path    string
+		want    engine.Options
+		wantErr string
+	}{
+		{model.Args{"pretrained": "m.gguf"}, "m.gguf", engine.Options{}, ""},
+		{model.Args{"pretrained": "m.gguf", "n_ctx": "2048", "n_batch": "256", "n_ubatch": "128", "threads": "3",
+			"type_k": "f32", "type_v": "q8_0", "flash_attn": "off", "max_length": "1024", "seed": "7"}, "m.gguf",
+			engine.Options{NCtx: 2048, NBatch: 256, NUBatch: 128, Threads: 3, TypeK: "f32", TypeV: "q8_0", FlashAttn: "off", MaxLength: 1024, Seed: 7}, ""},
+		{model.Args{"pretrained": "m.gguf", "n_gpu_layers": "0"}, "m.gguf", engine.Options{CPUOnly: true}, ""},
+		{model.Args{"pretrained": "m.gguf", "n_gpu_layers": "20", "main_gpu": "1", "split_mode": "row", "tensor_split": "3/1"}, "m.gguf",
+			engine.Options{NGPULayers: 20, MainGPU: 1, SplitMode: "row", TensorSplit: []float32{3, 1}}, ""},
+		{model.Args{"pretrained": "m.gguf", "add_bos_token": "false", "prefix_sharing": "false", "skip_leading_bos": "true"}, "m.gguf",
+			engine.Options{AddBOS: &no, NoPrefixSharing: true, SkipLeadingBOS: true}, ""},
+		{model.Args{"pretrained": "m.gguf", "add_bos_token": "True", "batch_size": "16"}, "m.gguf", engine.Options{AddBOS: &yes, NSeqMax: 16}, ""},
+		{model.Args{"pretrained": "m.gguf", "batch_size": "auto:4", "device": "cuda", "dtype": "float16"}, "m.gguf", engine.Options{}, ""},
+		{model.Args{"model": "x.gguf"}, "x.gguf", engine.Options{}, ""},
+		{model.Args{}, "", engine.Options{}, "pretrained"},
+		{model.Args{"pretrained": "m.gguf", "n_ctx": "big"}, "", engine.Options{}, "n_ctx=big"},
+		{model.Args{"pretrained": "m.gguf", "temperature": "1"}, "", engine.Options{}, `unknown argument "temperature"`},
+		{model.Args{"pretrained": "m.gguf", "add_bos_token": "maybe"}, "", engine.Options{}, "add_bos_token"},
+	} {
+		path, got, err := Options(tc.args)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%v: err = %v, want one mentioning %q", tc.args, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%v: %v", tc.args, err)
+			continue
+		}
+		if path != tc.path || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%v: got %q %+v, want %q %+v", tc.args, path, got, tc.path, tc.want)
+		}
+	}
+}
+
+// TestBackend runs the registered backend on stories260K and checks it
+// answers as the engine does.
+func TestBackend(t *testing.T) {
+	path := "../../../shared/models/stories260K.gguf"
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("%s not available: %v", path, err)
+	}
+	ctx := context.Background()
+	for _, name := range []string{"llama", "gguf"} {
+		lm, err := model.New(ctx, name, model.Args{"pretrained": path, "threads": "1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer lm.(model.Closer).Close()
+		eng := lm.(*LM).Model()
+
+		reqs := []model.LoglikelihoodRequest{{"Once upon a time", ", there was"}, {"", "Lily"}}
+		got, err := lm.Loglikelihood(ctx, reqs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := eng.Loglikelihood(ctx, []engine.LoglikelihoodRequest{{"Once upon a time", ", there was"}, {"", "Lily"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range reqs {
+			if math.Abs(got[i].LogProb-want[i].LogProb) > 1e-9 || got[i].IsGreedy != want[i].IsGreedy || got[i].NumTokens != want[i].NumTokens {
+				t.Errorf("%s: request %d: %+v, engine %+v", name, i, got[i], want[i])
+			}
+		}
+		roll, err := lm.LoglikelihoodRolling(ctx, []model.RollingRequest{{Text: "Lily went to the park."}})
+		if err != nil || roll[0].NumTokens == 0 || roll[0].LogProb >= 0 {
+			t.Errorf("%s: rolling %+v, %v", name, roll, err)
+		}
+		gen, err := lm.GenerateUntil(ctx, []model.GenerateRequest{{Context: "Once upon a time", Until: []string{"."}, MaxGenToks: 30}})
+		if err != nil || gen[0] != ", there was a little girl named Lily" {
+			t.Errorf("%s: generate %q, %v", name, gen, err)
+		}
+		d := lm.(model.Describer).Describe()
+		if d["architecture"] != "llama" || d["n_ctx_train"] != 2048 || d["tokens_decoded"].(int64) == 0 {
+			t.Errorf("%s: Describe() = %v", name, d)
+		}
+	}
+}
