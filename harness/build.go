@@ -111,23 +111,9 @@ func (ev *evaluation) build(ctx context.Context) error {
 	cfg := ev.cfg
 	var chat task.ChatTemplate
 	if cfg.ChatTemplate.Enabled {
-		ct, ok := ev.lm.(ChatTemplater)
-		if !ok {
-			return fmt.Errorf("--apply_chat_template: model %s cannot render a chat template", cfg.Model)
-		}
-		if cfg.ChatTemplate.Name != "" {
-			if named, ok := ev.lm.(interface {
-				NamedChatTemplate(name string) (task.ChatTemplate, error)
-			}); ok {
-				var err error
-				if chat, err = named.NamedChatTemplate(cfg.ChatTemplate.Name); err != nil {
-					return fmt.Errorf("--apply_chat_template %s: %w", cfg.ChatTemplate.Name, err)
-				}
-			} else {
-				return fmt.Errorf("--apply_chat_template %s: model %s has no named chat templates", cfg.ChatTemplate.Name, cfg.Model)
-			}
-		} else {
-			chat = ct.ApplyChatTemplate
+		var err error
+		if chat, err = chatTemplate(ev.lm, cfg.ChatTemplate.Name); err != nil {
+			return fmt.Errorf("--apply_chat_template: model %s: %w", cfg.Model, err)
 		}
 	}
 	for _, tr := range ev.runs {
@@ -150,7 +136,7 @@ func (ev *evaluation) build(ctx context.Context) error {
 			bo.NumFewshot = tr.spec.NumFewshot
 		}
 		if tr.spec.TruncateFewshots {
-			if tc, ok := ev.lm.(TokenCounter); ok {
+			if tc, ok := as[TokenCounter](ev.lm); ok {
 				bo.CountTokens, bo.MaxTokens = tc.CountTokens, tc.MaxLength()
 			} else {
 				slog.Warn("the model cannot count tokens; few-shot examples are not truncated", "task", t.Name)

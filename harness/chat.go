@@ -1,0 +1,105 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"lmeval/harness/jinja"
+	"lmeval/harness/model"
+	"lmeval/harness/task"
+)
+
+// ChatTemplateSource is implemented by models that carry Jinja chat
+// templates (a GGUF's tokenizer.chat_template, and
+// tokenizer.chat_template.NAME for named ones); the harness renders them
+// as transformers' apply_chat_template does. name is "" for the default
+// template; ok is false when there is no such template.
+type ChatTemplateSource interface {
+	ChatTemplate(name string) (template, bosToken, eosToken string, ok bool)
+}
+
+// chatTemplate returns the function the task layer renders chat prompts
+// with: the model's own renderer (ChatTemplater) for the default template,
+// else its Jinja template rendered here.
+func chatTemplate(lm model.LM, name string) (task.ChatTemplate, error) {
+	if ct, ok := as[ChatTemplater](lm); ok && name == "" {
+		return ct.ApplyChatTemplate, nil
+	}
+	src, ok := as[ChatTemplateSource](lm)
+	if !ok {
+		return nil, errors.New("the model has no chat template")
+	}
+	tmpl, bos, eos, ok := src.ChatTemplate(name)
+	if !ok {
+		if name != "" {
+			return nil, fmt.Errorf("the model has no chat template named %q", name)
+		}
+		return nil, errors.New("the model has no chat template (tokenizer.chat_template)")
+	}
+	return NewChatTemplate(tmpl, bos, eos)
+}
+
+// as finds an optional interface on lm or, through Unwrap (the response
+// cache's wrapper), on the models it wraps.
+func as[T any](lm model.LM) (T, bool) {
+	for lm != nil {
+		if v, ok := lm.(T); ok {
+			return v, true
+		}
+		u, ok := lm.(interface{ Unwrap() model.LM })
+		if !ok {
+			break
+		}
+		lm = u.Unwrap()
+	}
+	var zero T
+	return zero, false
+}
+
+// NewChatTemplate compiles a Hugging Face chat template. The returned
+// function renders messages as transformers' apply_chat_template(messages,
+// tokenize=False, add_generation_prompt=..., continue_final_message=not
+// add_generation_prompt) does, with bos_token, eos_token and
+// raise_exception defined.
+func NewChatTemplate(tmpl, bos, eos string) (task.ChatTemplate, error) {
+	env := jinja.New(jinja.HFChatTemplate())
+	env.RegisterFunc("raise_exception", func(msg string) (any, error) {
+		return nil, fmt.Errorf("chat template: %s", msg)
+	})
+	if err := env.Compile(tmpl); err != nil {
+		return nil, fmt.Errorf("chat template: %w", err)
+	}
+	return func(msgs []task.ChatMessage, addGenerationPrompt bool) (string, error) {
+		list := make([]any, len(msgs))
+		for i, m := range msgs {
+			list[i] = map[string]any{"role": m.Role, "content": m.Content}
+		}
+		out, err := env.Render(tmpl, map[string]any{
+			"messages":              list,
+			"add_generation_prompt": addGenerationPrompt,
+			"bos_token":             bos,
+			"eos_token":             eos,
+		})
+		if err != nil {
+			return "", err
+		}
+		if addGenerationPrompt || len(msgs) == 0 {
+			return out, nil
+		}
+		// continue_final_message: cut what the template adds after the
+		// last message, so the model continues it.
+		last := msgs[len(msgs)-1].Content
+		stripped := strings.TrimSpace(last)
+		at := strings.LastIndex(out, stripped)
+		if at < 0 {
+			return "", errors.New("chat template: the final message does not appear in the rendered chat, so it cannot be continued")
+		}
+		n := len(strings.TrimLeftFunc(last, unicode.IsSpace))
+		if end := at + n; end <= len(out) && out[at:end] == last {
+			return out[:end], nil
+		}
+		return out[:at+len(stripped)], nil
+	}, nil
+}
