@@ -72,7 +72,7 @@ void max_lse(const float *x, int32_t n, int32_t *amax, double *mx, double *lse) 
 } // namespace
 
 int32_t lm_dist_topk(lm_model *m, int32_t n_vocab, int32_t n, const int32_t *rows, const int32_t *targets,
-                     int32_t k, double *out_lp, int32_t *out_argmax, int32_t *out_ids, float *out_lps,
+                     int32_t k, double *out_lp, int32_t *out_argmax, int32_t *out_ids, double *out_lps,
                      double *out_tail) {
 	row_buf rb;
 	const int32_t kk = std::min(k, n_vocab);
@@ -96,10 +96,10 @@ int32_t lm_dist_topk(lm_model *m, int32_t n_vocab, int32_t n, const int32_t *row
 		for (int32_t i = 0; i < k; i++) {
 			if (i < kk) {
 				out_ids[(size_t)j * k + i] = rb.idx[i];
-				out_lps[(size_t)j * k + i] = (float)((double)x[rb.idx[i]] - lse);
+				out_lps[(size_t)j * k + i] = (double)x[rb.idx[i]] - lse;
 			} else {
 				out_ids[(size_t)j * k + i] = -1;
-				out_lps[(size_t)j * k + i] = -std::numeric_limits<float>::infinity();
+				out_lps[(size_t)j * k + i] = NEG_INF;
 			}
 		}
 		// The tail's mass summed directly, not as 1 - sum(top-k): no
@@ -159,7 +159,7 @@ void lm_kld_tail_bounds(double log_pt, double log_cap, double *lq, int32_t n, do
 }
 
 int32_t lm_dist_compare(lm_model *m, int32_t n_vocab, int32_t n, const int32_t *rows, const int32_t *targets,
-                        int32_t k, const int32_t *base_ids, const float *base_lps, const double *base_tail,
+                        int32_t k, const int32_t *base_ids, const double *base_lps, const double *base_tail,
                         double *out_lp, int32_t *out_argmax, double *out_kld_lo, double *out_kld_hi) {
 	row_buf rb;
 	rb.mark.assign((size_t)n_vocab, 0);
@@ -175,23 +175,23 @@ int32_t lm_dist_compare(lm_model *m, int32_t n_vocab, int32_t n, const int32_t *
 		out_argmax[j] = amax;
 
 		const int32_t *ids = base_ids + (size_t)j * k;
-		const float *lps = base_lps + (size_t)j * k;
+		const double *lps = base_lps + (size_t)j * k;
 		double head = 0.0;
 		double log_cap = 0.0;
 		for (int32_t i = 0; i < k && ids[i] >= 0; i++) {
 			if (ids[i] >= n_vocab) {
 				return -1;
 			}
-			const double lp = (double)lps[i];
+			const double lp = lps[i];
 			rb.mark[ids[i]] = 1;
 			if (!std::isinf(lp)) {
 				head += exp(lp) * (lp - ((double)x[ids[i]] - lse));
 			}
 			log_cap = lp;
 		}
-		// The k-th log-prob went through float32: widen the cap by its
-		// rounding so it still bounds every tail entry.
-		log_cap += 1e-6 * std::max(1.0, std::fabs(log_cap));
+		// Widen the cap by a rounding error so that it still bounds tail
+		// entries equal to the k-th.
+		log_cap += 1e-12 * std::max(1.0, std::fabs(log_cap));
 		rb.lq.clear();
 		for (int32_t i = 0; i < n_vocab; i++) {
 			if (!rb.mark[i]) {
@@ -203,8 +203,10 @@ int32_t lm_dist_compare(lm_model *m, int32_t n_vocab, int32_t n, const int32_t *
 		}
 		double lo, hi;
 		lm_kld_tail_bounds(base_tail[j], log_cap, rb.lq.data(), (int32_t)rb.lq.size(), &lo, &hi);
-		out_kld_lo[j] = head + lo;
-		out_kld_hi[j] = head + hi;
+		// KL of the coarse-grained pair (top-k tokens, the rest) is itself
+		// a KL divergence, so >= 0: clamp rounding below zero.
+		out_kld_lo[j] = std::max(0.0, head + lo);
+		out_kld_hi[j] = std::max(out_kld_lo[j], head + hi);
 	}
 	return 0;
 }

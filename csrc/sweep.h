@@ -47,7 +47,7 @@ int32_t lm_quantize(const char *in, const char *out, const lm_quant_params *p);
  *                  over those tokens (-inf when there are none).
  * Returns 0, or -1 on a bad row or target. */
 int32_t lm_dist_topk(lm_model *m, int32_t n_vocab, int32_t n, const int32_t *rows, const int32_t *targets,
-                     int32_t k, double *out_lp, int32_t *out_argmax, int32_t *out_ids, float *out_lps,
+                     int32_t k, double *out_lp, int32_t *out_argmax, int32_t *out_ids, double *out_lps,
                      double *out_tail);
 
 /* lm_dist_compare compares the rows with a base model's summaries (as
@@ -57,7 +57,7 @@ int32_t lm_dist_topk(lm_model *m, int32_t n_vocab, int32_t n, const int32_t *row
  * individual base probabilities are unknown, lies in [out_kld_lo,
  * out_kld_hi] (see docs/sweep.md for the derivation). Returns 0 or -1. */
 int32_t lm_dist_compare(lm_model *m, int32_t n_vocab, int32_t n, const int32_t *rows, const int32_t *targets,
-                        int32_t k, const int32_t *base_ids, const float *base_lps, const double *base_tail,
+                        int32_t k, const int32_t *base_ids, const double *base_lps, const double *base_tail,
                         double *out_lp, int32_t *out_argmax, double *out_kld_lo, double *out_kld_hi);
 
 /* lm_kld_tail_bounds is the bound on the tail term alone, exposed for

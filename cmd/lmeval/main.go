@@ -69,6 +69,7 @@ func newApp() *cli.App {
 			writeOutCommand(),
 			inspectCommand(),
 			cacheCommand(),
+			sweepCommand(),
 			versionCommand(),
 		},
 	}

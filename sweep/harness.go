@@ -1,0 +1,205 @@
+package sweep
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+
+	"lmeval/backend/llama"
+	"lmeval/engine"
+	"lmeval/harness"
+	"lmeval/harness/config"
+	"lmeval/harness/model"
+	"lmeval/harness/results"
+)
+
+// textCollector is a model.LM that records the texts of rolling requests
+// and answers nothing else: it lets the harness turn a rolling-perplexity
+// task into the documents the sweep measures itself.
+type textCollector struct{ texts []string }
+
+var errNotRolling = errors.New("not a rolling-perplexity task (it asks for log-likelihoods or generations)")
+
+func (c *textCollector) Loglikelihood(context.Context, []model.LoglikelihoodRequest) ([]model.LoglikelihoodResult, error) {
+	return nil, errNotRolling
+}
+
+func (c *textCollector) LoglikelihoodRolling(_ context.Context, reqs []model.RollingRequest) ([]model.RollingResult, error) {
+	for _, r := range reqs {
+		c.texts = append(c.texts, r.Text)
+	}
+	return make([]model.RollingResult, len(reqs)), nil
+}
+
+func (c *textCollector) GenerateUntil(context.Context, []model.GenerateRequest) ([]string, error) {
+	return nil, errNotRolling
+}
+
+// TaskDocuments returns the texts that a rolling-perplexity task (lm-eval's
+// loglikelihood_rolling output type, such as wikitext) scores, in the
+// harness's request order, built by the harness from cfg's single task
+// with its --limit. opts reach harness.Evaluate (a registry or a document
+// loader).
+func TaskDocuments(ctx context.Context, cfg *config.Config, opts ...harness.Option) ([]string, error) {
+	c := &textCollector{}
+	if _, err := harness.Evaluate(ctx, cfg, c, opts...); err != nil {
+		return nil, fmt.Errorf("sweep: perplexity task: %w", err)
+	}
+	if len(c.texts) == 0 {
+		return nil, errors.New("sweep: the perplexity task produced no documents")
+	}
+	return c.texts, nil
+}
+
+// HarnessTasks evaluates Config's tasks with the harness on each model
+// (through the llama backend around the already loaded model).
+type HarnessTasks struct {
+	Config  *config.Config
+	Options []harness.Option
+}
+
+// Key identifies the tasks and the settings that change their scores.
+func (h *HarnessTasks) Key() string {
+	b, _ := json.Marshal(struct {
+		Tasks   []config.TaskSpec
+		Shots   *int
+		Limit   config.Limit
+		Seeds   config.Seeds
+		Gen     map[string]any
+		Chat    config.ChatTemplate
+		System  string
+		Multi   bool
+		Include []string
+	}{h.Config.Tasks, h.Config.NumFewshot, h.Config.Limit, h.Config.Seeds, h.Config.GenKwargs,
+		h.Config.ChatTemplate, h.Config.SystemInstruction, h.Config.FewshotAsMultiturn, h.Config.IncludePaths})
+	return string(b)
+}
+
+type sampleSink struct {
+	mu     sync.Mutex
+	byTask map[string][]*results.Sample
+}
+
+type sinkWriter struct {
+	s    *sampleSink
+	task string
+}
+
+func (w sinkWriter) Write(v any) error {
+	s, ok := v.(*results.Sample)
+	if !ok {
+		return nil
+	}
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	w.s.byTask[w.task] = append(w.s.byTask[w.task], s)
+	return nil
+}
+
+func (sinkWriter) Close() error { return nil }
+
+// Run evaluates the tasks on m and returns every numeric metric of every
+// task with its per-document values.
+func (h *HarnessTasks) Run(ctx context.Context, m *engine.Model) ([]TaskScore, error) {
+	sink := &sampleSink{byTask: map[string][]*results.Sample{}}
+	opts := append([]harness.Option{harness.WithSamples(func(name string) (harness.SampleWriter, error) {
+		return sinkWriter{sink, name}, nil
+	})}, h.Options...)
+	res, err := harness.Evaluate(ctx, h.Config, llama.Wrap(m), opts...)
+	if err != nil {
+		return nil, fmt.Errorf("tasks: %w", err)
+	}
+	var out []TaskScore
+	for _, name := range res.Results.Keys() {
+		entry, _ := res.Results.Get(name)
+		samples := sink.byTask[name]
+		for _, key := range entry.Keys() {
+			metric, filter, ok := strings.Cut(key, ",")
+			if !ok || strings.HasSuffix(metric, "_stderr") {
+				continue
+			}
+			v, ok := number(entry, key)
+			if !ok {
+				continue
+			}
+			s := TaskScore{Task: name, Metric: key, Value: v}
+			if se, ok := number(entry, metric+"_stderr,"+filter); ok {
+				s.Stderr = se
+			}
+			s.PerDoc, s.Binary = perDoc(samples, metric, filter)
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+func number(e *results.Entry, key string) (float64, bool) {
+	v, ok := e.Get(key)
+	if !ok {
+		return 0, false
+	}
+	switch x := v.(type) {
+	case float64:
+		return x, !math.IsNaN(x)
+	case results.Float:
+		return float64(x), !math.IsNaN(float64(x))
+	case int:
+		return float64(x), true
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
+
+// perDoc collects a metric's per-document values in document order; nil
+// when some document lacks a numeric value (aggregates such as perplexity
+// over several fields cannot be paired per document).
+func perDoc(samples []*results.Sample, metric, filter string) ([]float64, bool) {
+	byDoc := map[int]float64{}
+	maxID := -1
+	for _, s := range samples {
+		if s.Filter != filter {
+			continue
+		}
+		v, ok := s.Metrics.Get(metric)
+		if !ok {
+			return nil, false
+		}
+		var f float64
+		switch x := v.(type) {
+		case float64:
+			f = x
+		case results.Float:
+			f = float64(x)
+		case int:
+			f = float64(x)
+		case bool:
+			if x {
+				f = 1
+			}
+		default:
+			return nil, false
+		}
+		byDoc[s.DocID] = f
+		maxID = max(maxID, s.DocID)
+	}
+	if len(byDoc) == 0 || len(byDoc) != maxID+1 {
+		return nil, false
+	}
+	out := make([]float64, maxID+1)
+	binary := true
+	for id, v := range byDoc {
+		out[id] = v
+		if v != 0 && v != 1 {
+			binary = false
+		}
+	}
+	return out, binary
+}

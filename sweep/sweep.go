@@ -1,0 +1,611 @@
+// Package sweep compares quantizations of a model in one run: perplexity
+// (llama.cpp's chunked layout and lm-eval's rolling one, with standard
+// errors), KL divergence against a base model with the statistics of
+// llama.cpp's perplexity tool, optional task accuracy with paired
+// significance tests, and a table, JSON, CSV and SVG chart of the
+// results.
+//
+// The base's next-token distributions are computed once and kept in the
+// SQLite cache in compact form (top-k log-probs, the mass of the rest and
+// the exact log-prob of the actual token); every model's results are kept
+// there too, keyed by file hash and settings, so an interrupted or
+// repeated sweep resumes without recomputing.
+package sweep
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"lmeval/engine"
+	"lmeval/gguf"
+	"lmeval/harness/cache"
+	"lmeval/harness/progress"
+)
+
+// Config describes a sweep.
+type Config struct {
+	// Base is the reference model every other model is compared with. When
+	// empty, the first of Models is the base.
+	Base string
+	// Models are GGUF files compared with the base.
+	Models []string
+	// Quants are file types ("Q8_0", "Q4_K_M", ...) made from Base with
+	// llama.cpp's quantizer into QuantDir; files already there are reused.
+	Quants   []string
+	QuantDir string
+	// Imatrix is an importance-matrix file for the quantizer (GGUF or
+	// legacy .dat).
+	Imatrix string
+
+	// Docs are the texts perplexity is measured on: each is one document
+	// of lm-eval's rolling perplexity; joined by "\n\n" they are the text
+	// llama.cpp's chunked perplexity reads.
+	Docs []string
+	// ChunkSize is llama.cpp's perplexity context (n_ctx); 0: 512.
+	ChunkSize int
+	// MaxLength is lm-eval's max_length for rolling windows; 0: ChunkSize.
+	MaxLength int
+	// TopK is how many of the base's most probable tokens are stored per
+	// position; 0: 32.
+	TopK int
+
+	// Engine are the options every model is loaded with; NCtx and
+	// MaxLength are set by the sweep.
+	Engine engine.Options
+	// Store keeps the sweep's results (required).
+	Store *cache.Cache
+	// Tasks, when not nil, evaluates tasks on each model.
+	Tasks TaskRunner
+	// Progress shows one bar over the whole sweep; nil draws nothing.
+	Progress *progress.Display
+	// Log receives one line per notable event (quantizing, a refused
+	// quantization, loading); nil discards them.
+	Log io.Writer
+}
+
+// TaskRunner evaluates tasks on a loaded model.
+type TaskRunner interface {
+	// Key identifies the tasks and every setting that changes their
+	// scores, for the store.
+	Key() string
+	Run(ctx context.Context, m *engine.Model) ([]TaskScore, error)
+}
+
+// TaskScore is one task metric of one model.
+type TaskScore struct {
+	Task   string  `json:"task"`
+	Metric string  `json:"metric"` // "acc,none"
+	Value  float64 `json:"value"`
+	Stderr float64 `json:"stderr"`
+	// PerDoc holds the per-document values in document order, for the
+	// paired test; Binary when each is 0 or 1.
+	PerDoc []float64 `json:"per_doc,omitempty"`
+	Binary bool      `json:"binary"`
+	// Against the base (not set on the base's own scores): Delta is
+	// Value - base Value, P the paired test's p-value, Test its name
+	// ("mcnemar_exact" or "paired_bootstrap").
+	Delta *float64 `json:"delta,omitempty"`
+	P     *float64 `json:"p_value,omitempty"`
+	Test  string   `json:"test,omitempty"`
+}
+
+// Report is the outcome of a sweep.
+type Report struct {
+	Base      string    `json:"base"`
+	ChunkSize int       `json:"chunk_size"`
+	MaxLength int       `json:"max_length"`
+	TopK      int       `json:"top_k"`
+	Docs      int       `json:"documents"`
+	Models    []*Result `json:"models"`
+	// Computed counts the model passes run in this sweep (0 when resumed
+	// from a complete cache); Loaded the models loaded.
+	Computed int `json:"computed_passes"`
+	Loaded   int `json:"models_loaded"`
+}
+
+// Result is one model's row.
+type Result struct {
+	Name          string  `json:"name"` // the quantization, or the file name when ambiguous
+	Path          string  `json:"path"`
+	FileType      string  `json:"file_type"`
+	FileSize      int64   `json:"file_size"`
+	Params        uint64  `json:"params"`
+	BitsPerWeight float64 `json:"bits_per_weight"`
+	SHA256        string  `json:"sha256"`
+	IsBase        bool    `json:"is_base"`
+	Quantized     bool    `json:"quantized,omitempty"` // made from the base by this sweep (or an earlier one)
+	// Error says why the model has no results (a refused quantization).
+	Error string `json:"error,omitempty"`
+
+	// PPL is llama.cpp's chunked perplexity; DeltaPPL its change against
+	// the base in percent.
+	PPL      *PPL     `json:"ppl,omitempty"`
+	DeltaPPL *float64 `json:"delta_ppl_pct,omitempty"`
+	// Rolling is lm-eval's rolling perplexity over the documents.
+	Rolling *Rolling `json:"rolling,omitempty"`
+	// KLD compares the model with the base over the chunked positions;
+	// nil for the base.
+	KLD   *Divergence `json:"kld,omitempty"`
+	Tasks []TaskScore `json:"tasks,omitempty"`
+}
+
+// Rolling is lm-eval's loglikelihood_rolling perplexity: token-level with
+// its uncertainty, and the word and byte perplexities of lm-eval's
+// wikitext task (words split on whitespace runs, UTF-8 bytes).
+type Rolling struct {
+	PPL
+	Docs           int     `json:"documents"`
+	LogLikelihood  float64 `json:"loglikelihood"`
+	WordPerplexity float64 `json:"word_perplexity"`
+	BytePerplexity float64 `json:"byte_perplexity"`
+	BitsPerByte    float64 `json:"bits_per_byte"`
+}
+
+type entry struct {
+	res  *Result
+	path string
+}
+
+func (c *Config) logf(format string, args ...any) {
+	if c.Log != nil {
+		fmt.Fprintf(c.Log, "sweep: "+format+"\n", args...)
+	}
+}
+
+// Run runs the sweep.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("sweep: no store")
+	}
+	if cfg.ChunkSize == 0 {
+		cfg.ChunkSize = 512
+	}
+	if cfg.MaxLength == 0 {
+		cfg.MaxLength = cfg.ChunkSize
+	}
+	if cfg.TopK == 0 {
+		cfg.TopK = 32
+	}
+	if cfg.ChunkSize < 4 || cfg.MaxLength < 1 || cfg.TopK < 1 {
+		return nil, fmt.Errorf("sweep: chunk size %d, max length %d, top-k %d: too small", cfg.ChunkSize, cfg.MaxLength, cfg.TopK)
+	}
+	if len(cfg.Docs) == 0 {
+		return nil, errors.New("sweep: no text to measure perplexity on")
+	}
+	models, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	base := models[0]
+	rep := &Report{Base: base.path, ChunkSize: cfg.ChunkSize, MaxLength: cfg.MaxLength, TopK: cfg.TopK, Docs: len(cfg.Docs)}
+	for _, m := range models {
+		rep.Models = append(rep.Models, m.res)
+	}
+
+	opts := cfg.Engine
+	opts.NCtx = max(cfg.ChunkSize, cfg.MaxLength)
+	opts.MaxLength = cfg.MaxLength
+	opts.VocabOnly = false
+	chunks, rolls, err := cfg.layouts(base.path, opts)
+	if err != nil {
+		return nil, err
+	}
+	st := store{cfg.Store}
+	settings := hashOf(engine.LlamaCppCommit, strings.ToLower(opts.TypeK), strings.ToLower(opts.TypeV), strings.ToLower(opts.FlashAttn), opts.CPUOnly)
+	chunkKey, rollKey := layoutHash(chunks), layoutHash(rolls)
+	nChunk, nRoll := engine.Positions(chunks), engine.Positions(rolls)
+	baseKey := fmt.Sprintf("base/%s/%s/%s/k%d", base.res.SHA256, settings, chunkKey, cfg.TopK)
+
+	// What each model still needs, to size the one progress bar.
+	type work struct {
+		m                    *entry
+		dists                *engine.Dists
+		div                  *engine.Divergence
+		roll                 []float64
+		tasks                []TaskScore
+		needDists, needRolls bool
+		needDiv, needTasks   bool
+	}
+	var ws []*work
+	total := 0
+	for i, m := range models {
+		if m.res.Error != "" {
+			continue
+		}
+		w := &work{m: m}
+		if i == 0 {
+			ok, err := st.get(baseKey, func(b []byte) (e error) { w.dists, e = decodeDists(b, nChunk); return })
+			if err != nil {
+				return nil, fmt.Errorf("sweep: %w", err)
+			}
+			w.needDists = !ok
+		} else {
+			ok, err := st.get(cmpKey(m.res.SHA256, settings, baseKey), func(b []byte) (e error) { w.div, e = decodeDivergence(b, nChunk); return })
+			if err != nil {
+				return nil, fmt.Errorf("sweep: %w", err)
+			}
+			w.needDiv = !ok
+		}
+		ok, err := st.get(rollKeyOf(m.res.SHA256, settings, rollKey), func(b []byte) (e error) { w.roll, e = decodeFloats(b, nRoll); return })
+		if err != nil {
+			return nil, fmt.Errorf("sweep: %w", err)
+		}
+		w.needRolls = !ok
+		if cfg.Tasks != nil {
+			ok, err := st.get(taskKey(m.res.SHA256, settings, cfg.Tasks.Key()), func(b []byte) error { return json.Unmarshal(b, &w.tasks) })
+			if err != nil {
+				return nil, fmt.Errorf("sweep: %w", err)
+			}
+			w.needTasks = !ok
+		}
+		if w.needDists || w.needDiv {
+			total += tokens(chunks)
+		}
+		if w.needRolls {
+			total += tokens(rolls)
+		}
+		ws = append(ws, w)
+	}
+	bar := cfg.Progress.Phase("sweep", len(ws), total)
+	defer bar.Finish()
+	// The engine reports cumulative tokens per pass; the bar wants steps.
+	report := func() func(int, int) {
+		last := 0
+		return func(_, toks int) { bar.Add(0, toks-last); last = toks }
+	}
+
+	var baseDists *engine.Dists
+	for _, w := range ws {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if w.needDists || w.needDiv || w.needRolls || w.needTasks {
+			if w.needDiv && baseDists == nil {
+				return nil, errors.New("sweep: internal error: base distributions missing")
+			}
+			cfg.logf("evaluating %s (%s)", w.m.res.Name, w.m.path)
+			lm, err := engine.Load(w.m.path, opts)
+			if err != nil {
+				return nil, fmt.Errorf("sweep: %w", err)
+			}
+			rep.Loaded++
+			err = func() error {
+				defer lm.Close()
+				if w.needDists {
+					if w.dists, err = lm.TopK(ctx, chunks, cfg.TopK, report()); err != nil {
+						return err
+					}
+					rep.Computed++
+					if err := st.put(baseKey, encodeDists(w.dists)); err != nil {
+						return err
+					}
+				}
+				if w.needDiv {
+					if w.div, err = lm.Compare(ctx, chunks, baseDists, report()); err != nil {
+						return err
+					}
+					rep.Computed++
+					if err := st.put(cmpKey(w.m.res.SHA256, settings, baseKey), encodeDivergence(w.div)); err != nil {
+						return err
+					}
+				}
+				if w.needRolls {
+					d, err := lm.TopK(ctx, rolls, 1, report())
+					if err != nil {
+						return err
+					}
+					w.roll = d.LogProb
+					rep.Computed++
+					if err := st.put(rollKeyOf(w.m.res.SHA256, settings, rollKey), encodeFloats(w.roll)); err != nil {
+						return err
+					}
+				}
+				if w.needTasks {
+					if w.tasks, err = cfg.Tasks.Run(ctx, lm); err != nil {
+						return err
+					}
+					rep.Computed++
+					b, err := json.Marshal(w.tasks)
+					if err != nil {
+						return err
+					}
+					if err := st.put(taskKey(w.m.res.SHA256, settings, cfg.Tasks.Key()), b); err != nil {
+						return err
+					}
+				}
+				return nil
+			}()
+			if err != nil {
+				return nil, fmt.Errorf("sweep: %s: %w", w.m.path, err)
+			}
+		}
+		bar.Add(1, 0)
+		if w.m.res.IsBase {
+			baseDists = w.dists
+		}
+	}
+
+	// Statistics.
+	var baseTasks []TaskScore
+	for _, w := range ws {
+		r := w.m.res
+		if r.IsBase {
+			p := Perplexity(w.dists.LogProb)
+			p.Windows = len(chunks)
+			r.PPL = &p
+			baseTasks = w.tasks
+		} else {
+			p := Perplexity(w.div.LogProb)
+			p.Windows = len(chunks)
+			r.PPL = &p
+			d := Compare(baseDists.LogProb, w.div.LogProb, baseDists.Argmax, w.div.Argmax, w.div.KLDLow, w.div.KLDHigh)
+			r.KLD = &d
+		}
+		r.Rolling = rollingStats(w.roll, cfg.Docs)
+		r.Tasks = w.tasks
+	}
+	basePPL := models[0].res.PPL
+	for _, w := range ws {
+		r := w.m.res
+		if basePPL != nil && r.PPL != nil {
+			d := (r.PPL.PPL/basePPL.PPL - 1) * 100
+			r.DeltaPPL = &d
+		}
+		if !r.IsBase {
+			pairTasks(baseTasks, r.Tasks)
+		}
+	}
+	return rep, nil
+}
+
+func tokens(reqs []engine.DistRequest) int {
+	n := 0
+	for _, r := range reqs {
+		n += len(r.Input)
+	}
+	return n
+}
+
+func cmpKey(sha, settings, baseKey string) string {
+	return fmt.Sprintf("cmp/%s/%s/%s", sha, settings, hashOf(baseKey))
+}
+
+func rollKeyOf(sha, settings, layout string) string {
+	return fmt.Sprintf("roll/%s/%s/%s", sha, settings, layout)
+}
+
+func taskKey(sha, settings, tasks string) string {
+	return fmt.Sprintf("tasks/%s/%s/%s", sha, settings, hashOf(tasks))
+}
+
+// resolve lists the models, base first, quantizing what is asked for.
+func (cfg *Config) resolve() ([]*entry, error) {
+	paths := cfg.Models
+	basePath := cfg.Base
+	if basePath == "" {
+		if len(paths) == 0 {
+			return nil, errors.New("sweep: give a base model or a list of models")
+		}
+		basePath, paths = paths[0], paths[1:]
+	}
+	if len(cfg.Quants) > 0 && cfg.Base == "" {
+		return nil, errors.New("sweep: quantizations need a base model to quantize (--base)")
+	}
+	var models []*entry
+	add := func(path string, isBase bool) (*entry, error) {
+		m := &entry{path: path, res: &Result{Path: path, IsBase: isBase}}
+		if err := cfg.describe(m); err != nil {
+			return nil, err
+		}
+		models = append(models, m)
+		return m, nil
+	}
+	if _, err := add(basePath, true); err != nil {
+		return nil, err
+	}
+	for _, p := range paths {
+		if _, err := add(p, false); err != nil {
+			return nil, err
+		}
+	}
+	if len(cfg.Quants) > 0 {
+		var imatrix map[string][]float32
+		tag := ""
+		if cfg.Imatrix != "" {
+			var err error
+			if imatrix, err = engine.LoadImatrix(cfg.Imatrix); err != nil {
+				return nil, fmt.Errorf("sweep: --imatrix: %w", err)
+			}
+			sum, err := cfg.Store.Fingerprint(cfg.Imatrix)
+			if err != nil {
+				return nil, fmt.Errorf("sweep: --imatrix: %w", err)
+			}
+			tag = "-imat" + sum[:8]
+		}
+		dir := cfg.QuantDir
+		if dir == "" {
+			dir = filepath.Dir(basePath)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("sweep: quantization directory: %w", err)
+		}
+		stem := strings.TrimSuffix(filepath.Base(basePath), filepath.Ext(basePath))
+		for _, q := range cfg.Quants {
+			ft, err := gguf.ParseFileType(q)
+			if err != nil {
+				return nil, fmt.Errorf("sweep: --quants: %w", err)
+			}
+			out := filepath.Join(dir, fmt.Sprintf("%s-%s%s.gguf", stem, ft, tag))
+			if _, err := os.Stat(out); err == nil {
+				cfg.logf("%s: reusing %s", ft, out)
+			} else {
+				cfg.logf("%s: quantizing %s", ft, basePath)
+				err := engine.Quantize(basePath, out, engine.QuantizeOptions{FileType: ft.String(), Threads: cfg.Engine.Threads, Imatrix: imatrix})
+				if err != nil {
+					if !errors.Is(err, engine.ErrQuantizeRefused) {
+						return nil, fmt.Errorf("sweep: %w", err)
+					}
+					cfg.logf("%s: %v; continuing with the rest", ft, err)
+					models = append(models, &entry{path: out, res: &Result{Name: ft.String(), Path: out, FileType: ft.String(), Quantized: true,
+						Error: fmt.Sprintf("llama.cpp refused to quantize %s to %s (see the log; block quantizations need rows that are a multiple of the block size)", filepath.Base(basePath), ft)}})
+					continue
+				}
+			}
+			m, err := add(out, false)
+			if err != nil {
+				return nil, err
+			}
+			m.res.Quantized = true
+		}
+	}
+	// Names: the file type, or the file name where types repeat.
+	count := map[string]int{}
+	for _, m := range models {
+		count[m.res.FileType]++
+	}
+	for _, m := range models {
+		if m.res.Name == "" {
+			m.res.Name = m.res.FileType
+			if count[m.res.FileType] > 1 {
+				m.res.Name = strings.TrimSuffix(filepath.Base(m.path), ".gguf")
+			}
+		}
+	}
+	return models, nil
+}
+
+// describe fills a model's file facts and hash.
+func (cfg *Config) describe(m *entry) error {
+	gf, err := gguf.Open(m.path)
+	if err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	f := gf.Facts()
+	m.res.FileType, m.res.FileSize, m.res.Params, m.res.BitsPerWeight = f.FileType, f.FileSize, f.Params, f.BitsPerWeight
+	if m.res.SHA256, err = cfg.Store.Fingerprint(m.path); err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	return nil
+}
+
+// layouts tokenizes the text with the base's tokenizer and lays out the
+// llama.cpp chunks and the lm-eval rolling windows.
+func (cfg *Config) layouts(path string, opts engine.Options) (chunks, rolls []engine.DistRequest, err error) {
+	vo := opts
+	vo.VocabOnly = true
+	m, err := engine.Load(path, vo)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sweep: %w", err)
+	}
+	defer m.Close()
+	info := m.Info()
+	addBOS := info.AddBOS
+	if opts.AddBOS != nil {
+		addBOS = *opts.AddBOS
+	}
+	// llama.cpp: the whole text tokenized once, BOS added when the model
+	// adds one, special-token texts left as text.
+	toks, err := m.Tokenize(strings.Join(cfg.Docs, "\n\n"), addBOS, false)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sweep: %w", err)
+	}
+	bos := int32(-1)
+	if addBOS {
+		bos = info.BOS
+	}
+	if len(toks) < 2*cfg.ChunkSize {
+		return nil, nil, fmt.Errorf("sweep: the text has %d tokens; llama.cpp's perplexity with chunk size %d needs at least %d (use a smaller --chunk_size or more text)", len(toks), cfg.ChunkSize, 2*cfg.ChunkSize)
+	}
+	if chunks, err = engine.PerplexityRequests(toks, cfg.ChunkSize, bos); err != nil {
+		return nil, nil, fmt.Errorf("sweep: %w", err)
+	}
+	// lm-eval: each document encoded as tok_encode does (special tokens
+	// parsed, BOS when the model adds it), windows of max_length with the
+	// prefix token (BOS, else EOS) before the first.
+	prefix := info.BOS
+	if prefix < 0 {
+		prefix = info.EOS
+	}
+	for i, doc := range cfg.Docs {
+		t, err := m.Tokenize(doc, false, true)
+		if err != nil {
+			return nil, nil, fmt.Errorf("sweep: document %d: %w", i, err)
+		}
+		if addBOS && info.BOS >= 0 {
+			t = append([]int32{info.BOS}, t...)
+		}
+		if opts.SkipLeadingBOS && len(t) > 0 && t[0] == prefix {
+			t = t[1:]
+		}
+		wins, err := engine.RollingWindows(t, prefix, cfg.MaxLength, 1)
+		if err != nil {
+			return nil, nil, fmt.Errorf("sweep: document %d: %w", i, err)
+		}
+		for _, w := range wins {
+			full := append(append([]int32(nil), w.Context...), w.Continuation...)
+			rolls = append(rolls, engine.DistRequest{Input: full[:len(full)-1], Targets: w.Continuation})
+		}
+	}
+	if len(rolls) == 0 {
+		return nil, nil, errors.New("sweep: the documents have no tokens")
+	}
+	return chunks, rolls, nil
+}
+
+var wordSplit = regexp.MustCompile(`\s+`)
+
+// rollingStats sums the per-token log-probs into lm-eval's rolling
+// metrics. The documents' positions are consecutive in lps.
+func rollingStats(lps []float64, docs []string) *Rolling {
+	if lps == nil {
+		return nil
+	}
+	r := &Rolling{PPL: Perplexity(lps), Docs: len(docs)}
+	words, bytes := 0, 0
+	for _, d := range docs {
+		// lm-eval's wikitext: len(re.split(r"\s+", doc)), len(doc.encode()).
+		words += len(wordSplit.Split(d, -1))
+		bytes += len(d)
+	}
+	for _, lp := range lps {
+		r.LogLikelihood += lp
+	}
+	r.WordPerplexity = math.Exp(-r.LogLikelihood / float64(words))
+	r.BytePerplexity = math.Exp(-r.LogLikelihood / float64(bytes))
+	r.BitsPerByte = -r.LogLikelihood / float64(bytes) / math.Ln2
+	return r
+}
+
+// pairTasks fills each model score's difference against the base's and
+// the paired test's p-value.
+func pairTasks(base, model []TaskScore) {
+	for i := range model {
+		s := &model[i]
+		for _, b := range base {
+			if b.Task != s.Task || b.Metric != s.Metric {
+				continue
+			}
+			d := s.Value - b.Value
+			s.Delta = &d
+			if len(b.PerDoc) == len(s.PerDoc) && len(s.PerDoc) > 0 {
+				var p float64
+				if b.Binary && s.Binary {
+					p = McNemarTest(b.PerDoc, s.PerDoc).P
+					s.Test = "mcnemar_exact"
+				} else {
+					_, p = PairedBootstrap(b.PerDoc, s.PerDoc, 10000, 1234)
+					s.Test = "paired_bootstrap"
+				}
+				s.P = &p
+			}
+		}
+	}
+}
