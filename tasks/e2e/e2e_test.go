@@ -207,3 +207,40 @@ func checkNative(t *testing.T, name string, id int, m map[string]any, res []any)
 		t.Errorf("doc %d: unexpected native process_results for %s", id, name)
 	}
 }
+
+// TestMMLUGroupOnStories260K runs the whole mmlu group, every subject
+// pointed at the abstract_algebra fixture documents: the first document,
+// one shot from dev (long few-shot prompts are slow on a shared CPU).
+func TestMMLUGroupOnStories260K(t *testing.T) {
+	if _, err := os.Stat(modelPath); err != nil {
+		t.Skipf("stories260K not available (%v); ../shared is absent", err)
+	}
+	ctx := context.Background()
+	lm, err := llama.New(ctx, model.Args{"pretrained": modelPath, "n_ctx": "2048"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lm.(model.Closer).Close()
+	reg := task.NewRegistry()
+	if err := reg.AddFS("", tasks.FS()); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := reg.LoadWith("mmlu", localData(t, "mmlu/abstract_algebra"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := sel.Tasks()
+	if len(all) != 57 {
+		t.Fatalf("mmlu has %d tasks, want 57", len(all))
+	}
+	shots := 1
+	for _, tk := range all {
+		if err := tk.Build(ctx, task.BuildOptions{Loader: loader, NumFewshot: &shots, Limit: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(tk.Docs[0].Context, "The following are multiple choice questions (with answers) about ") {
+			t.Errorf("%s: prompt %.80q", tk.Name, tk.Docs[0].Context)
+		}
+		runTask(ctx, t, lm, tk)
+	}
+}
