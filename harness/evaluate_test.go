@@ -33,13 +33,17 @@ func testRegistry(t *testing.T) *task.Registry {
 
 func testConfig(t *testing.T, tasks ...string) *config.Config {
 	t.Helper()
-	cfg, err := config.Resolve(config.Layer{Source: "test", Flags: true, Values: map[string]any{
-		"model": "dummy", "tasks": tasks, "bootstrap_iters": "1000",
-	}})
+	cfg, err := testConfigB(tasks...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+func testConfigB(tasks ...string) (*config.Config, error) {
+	return config.Resolve(config.Layer{Source: "test", Flags: true, Values: map[string]any{
+		"model": "dummy", "tasks": tasks, "bootstrap_iters": "1000",
+	}})
 }
 
 // memSamples collects samples in memory.

@@ -2,6 +2,8 @@ package harness
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -87,6 +89,19 @@ type docRef struct {
 	doc int
 }
 
+// hashKey identifies a request by the SHA-256 of its parts, so the index
+// does not hold a copy of every (often long, few-shot) context.
+func hashKey(parts ...string) string {
+	h := sha256.New()
+	var n [8]byte
+	for _, p := range parts {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))
+		h.Write(n[:])
+		h.Write([]byte(p))
+	}
+	return string(h.Sum(nil))
+}
+
 // run gathers the requests of every task by type, removes duplicates, sends
 // each type to the model as one stream (in chunks, so that progress shows
 // and documents complete as the run goes) and scores documents as their
@@ -104,9 +119,9 @@ func (ev *evaluation) run(ctx context.Context) error {
 					total++
 					switch in.Type {
 					case task.OutputLoglikelihood:
-						ll.add(in.Loglikelihood.Context+"\x00"+in.Loglikelihood.Continuation, in.Loglikelihood, t)
+						ll.add(hashKey(in.Loglikelihood.Context, in.Loglikelihood.Continuation), in.Loglikelihood, t)
 					case task.OutputLoglikelihoodRolling:
-						roll.add(in.Rolling.Text, in.Rolling, t)
+						roll.add(hashKey(in.Rolling.Text), in.Rolling, t)
 					case task.OutputGenerateUntil:
 						g := in.Generate
 						if g.DoSample && r > 0 {
@@ -125,7 +140,7 @@ func (ev *evaluation) run(ctx context.Context) error {
 						} else {
 							key = fmt.Appendf(key, "#%d", r)
 						}
-						gen.add(string(key), g, t)
+						gen.add(hashKey(string(key)), g, t)
 					default:
 						return fmt.Errorf("task %s: unknown request type %q", tr.t.Name, in.Type)
 					}
