@@ -39,12 +39,19 @@ func (c *textCollector) GenerateUntil(context.Context, []model.GenerateRequest) 
 	return nil, errNotRolling
 }
 
-// TaskDocuments returns the texts that a rolling-perplexity task (lm-eval's
-// loglikelihood_rolling output type, such as wikitext) scores, in the
-// harness's request order, built by the harness from cfg's single task
-// with its --limit. opts reach harness.Evaluate (a registry or a document
-// loader).
-func TaskDocuments(ctx context.Context, cfg *config.Config, opts ...harness.Option) ([]string, error) {
+// PPLTask is a rolling-perplexity task (lm-eval's loglikelihood_rolling
+// output type, such as wikitext) as a source of documents for a sweep.
+type PPLTask struct {
+	cfg  *config.Config
+	opts []harness.Option
+	// Docs are the texts the task scores, in the harness's request order.
+	Docs []string
+}
+
+// LoadPPLTask builds cfg's single task with the harness (documents,
+// --limit, the task's doc_to_target) and records the texts of its rolling
+// requests. opts reach harness.Evaluate (a registry or a document loader).
+func LoadPPLTask(ctx context.Context, cfg *config.Config, opts ...harness.Option) (*PPLTask, error) {
 	c := &textCollector{}
 	if _, err := harness.Evaluate(ctx, cfg, c, opts...); err != nil {
 		return nil, fmt.Errorf("sweep: perplexity task: %w", err)
@@ -52,7 +59,57 @@ func TaskDocuments(ctx context.Context, cfg *config.Config, opts ...harness.Opti
 	if len(c.texts) == 0 {
 		return nil, errors.New("sweep: the perplexity task produced no documents")
 	}
-	return c.texts, nil
+	return &PPLTask{cfg: cfg, opts: opts, Docs: c.texts}, nil
+}
+
+// replay answers rolling requests with log-likelihoods computed earlier.
+type replay struct {
+	textCollector
+	ll map[string]float64
+}
+
+func (r *replay) LoglikelihoodRolling(_ context.Context, reqs []model.RollingRequest) ([]model.RollingResult, error) {
+	out := make([]model.RollingResult, len(reqs))
+	for i, q := range reqs {
+		v, ok := r.ll[q.Text]
+		if !ok {
+			return nil, fmt.Errorf("no log-likelihood for document %.40q", q.Text)
+		}
+		out[i].LogProb = v
+	}
+	return out, nil
+}
+
+// Metrics returns the task's own metrics (word_perplexity, byte_perplexity,
+// bits_per_byte as its process_results defines them) for per-document
+// log-likelihoods given in Docs order, by running the task's scoring on
+// them.
+func (p *PPLTask) Metrics(ctx context.Context, logliks []float64) (map[string]float64, error) {
+	if len(logliks) != len(p.Docs) {
+		return nil, fmt.Errorf("sweep: %d log-likelihoods for %d documents", len(logliks), len(p.Docs))
+	}
+	r := &replay{ll: make(map[string]float64, len(p.Docs))}
+	for i, d := range p.Docs {
+		r.ll[d] = logliks[i]
+	}
+	res, err := harness.Evaluate(ctx, p.cfg, r, p.opts...)
+	if err != nil {
+		return nil, fmt.Errorf("sweep: perplexity task metrics: %w", err)
+	}
+	out := map[string]float64{}
+	for _, name := range res.Results.Keys() {
+		entry, _ := res.Results.Get(name)
+		for _, key := range entry.Keys() {
+			metric, _, ok := strings.Cut(key, ",")
+			if !ok || strings.HasSuffix(metric, "_stderr") {
+				continue
+			}
+			if v, ok := number(entry, key); ok {
+				out[key] = v
+			}
+		}
+	}
+	return out, nil
 }
 
 // HarnessTasks evaluates Config's tasks with the harness on each model

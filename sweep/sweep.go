@@ -56,6 +56,11 @@ type Config struct {
 	// TopK is how many of the base's most probable tokens are stored per
 	// position; 0: 32.
 	TopK int
+	// RollingMetrics, when set, computes a perplexity task's own metrics
+	// from the per-document log-likelihoods (PPLTask.Metrics); without it
+	// the word and byte perplexities count the documents' own words and
+	// bytes, as lm-eval's default process_results does.
+	RollingMetrics func(ctx context.Context, logliks []float64) (map[string]float64, error)
 
 	// Engine are the options every model is loaded with; NCtx and
 	// MaxLength are set by the sweep.
@@ -147,6 +152,9 @@ type Rolling struct {
 	WordPerplexity float64 `json:"word_perplexity"`
 	BytePerplexity float64 `json:"byte_perplexity"`
 	BitsPerByte    float64 `json:"bits_per_byte"`
+	// TaskMetrics are the perplexity task's metrics as the harness scores
+	// them ("word_perplexity,none", ...), with Config.RollingMetrics.
+	TaskMetrics map[string]float64 `json:"task_metrics,omitempty"`
 }
 
 type entry struct {
@@ -194,7 +202,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	opts.NCtx = max(cfg.ChunkSize, cfg.MaxLength)
 	opts.MaxLength = cfg.MaxLength
 	opts.VocabOnly = false
-	chunks, rolls, err := cfg.layouts(base.path, opts)
+	chunks, rolls, docPos, err := cfg.layouts(base.path, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -350,6 +358,27 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			r.KLD = &d
 		}
 		r.Rolling = rollingStats(w.roll, cfg.Docs)
+		if cfg.RollingMetrics != nil {
+			ll := make([]float64, len(docPos))
+			at := 0
+			for d, n := range docPos {
+				for _, lp := range w.roll[at : at+n] {
+					ll[d] += lp
+				}
+				at += n
+			}
+			if r.Rolling.TaskMetrics, err = cfg.RollingMetrics(ctx, ll); err != nil {
+				return nil, fmt.Errorf("sweep: %s: %w", r.Name, err)
+			}
+			// The task's definitions (wikitext counts the original page's
+			// words) replace the defaults.
+			for key, dst := range map[string]*float64{"word_perplexity,none": &r.Rolling.WordPerplexity,
+				"byte_perplexity,none": &r.Rolling.BytePerplexity, "bits_per_byte,none": &r.Rolling.BitsPerByte} {
+				if v, ok := r.Rolling.TaskMetrics[key]; ok {
+					*dst = v
+				}
+			}
+		}
 		r.Tasks = w.tasks
 	}
 	basePPL := models[0].res.PPL
@@ -498,12 +527,13 @@ func (cfg *Config) describe(m *entry) error {
 
 // layouts tokenizes the text with the base's tokenizer and lays out the
 // llama.cpp chunks and the lm-eval rolling windows.
-func (cfg *Config) layouts(path string, opts engine.Options) (chunks, rolls []engine.DistRequest, err error) {
+// docPos[i] is the number of rolling positions of document i.
+func (cfg *Config) layouts(path string, opts engine.Options) (chunks, rolls []engine.DistRequest, docPos []int, err error) {
 	vo := opts
 	vo.VocabOnly = true
 	m, err := engine.Load(path, vo)
 	if err != nil {
-		return nil, nil, fmt.Errorf("sweep: %w", err)
+		return nil, nil, nil, fmt.Errorf("sweep: %w", err)
 	}
 	defer m.Close()
 	info := m.Info()
@@ -515,17 +545,17 @@ func (cfg *Config) layouts(path string, opts engine.Options) (chunks, rolls []en
 	// adds one, special-token texts left as text.
 	toks, err := m.Tokenize(strings.Join(cfg.Docs, "\n\n"), addBOS, false)
 	if err != nil {
-		return nil, nil, fmt.Errorf("sweep: %w", err)
+		return nil, nil, nil, fmt.Errorf("sweep: %w", err)
 	}
 	bos := int32(-1)
 	if addBOS {
 		bos = info.BOS
 	}
 	if len(toks) < 2*cfg.ChunkSize {
-		return nil, nil, fmt.Errorf("sweep: the text has %d tokens; llama.cpp's perplexity with chunk size %d needs at least %d (use a smaller --chunk_size or more text)", len(toks), cfg.ChunkSize, 2*cfg.ChunkSize)
+		return nil, nil, nil, fmt.Errorf("sweep: the text has %d tokens; llama.cpp's perplexity with chunk size %d needs at least %d (use a smaller --chunk_size or more text)", len(toks), cfg.ChunkSize, 2*cfg.ChunkSize)
 	}
 	if chunks, err = engine.PerplexityRequests(toks, cfg.ChunkSize, bos); err != nil {
-		return nil, nil, fmt.Errorf("sweep: %w", err)
+		return nil, nil, nil, fmt.Errorf("sweep: %w", err)
 	}
 	// lm-eval: each document encoded as tok_encode does (special tokens
 	// parsed, BOS when the model adds it), windows of max_length with the
@@ -537,7 +567,7 @@ func (cfg *Config) layouts(path string, opts engine.Options) (chunks, rolls []en
 	for i, doc := range cfg.Docs {
 		t, err := m.Tokenize(doc, false, true)
 		if err != nil {
-			return nil, nil, fmt.Errorf("sweep: document %d: %w", i, err)
+			return nil, nil, nil, fmt.Errorf("sweep: document %d: %w", i, err)
 		}
 		if addBOS && info.BOS >= 0 {
 			t = append([]int32{info.BOS}, t...)
@@ -547,17 +577,18 @@ func (cfg *Config) layouts(path string, opts engine.Options) (chunks, rolls []en
 		}
 		wins, err := engine.RollingWindows(t, prefix, cfg.MaxLength, 1)
 		if err != nil {
-			return nil, nil, fmt.Errorf("sweep: document %d: %w", i, err)
+			return nil, nil, nil, fmt.Errorf("sweep: document %d: %w", i, err)
 		}
+		docPos = append(docPos, len(t))
 		for _, w := range wins {
 			full := append(append([]int32(nil), w.Context...), w.Continuation...)
 			rolls = append(rolls, engine.DistRequest{Input: full[:len(full)-1], Targets: w.Continuation})
 		}
 	}
 	if len(rolls) == 0 {
-		return nil, nil, errors.New("sweep: the documents have no tokens")
+		return nil, nil, nil, errors.New("sweep: the documents have no tokens")
 	}
-	return chunks, rolls, nil
+	return chunks, rolls, docPos, nil
 }
 
 var wordSplit = regexp.MustCompile(`\s+`)

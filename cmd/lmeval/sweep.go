@@ -113,9 +113,11 @@ func runSweep(c *cli.Context) error {
 		if err != nil {
 			return fmt.Errorf("--ppl_task: %w", err)
 		}
-		if cfg.Docs, err = sweep.TaskDocuments(ctx, hc); err != nil {
+		task, err := sweep.LoadPPLTask(ctx, hc)
+		if err != nil {
 			return fmt.Errorf("--ppl_task %s: %w", c.String("ppl_task"), err)
 		}
+		cfg.Docs, cfg.RollingMetrics = task.Docs, task.Metrics
 	}
 	if t := c.String("tasks"); t != "" {
 		v := harnessValues(splitList(t), c.String("task_limit"))
