@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -13,6 +15,7 @@ import (
 	"lmeval/harness/config"
 	"lmeval/harness/model"
 	"lmeval/harness/output"
+	"lmeval/harness/results"
 )
 
 // evaluate runs cfg's tasks on lm (harness.Evaluate), prints the results
@@ -60,6 +63,11 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.
 		}
 		slog.Info("results written", "path", layout.ResultsFile)
 	}
+	if cfg.SummaryPath != "" {
+		if err := writeSummary(c, cfg.SummaryPath, res); err != nil {
+			return err
+		}
+	}
 	if cfg.ShowConfig {
 		data, err := output.Marshal(res)
 		if err != nil {
@@ -73,5 +81,27 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.
 	}
 	fmt.Fprintln(c.App.Writer, res.Header(shots))
 	fmt.Fprint(c.App.Writer, res.Tables())
+	return nil
+}
+
+// writeSummary writes the flat {task: {"metric,filter": value}} view of the
+// results (numbers only) for scripts: to a file, or to stdout for "-".
+func writeSummary(c *cli.Context, path string, res *results.Results) error {
+	data, err := output.Marshal(res.Summary())
+	if err != nil {
+		return err
+	}
+	if path == "-" {
+		_, err := c.App.Writer.Write(data)
+		return err
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("--summary_path: %w", err)
+		}
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("--summary_path: %w", err)
+	}
 	return nil
 }

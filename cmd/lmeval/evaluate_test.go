@@ -80,8 +80,9 @@ func num(t *testing.T, e *results.Entry, key string) float64 {
 func TestRunDummy(t *testing.T) {
 	out := t.TempDir()
 	t.Chdir(harnessDir)
+	summary := filepath.Join(out, "summary.json")
 	stdout, err := runApp(t, "run", "--model", "dummy", "--tasks", "toy_group,toy_gen", "--include_path", "testdata/tasks",
-		"--output_path", out, "--log_samples", "--no_progress", "--bootstrap_iters", "100")
+		"--output_path", out, "--log_samples", "--no_progress", "--bootstrap_iters", "100", "--summary_path", summary)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,6 +122,18 @@ func TestRunDummy(t *testing.T) {
 	}
 	if n != 4 || math.Abs(num(t, e, "exact_match,strict")-sum/float64(n)) > 1e-12 {
 		t.Errorf("exact_match,strict = %v over %d samples summing to %v", num(t, e, "exact_match,strict"), n, sum)
+	}
+	// The flat summary: numbers only, tasks and groups.
+	var flat map[string]map[string]float64
+	sdata, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(sdata, &flat); err != nil {
+		t.Fatalf("summary: %v\n%s", err, sdata)
+	}
+	if flat["toy_gen"]["exact_match,strict"] != num(t, e, "exact_match,strict") || len(flat["toy_group"]) != 4 {
+		t.Errorf("summary %v", flat)
 	}
 }
 

@@ -67,6 +67,7 @@ func runFlags() []cli.Flag {
 		multi("include_path", "", "extra directory of task YAML (and presets); repeatable"),
 		boolean("write_out", "w", "print the prompts of the first documents of each task"),
 		boolean("show_config", "", "print the full results, task configurations included, at the end"),
+		str("summary_path", "", "also write the flat summary {task: {\"metric,filter\": value}} (numbers only) to this file, or - for stdout"),
 		multi("metadata", "", "task metadata, k=v or a JSON object, merged over model_args"),
 		str("bootstrap_iters", "", "bootstrap iterations for standard errors; 0 turns them off (default: 100000)"),
 		str("verbosity", "v", "log level: DEBUG, INFO, WARNING, ERROR (default: LMEVAL_LOG_LEVEL, else INFO)"),

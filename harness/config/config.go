@@ -48,6 +48,9 @@ type Config struct {
 	NoProgress     bool           `json:"no_progress"`
 	Preset         string         `json:"preset,omitempty"`
 	ConfigFile     string         `json:"config,omitempty"`
+	// SummaryPath receives the flat {task: {"metric,filter": value}}
+	// summary ("-": stdout); "" writes none.
+	SummaryPath string `json:"summary_path,omitempty"`
 
 	fewshotAsMultiturnSet bool
 	deviceArgs            map[string]string // model args implied by Device, applied in finish
@@ -105,7 +108,7 @@ var Keys = []string{
 	"log_samples", "predict_only", "seed", "gen_kwargs", "apply_chat_template",
 	"system_instruction", "fewshot_as_multiturn", "include_path", "write_out",
 	"show_config", "metadata", "bootstrap_iters", "verbosity", "no_progress",
-	"preset", "config",
+	"preset", "config", "summary_path",
 }
 
 // ignoredKeys are lm-eval settings that have no meaning here (hub and
@@ -279,6 +282,8 @@ func (c *Config) set(key string, v any) error {
 		c.CacheRequests = r
 	case "output_path":
 		return setString(&c.OutputPath, v)
+	case "summary_path":
+		return setString(&c.SummaryPath, v)
 	case "log_samples":
 		return setBool(&c.LogSamples, v)
 	case "predict_only":
