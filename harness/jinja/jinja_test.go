@@ -1,8 +1,11 @@
 package jinja
 
 import (
+	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -255,5 +258,43 @@ func BenchmarkRender(b *testing.B) {
 		if _, err := e.Render(src, doc); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestVariables checks Variables against jinja2.meta.find_undeclared_variables
+// on every corpus template (testdata/undeclared.jsonl, from gen_corpus.py).
+func TestVariables(t *testing.T) {
+	f, err := os.Open("testdata/undeclared.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	e := New()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	n := 0
+	for sc.Scan() {
+		var c struct {
+			Template string   `json:"template"`
+			Names    []string `json:"names"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		got, err := e.Variables(c.Template)
+		if err != nil {
+			t.Errorf("Variables(%q): %v", c.Template, err)
+			continue
+		}
+		if len(got) == 0 && len(c.Names) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(got, c.Names) {
+			t.Errorf("Variables(%q) = %q; want %q", c.Template, got, c.Names)
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d templates in testdata/undeclared.jsonl", n)
 	}
 }

@@ -26,7 +26,7 @@ import json
 import random
 import re
 
-from jinja2 import Environment, StrictUndefined, TemplateError, nodes
+from jinja2 import Environment, StrictUndefined, TemplateError, meta, nodes
 from jinja2.ext import loopcontrols
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
@@ -253,6 +253,18 @@ def main():
                 f.write(json.dumps(c, ensure_ascii=False) + "\n")
                 n += 1
     print(f"wrote {n} cases")
+    # undeclared.jsonl: jinja2.meta.find_undeclared_variables of every
+    # template that parses in lm-eval's environment (TestVariables).
+    with open("undeclared.jsonl", "w", encoding="utf-8") as f:
+        for line in open("templates.jsonl", encoding="utf-8"):
+            entry = json.loads(line)
+            if entry.get("env"):
+                continue
+            try:
+                names = meta.find_undeclared_variables(ENV.parse(entry["template"]))
+            except Exception:  # noqa: BLE001 - does not parse
+                continue
+            f.write(json.dumps({"template": entry["template"], "names": sorted(names)}, ensure_ascii=False) + "\n")
 
 
 if __name__ == "__main__":
