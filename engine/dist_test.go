@@ -378,3 +378,74 @@ func TestLoadImatrixDat(t *testing.T) {
 		t.Errorf("truncated imatrix: err %v", err)
 	}
 }
+
+// An importance matrix in llama-imatrix's GGUF format (NAME.in_sum2,
+// NAME.counts) is read as in_sum2/counts, and lets llama.cpp make a
+// quantization it refuses without one (IQ2_XXS).
+func TestQuantizeWithImatrixGGUF(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "f32.gguf")
+	spec := ggufwrite.LlamaSpec{NEmbd: 256, NFF: 512, NLayer: 1, NHead: 4, Seed: 9}
+	if err := ggufwrite.WriteLlama(in, spec); err != nil {
+		t.Fatal(err)
+	}
+	src, err := gguf.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := ggufwrite.New()
+	im.SetKV("general.type", "imatrix")
+	want := map[string][]float32{}
+	for _, ti := range src.Tensors {
+		if len(ti.Shape) != 2 {
+			continue
+		}
+		n := int(ti.Shape[0])
+		sums := make([]float32, n)
+		for i := range sums {
+			sums[i] = float32(3 * (1 + i%5))
+		}
+		im.AddTensor(ti.Name+".in_sum2", gguf.F32, []uint64{uint64(n), 1}, f32Bytes(sums))
+		im.AddTensor(ti.Name+".counts", gguf.F32, []uint64{1, 1}, f32Bytes([]float32{3}))
+		w := make([]float32, n)
+		for i := range w {
+			w[i] = float32(1 + i%5)
+		}
+		want[ti.Name] = w
+	}
+	imPath := filepath.Join(dir, "imatrix.gguf")
+	if err := im.WriteFile(imPath); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadImatrix(imPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("imatrix has %d entries, want %d", len(got), len(want))
+	}
+	for name, w := range want {
+		if !slices.Equal(got[name], w) {
+			t.Errorf("%s: %v..., want %v...", name, got[name][:5], w[:5])
+		}
+	}
+	out := filepath.Join(dir, "iq2.gguf")
+	if err := Quantize(in, out, QuantizeOptions{FileType: "IQ2_XXS", Threads: 1}); !errors.Is(err, ErrQuantizeRefused) {
+		t.Fatalf("IQ2_XXS without an importance matrix: err %v, want refused", err)
+	}
+	if err := Quantize(in, out, QuantizeOptions{FileType: "IQ2_XXS", Threads: 1, Imatrix: got}); err != nil {
+		t.Fatalf("IQ2_XXS with an importance matrix: %v", err)
+	}
+	m := load(t, out, Options{NCtx: 64})
+	if ft := m.Facts().FileType; ft != "IQ2_XXS" {
+		t.Errorf("file type %s", ft)
+	}
+}
+
+func f32Bytes(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}

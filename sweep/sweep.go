@@ -158,8 +158,9 @@ type Rolling struct {
 }
 
 type entry struct {
-	res  *Result
-	path string
+	res   *Result
+	path  string
+	vocab string // tokenizer model and size: models compared must share the base's
 }
 
 func (c *Config) logf(format string, args ...any) {
@@ -495,6 +496,11 @@ func (cfg *Config) resolve() ([]*entry, error) {
 			m.res.Quantized = true
 		}
 	}
+	for _, m := range models[1:] {
+		if m.res.Error == "" && m.vocab != models[0].vocab {
+			return nil, fmt.Errorf("sweep: %s has a %s, the base %s a %s: KL divergence needs the same vocabulary", m.path, m.vocab, models[0].path, models[0].vocab)
+		}
+	}
 	// Names: the file type, or the file name where types repeat.
 	count := map[string]int{}
 	for _, m := range models {
@@ -518,6 +524,10 @@ func (cfg *Config) describe(m *entry) error {
 		return fmt.Errorf("sweep: %w", err)
 	}
 	f := gf.Facts()
+	m.vocab = fmt.Sprintf("%s tokenizer with %d tokens", f.TokenizerModel, f.VocabSize)
+	if len(gf.Tensors) == 0 {
+		return fmt.Errorf("sweep: %s has no tensors (a vocabulary-only GGUF?)", m.path)
+	}
 	m.res.FileType, m.res.FileSize, m.res.Params, m.res.BitsPerWeight = f.FileType, f.FileSize, f.Params, f.BitsPerWeight
 	if m.res.SHA256, err = cfg.Store.Fingerprint(m.path); err != nil {
 		return fmt.Errorf("sweep: %w", err)

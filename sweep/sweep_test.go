@@ -243,3 +243,17 @@ func TestSweepBlockQuants(t *testing.T) {
 	}
 	t.Logf("KLD: Q8_0 %.3g, Q4_K_M %.3g, Q4_0 %.3g", q8.KLD.KLD, q4k.KLD.KLD, q40.KLD.KLD)
 }
+
+func TestSweepRejectsOtherVocabulary(t *testing.T) {
+	base := storiesPath(t)
+	dir := t.TempDir()
+	other := filepath.Join(dir, "other.gguf")
+	if err := ggufwrite.WriteLlama(other, ggufwrite.LlamaSpec{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Run(context.Background(), Config{Base: base, Models: []string{other}, Docs: []string{storiesText(t)},
+		ChunkSize: 64, Store: openStore(t, dir)})
+	if err == nil || !strings.Contains(err.Error(), "same vocabulary") {
+		t.Errorf("err %v, want a vocabulary mismatch", err)
+	}
+}
