@@ -2,6 +2,7 @@ package jinja
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/nikolalohinski/gonja/v2/config"
@@ -433,10 +434,48 @@ func (tp *templateParser) parseStatement(name string) (node, error) {
 		}
 		return &loopControlNode{isBreak: name == "break"}, tp.blockEnd()
 	case "raw":
-		return nil, tp.errorf("raw blocks are not supported")
+		if err := tp.blockEnd(); err != nil {
+			return nil, err
+		}
+		// gonja's lexer hands the raw content over as data.
+		var text strings.Builder
+		for {
+			t := p.Current()
+			if t == nil || t.Type == tokens.EOF {
+				return nil, tp.errorf("missing endraw")
+			}
+			if t.Type == tokens.Data {
+				s := t.Val
+				if t.Trim {
+					s = strings.TrimLeft(s, " \t\r\n")
+				}
+				if next := p.Peek(tokens.BlockBegin); next != nil && strings.HasSuffix(next.Val, "-") {
+					s = strings.TrimRight(s, " \t\r\n")
+				}
+				text.WriteString(s)
+				p.Consume()
+				continue
+			}
+			if t.Type != tokens.BlockBegin {
+				return nil, tp.errorf("unexpected %q in raw block", t.Val)
+			}
+			p.Consume()
+			if end := p.MatchName("endraw"); end == nil {
+				return nil, tp.errorf("expected endraw")
+			}
+			if err := tp.blockEnd(); err != nil {
+				return nil, err
+			}
+			return &textNode{text.String()}, nil
+		}
 	}
 	return nil, fmt.Errorf("encountered unknown tag '%s'", name)
 }
+
+var (
+	rawStart = regexp.MustCompile(`^\{%[-+]?\s*raw\s*[-+]?%\}`)
+	rawEnd   = regexp.MustCompile(`\{%[-+]?\s*endraw\s*[-+]?%\}`)
+)
 
 // escapeBackslashes rewrites each escaped backslash (\\) inside a string
 // literal of a {{ }} or {% %} tag as \x5c. Both decode to one backslash
@@ -474,6 +513,17 @@ func escapeBackslashes(src string, cfg *config.Config) string {
 			closing = cfg.VariableEndString
 		case strings.HasPrefix(rest, cfg.BlockStartString):
 			closing = cfg.BlockEndString
+			if rawStart.MatchString(rest) {
+				// A raw block is copied as it is, up to its endraw.
+				loc := rawEnd.FindStringIndex(rest)
+				if loc == nil {
+					b.WriteString(rest)
+					return b.String()
+				}
+				b.WriteString(rest[:loc[1]])
+				i = j + loc[1]
+				continue
+			}
 		default:
 			b.WriteByte(src[j])
 			i = j + 1
