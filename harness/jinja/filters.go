@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
+	"unicode/utf8"
 
 	"github.com/nikolalohinski/gonja/v2/nodes"
 )
@@ -244,7 +244,7 @@ func init() {
 			}
 			return append([]any{}, items...), nil
 		},
-		"lower": stringFilter(strings.ToLower),
+		"lower": stringFilter(pyLower),
 		"map":   mapFilter,
 		"max":   minMaxFilter(1),
 		"min":   minMaxFilter(-1),
@@ -640,29 +640,36 @@ func stringFilter(f func(string) string) filterFunc {
 	}
 }
 
-// jinjaTitle is Jinja2's do_title: words split at whitespace and -({[<.
+// jinjaTitle is Jinja2's do_title: the string split at runs of whitespace
+// and -({[<, each word's first character uppercased and the rest lowercased
+// with Python's str.upper and str.lower.
 func jinjaTitle(s string) string {
 	var b strings.Builder
-	start := true
-	for _, r := range s {
-		if pyIsSpace(r) || strings.ContainsRune("-({[<", r) {
-			start = true
-			b.WriteRune(r)
-			continue
+	isSep := func(r rune) bool { return pyIsSpace(r) || strings.ContainsRune("-({[<", r) }
+	for len(s) > 0 {
+		i := strings.IndexFunc(s, func(r rune) bool { return !isSep(r) })
+		if i < 0 {
+			b.WriteString(s)
+			break
 		}
-		if start {
-			b.WriteRune(unicode.ToTitle(r))
-			start = false
-		} else {
-			b.WriteRune(unicode.ToLower(r))
+		b.WriteString(s[:i])
+		s = s[i:]
+		j := strings.IndexFunc(s, isSep)
+		if j < 0 {
+			j = len(s)
 		}
+		word := s[:j]
+		_, n := utf8.DecodeRuneInString(word)
+		b.WriteString(pyUpper(word[:n]))
+		b.WriteString(pyLower(word[n:]))
+		s = s[j:]
 	}
 	return b.String()
 }
 
 func foldCase(v any, caseSensitive bool) any {
 	if s, ok := v.(string); ok && !caseSensitive {
-		return strings.ToLower(s)
+		return pyLower(s)
 	}
 	return v
 }
@@ -886,8 +893,8 @@ func init() {
 			}
 			return false
 		}),
-		"lower": isType(func(v any) bool { s, _ := str(v); return strings.ToLower(s) == s }),
-		"upper": isType(func(v any) bool { s, _ := str(v); return strings.ToUpper(s) == s }),
+		"lower": isType(func(v any) bool { s, _ := str(v); return strIs("islower", s) }),
+		"upper": isType(func(v any) bool { s, _ := str(v); return strIs("isupper", s) }),
 		"odd": func(v any, _ []any) (bool, error) {
 			m, err := arith(tokMod, "%", v, int64(2))
 			return err == nil && equal(m, int64(1)), err

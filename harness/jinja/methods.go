@@ -7,6 +7,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
 )
 
 // Python's str, list, tuple and dict methods, as templates call them
@@ -254,9 +257,9 @@ func strMethod(s string, name string) (callable, bool) {
 	case "upper":
 		f = noArgs(name, func() any { return pyUpper(s) })
 	case "lower":
-		f = noArgs(name, func() any { return strings.ToLower(s) })
+		f = noArgs(name, func() any { return pyLower(s) })
 	case "casefold":
-		f = noArgs(name, func() any { return strings.ToLower(s) })
+		f = noArgs(name, func() any { return pyCasefold(s) })
 	case "title":
 		f = noArgs(name, func() any { return pyTitle(s) })
 	case "capitalize":
@@ -470,11 +473,30 @@ func noArgs(name string, f func() any) func([]any, map[string]any) (any, error) 
 	}
 }
 
+// pyUpper and pyLower are Python's str.upper and str.lower: Unicode's full
+// case mappings (ß -> SS, ligatures) and the final-sigma rule, which
+// x/text/cases implements for the root locale. A Caser is not safe for
+// concurrent use, so each call makes its own; ASCII takes the fast path.
 func pyUpper(s string) string {
-	if strings.ContainsRune(s, 'ß') {
-		s = strings.ReplaceAll(s, "ß", "SS")
+	if isASCII(s) {
+		return strings.ToUpper(s)
 	}
-	return strings.ToUpper(s)
+	return cases.Upper(language.Und).String(s)
+}
+
+func pyLower(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s)
+	}
+	return cases.Lower(language.Und).String(s)
+}
+
+// pyCasefold is Python's str.casefold.
+func pyCasefold(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s)
+	}
+	return cases.Fold().String(s)
 }
 
 // pyTitle is Python's str.title: a letter following a non-letter is
@@ -503,7 +525,7 @@ func pyCapitalize(s string) string {
 		return s
 	}
 	r, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToTitle(r)) + strings.ToLower(s[n:])
+	return string(unicode.ToTitle(r)) + pyLower(s[n:])
 }
 
 func strIs(name, s string) bool {
@@ -528,7 +550,7 @@ func strIs(name, s string) bool {
 		}
 		return cased
 	case "istitle":
-		return pyTitle(s) == s && strings.ToLower(s) != s
+		return pyTitle(s) == s && pyLower(s) != s
 	}
 	for _, r := range s {
 		var ok bool
