@@ -7,9 +7,11 @@
 #include "llama.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -71,46 +73,89 @@ void max_lse(const float *x, int32_t n, int32_t *amax, double *mx, double *lse) 
 
 } // namespace
 
-int32_t lm_dist_topk(lm_model *m, int32_t n_vocab, int32_t n, const int32_t *rows, const int32_t *targets,
-                     int32_t k, double *out_lp, int32_t *out_argmax, int32_t *out_ids, double *out_lps,
-                     double *out_tail) {
-	row_buf rb;
-	const int32_t kk = std::min(k, n_vocab);
-	for (int32_t j = 0; j < n; j++) {
-		if (targets[j] < 0 || targets[j] >= n_vocab || !rb.load(m, n_vocab, rows[j])) {
-			return -1;
-		}
-		const float *x = rb.x.data();
-		int32_t amax;
-		double mx, lse;
-		max_lse(x, n_vocab, &amax, &mx, &lse);
-		out_lp[j] = (double)x[targets[j]] - lse;
-		out_argmax[j] = amax;
+// topk_item summarises one row (see lm_dist_topk).
+static bool topk_item(row_buf &rb, lm_model *m, int32_t n_vocab, int32_t row, int32_t target, int32_t k,
+                      double *lp, int32_t *argmax, int32_t *ids, double *lps, double *tail) {
+	if (target < 0 || target >= n_vocab || !rb.load(m, n_vocab, row)) {
+		return false;
+	}
+	const float *x = rb.x.data();
+	int32_t amax;
+	double mx, lse;
+	max_lse(x, n_vocab, &amax, &mx, &lse);
+	*lp = (double)x[target] - lse;
+	*argmax = amax;
 
-		rb.idx.resize((size_t)n_vocab);
-		for (int32_t i = 0; i < n_vocab; i++) {
-			rb.idx[i] = i;
+	// Top k by one scan over a heap of the k best so far, ordered so that
+	// its front is the worst of them: O(n_vocab) comparisons. Ties go to
+	// the lower id, as the argmax.
+	const int32_t kk = std::min(k, n_vocab);
+	auto better = [x](int32_t a, int32_t b) { return x[a] > x[b] || (x[a] == x[b] && a < b); };
+	std::vector<int32_t> &h = rb.idx;
+	h.clear();
+	for (int32_t i = 0; i < n_vocab; i++) {
+		if ((int32_t)h.size() < kk) {
+			h.push_back(i);
+			std::push_heap(h.begin(), h.end(), better);
+		} else if (better(i, h.front())) {
+			std::pop_heap(h.begin(), h.end(), better);
+			h.back() = i;
+			std::push_heap(h.begin(), h.end(), better);
 		}
-		auto before = [x](int32_t a, int32_t b) { return x[a] > x[b] || (x[a] == x[b] && a < b); };
-		std::partial_sort(rb.idx.begin(), rb.idx.begin() + kk, rb.idx.end(), before);
-		for (int32_t i = 0; i < k; i++) {
-			if (i < kk) {
-				out_ids[(size_t)j * k + i] = rb.idx[i];
-				out_lps[(size_t)j * k + i] = (double)x[rb.idx[i]] - lse;
-			} else {
-				out_ids[(size_t)j * k + i] = -1;
-				out_lps[(size_t)j * k + i] = NEG_INF;
+	}
+	std::sort_heap(h.begin(), h.end(), better);
+	for (int32_t i = 0; i < k; i++) {
+		ids[i] = i < kk ? h[i] : -1;
+		lps[i] = i < kk ? (double)x[h[i]] - lse : NEG_INF;
+	}
+	// The tail's mass summed directly, not as 1 - sum(top-k): no
+	// cancellation when the top k hold nearly everything.
+	rb.mark.assign((size_t)n_vocab, 0);
+	for (int32_t i = 0; i < kk; i++) {
+		rb.mark[h[i]] = 1;
+	}
+	double s = 0.0;
+	for (int32_t i = 0; i < n_vocab; i++) {
+		if (!rb.mark[i]) {
+			s += exp((double)x[i] - mx);
+		}
+	}
+	*tail = s > 0 ? mx + log(s) - lse : NEG_INF;
+	return true;
+}
+
+// parallel runs fn(rb, j) for j in [0, n) on up to n_threads threads, each
+// with its own buffers, and reports whether every call succeeded.
+template <typename F> static bool parallel(int32_t n, int32_t n_threads, F fn) {
+	const int32_t nt = std::max(1, std::min(n_threads, n / 8));
+	std::atomic<bool> ok{true};
+	auto work = [&](int32_t t) {
+		row_buf rb;
+		for (int32_t j = t; j < n && ok.load(std::memory_order_relaxed); j += nt) {
+			if (!fn(rb, j)) {
+				ok = false;
 			}
 		}
-		// The tail's mass summed directly, not as 1 - sum(top-k): no
-		// cancellation when the top-k hold nearly everything.
-		double s = 0.0;
-		for (int32_t i = kk; i < n_vocab; i++) {
-			s += exp((double)x[rb.idx[i]] - mx);
-		}
-		out_tail[j] = s > 0 ? mx + log(s) - lse : NEG_INF;
+	};
+	std::vector<std::thread> ts;
+	for (int32_t t = 1; t < nt; t++) {
+		ts.emplace_back(work, t);
 	}
-	return 0;
+	work(0);
+	for (auto &t : ts) {
+		t.join();
+	}
+	return ok;
+}
+
+int32_t lm_dist_topk(lm_model *m, int32_t n_vocab, int32_t n_threads, int32_t n, const int32_t *rows,
+                     const int32_t *targets, int32_t k, double *out_lp, int32_t *out_argmax, int32_t *out_ids,
+                     double *out_lps, double *out_tail) {
+	bool ok = parallel(n, n_threads, [&](row_buf &rb, int32_t j) {
+		return topk_item(rb, m, n_vocab, rows[j], targets[j], k, &out_lp[j], &out_argmax[j], out_ids + (size_t)j * k,
+		                 out_lps + (size_t)j * k, &out_tail[j]);
+	});
+	return ok ? 0 : -1;
 }
 
 void lm_kld_tail_bounds(double log_pt, double log_cap, double *lq, int32_t n, double *lo, double *hi) {
@@ -158,55 +203,61 @@ void lm_kld_tail_bounds(double log_pt, double log_cap, double *lq, int32_t n, do
 	*hi = std::max(h, *lo);
 }
 
-int32_t lm_dist_compare(lm_model *m, int32_t n_vocab, int32_t n, const int32_t *rows, const int32_t *targets,
-                        int32_t k, const int32_t *base_ids, const double *base_lps, const double *base_tail,
-                        double *out_lp, int32_t *out_argmax, double *out_kld_lo, double *out_kld_hi) {
-	row_buf rb;
-	rb.mark.assign((size_t)n_vocab, 0);
-	for (int32_t j = 0; j < n; j++) {
-		if (targets[j] < 0 || targets[j] >= n_vocab || !rb.load(m, n_vocab, rows[j])) {
-			return -1;
-		}
-		const float *x = rb.x.data();
-		int32_t amax;
-		double mx, lse;
-		max_lse(x, n_vocab, &amax, &mx, &lse);
-		out_lp[j] = (double)x[targets[j]] - lse;
-		out_argmax[j] = amax;
-
-		const int32_t *ids = base_ids + (size_t)j * k;
-		const double *lps = base_lps + (size_t)j * k;
-		double head = 0.0;
-		double log_cap = 0.0;
-		for (int32_t i = 0; i < k && ids[i] >= 0; i++) {
-			if (ids[i] >= n_vocab) {
-				return -1;
-			}
-			const double lp = lps[i];
-			rb.mark[ids[i]] = 1;
-			if (!std::isinf(lp)) {
-				head += exp(lp) * (lp - ((double)x[ids[i]] - lse));
-			}
-			log_cap = lp;
-		}
-		// Widen the cap by a rounding error so that it still bounds tail
-		// entries equal to the k-th.
-		log_cap += 1e-12 * std::max(1.0, std::fabs(log_cap));
-		rb.lq.clear();
-		for (int32_t i = 0; i < n_vocab; i++) {
-			if (!rb.mark[i]) {
-				rb.lq.push_back((double)x[i] - lse);
-			}
-		}
-		for (int32_t i = 0; i < k && ids[i] >= 0; i++) {
-			rb.mark[ids[i]] = 0;
-		}
-		double lo, hi;
-		lm_kld_tail_bounds(base_tail[j], log_cap, rb.lq.data(), (int32_t)rb.lq.size(), &lo, &hi);
-		// KL of the coarse-grained pair (top-k tokens, the rest) is itself
-		// a KL divergence, so >= 0: clamp rounding below zero.
-		out_kld_lo[j] = std::max(0.0, head + lo);
-		out_kld_hi[j] = std::max(out_kld_lo[j], head + hi);
+// compare_item compares one row with the base's summary (see
+// lm_dist_compare).
+static bool compare_item(row_buf &rb, lm_model *m, int32_t n_vocab, int32_t row, int32_t target, int32_t k,
+                         const int32_t *ids, const double *lps, double base_tail, double *lp, int32_t *argmax,
+                         double *kld_lo, double *kld_hi) {
+	if (target < 0 || target >= n_vocab || !rb.load(m, n_vocab, row)) {
+		return false;
 	}
-	return 0;
+	const float *x = rb.x.data();
+	int32_t amax;
+	double mx, lse;
+	max_lse(x, n_vocab, &amax, &mx, &lse);
+	*lp = (double)x[target] - lse;
+	*argmax = amax;
+
+	rb.mark.assign((size_t)n_vocab, 0);
+	double head = 0.0;
+	double log_cap = 0.0;
+	for (int32_t i = 0; i < k && ids[i] >= 0; i++) {
+		if (ids[i] >= n_vocab) {
+			return false;
+		}
+		const double l = lps[i];
+		rb.mark[ids[i]] = 1;
+		if (!std::isinf(l)) {
+			head += exp(l) * (l - ((double)x[ids[i]] - lse));
+		}
+		log_cap = l;
+	}
+	// Widen the cap by a rounding error so that it still bounds tail
+	// entries equal to the k-th.
+	log_cap += 1e-12 * std::max(1.0, std::fabs(log_cap));
+	rb.lq.clear();
+	for (int32_t i = 0; i < n_vocab; i++) {
+		if (!rb.mark[i]) {
+			rb.lq.push_back((double)x[i] - lse);
+		}
+	}
+	double lo, hi;
+	lm_kld_tail_bounds(base_tail, log_cap, rb.lq.data(), (int32_t)rb.lq.size(), &lo, &hi);
+	// KL of the coarse-grained pair (top-k tokens, the rest) is itself a
+	// KL divergence, so >= 0: clamp rounding below zero.
+	*kld_lo = std::max(0.0, head + lo);
+	*kld_hi = std::max(*kld_lo, head + hi);
+	return true;
+}
+
+int32_t lm_dist_compare(lm_model *m, int32_t n_vocab, int32_t n_threads, int32_t n, const int32_t *rows,
+                        const int32_t *targets, int32_t k, const int32_t *base_ids, const double *base_lps,
+                        const double *base_tail, double *out_lp, int32_t *out_argmax, double *out_kld_lo,
+                        double *out_kld_hi) {
+	bool ok = parallel(n, n_threads, [&](row_buf &rb, int32_t j) {
+		return compare_item(rb, m, n_vocab, rows[j], targets[j], k, base_ids + (size_t)j * k,
+		                    base_lps + (size_t)j * k, base_tail[j], &out_lp[j], &out_argmax[j], &out_kld_lo[j],
+		                    &out_kld_hi[j]);
+	});
+	return ok ? 0 : -1;
 }

@@ -37,7 +37,8 @@ typedef struct lm_quant_params {
 int32_t lm_quantize(const char *in, const char *out, const lm_quant_params *p);
 
 /* lm_dist_topk summarises the next-token distribution of batch rows
- * rows[0..n) of the last lm_decode (n_vocab entries each). For item j:
+ * rows[0..n) of the last lm_decode (n_vocab entries each), on up to
+ * n_threads threads. For item j:
  *   out_lp[j]      log p(targets[j]), in double from the full row;
  *   out_argmax[j]  the first maximum;
  *   out_ids[j*k..], out_lps[j*k..]  the k most probable tokens and their
@@ -46,9 +47,9 @@ int32_t lm_quantize(const char *in, const char *out, const lm_quant_params *p);
  *   out_tail[j]    log of the probability of every other token, summed
  *                  over those tokens (-inf when there are none).
  * Returns 0, or -1 on a bad row or target. */
-int32_t lm_dist_topk(lm_model *m, int32_t n_vocab, int32_t n, const int32_t *rows, const int32_t *targets,
-                     int32_t k, double *out_lp, int32_t *out_argmax, int32_t *out_ids, double *out_lps,
-                     double *out_tail);
+int32_t lm_dist_topk(lm_model *m, int32_t n_vocab, int32_t n_threads, int32_t n, const int32_t *rows,
+                     const int32_t *targets, int32_t k, double *out_lp, int32_t *out_argmax, int32_t *out_ids,
+                     double *out_lps, double *out_tail);
 
 /* lm_dist_compare compares the rows with a base model's summaries (as
  * lm_dist_topk wrote them, k per item). For item j it writes the model's
@@ -56,9 +57,9 @@ int32_t lm_dist_topk(lm_model *m, int32_t n_vocab, int32_t n, const int32_t *row
  * position: the sum over the base's top-k set is exact; the rest, whose
  * individual base probabilities are unknown, lies in [out_kld_lo,
  * out_kld_hi] (see docs/sweep.md for the derivation). Returns 0 or -1. */
-int32_t lm_dist_compare(lm_model *m, int32_t n_vocab, int32_t n, const int32_t *rows, const int32_t *targets,
-                        int32_t k, const int32_t *base_ids, const double *base_lps, const double *base_tail,
-                        double *out_lp, int32_t *out_argmax, double *out_kld_lo, double *out_kld_hi);
+int32_t lm_dist_compare(lm_model *m, int32_t n_vocab, int32_t n_threads, int32_t n, const int32_t *rows,
+                        const int32_t *targets, int32_t k, const int32_t *base_ids, const double *base_lps,
+                        const double *base_tail, double *out_lp, int32_t *out_argmax, double *out_kld_lo, double *out_kld_hi);
 
 /* lm_kld_tail_bounds is the bound on the tail term alone, exposed for
  * tests: base tail mass exp(log_pt) whose entries are each at most

@@ -95,7 +95,7 @@ func (m *Model) TopK(ctx context.Context, reqs []DistRequest, k int, progress fu
 	}
 	err := m.scanRows(ctx, reqs, progress, func(rows, targets []int32, at int) error {
 		n := len(rows)
-		rc := C.lm_dist_topk(m.c, C.int32_t(m.info.NVocab), C.int32_t(n),
+		rc := C.lm_dist_topk(m.c, C.int32_t(m.info.NVocab), C.int32_t(m.info.Threads), C.int32_t(n),
 			(*C.int32_t)(unsafe.Pointer(&rows[0])), (*C.int32_t)(unsafe.Pointer(&targets[0])), C.int32_t(k),
 			(*C.double)(unsafe.Pointer(&d.LogProb[at])), (*C.int32_t)(unsafe.Pointer(&d.Argmax[at])),
 			(*C.int32_t)(unsafe.Pointer(&d.TopIDs[at*k])), (*C.double)(unsafe.Pointer(&d.TopLogP[at*k])),
@@ -130,7 +130,7 @@ func (m *Model) Compare(ctx context.Context, reqs []DistRequest, base *Dists, pr
 	}
 	err := m.scanRows(ctx, reqs, progress, func(rows, targets []int32, at int) error {
 		n := len(rows)
-		rc := C.lm_dist_compare(m.c, C.int32_t(m.info.NVocab), C.int32_t(n),
+		rc := C.lm_dist_compare(m.c, C.int32_t(m.info.NVocab), C.int32_t(m.info.Threads), C.int32_t(n),
 			(*C.int32_t)(unsafe.Pointer(&rows[0])), (*C.int32_t)(unsafe.Pointer(&targets[0])), C.int32_t(k),
 			(*C.int32_t)(unsafe.Pointer(&base.TopIDs[at*k])), (*C.double)(unsafe.Pointer(&base.TopLogP[at*k])),
 			(*C.double)(unsafe.Pointer(&base.TailLogP[at])),

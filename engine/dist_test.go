@@ -74,7 +74,16 @@ func storiesRequests(t *testing.T, m *Model, chunk int) []DistRequest {
 }
 
 func TestTopKMatchesFullRows(t *testing.T) {
-	m := load(t, storiesPath(t), distOpts())
+	// Two threads: the rows of one decode are summarised in parallel.
+	for _, threads := range []int{1, 2} {
+		opts := distOpts()
+		opts.Threads = threads
+		m := load(t, storiesPath(t), opts)
+		checkTopK(t, m)
+	}
+}
+
+func checkTopK(t *testing.T, m *Model) {
 	reqs := storiesRequests(t, m, 40)
 	if len(reqs) < 2 {
 		t.Fatalf("want several chunks, got %d", len(reqs))
