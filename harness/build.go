@@ -62,7 +62,7 @@ type docScore struct {
 
 // resolve loads every --tasks entry into the hierarchy.
 func (ev *evaluation) resolve() error {
-	seen := map[string]bool{}
+	seen := map[string]*taskRun{}
 	var errs []error
 	for _, spec := range ev.cfg.Tasks {
 		sel, err := ev.opts.registry.Load([]string{spec.Name})
@@ -71,9 +71,11 @@ func (ev *evaluation) resolve() error {
 			continue
 		}
 		for _, m := range sel.Members {
-			if n := ev.member(m, spec, seen); n != nil {
-				ev.roots = append(ev.roots, n)
+			if m.Task != nil && seen[m.Task.Name] != nil {
+				slog.Warn("task selected twice; evaluating it once", "task", m.Task.Name)
+				continue
 			}
+			ev.roots = append(ev.roots, ev.member(m, spec, seen))
 		}
 	}
 	if len(errs) > 0 {
@@ -85,22 +87,21 @@ func (ev *evaluation) resolve() error {
 	return nil
 }
 
-func (ev *evaluation) member(m task.Member, spec config.TaskSpec, seen map[string]bool) *node {
+// member makes the node of a task or group. A task that is a member of
+// several selected groups is evaluated once and counts in each.
+func (ev *evaluation) member(m task.Member, spec config.TaskSpec, seen map[string]*taskRun) *node {
 	if m.Task != nil {
-		if seen[m.Task.Name] {
-			slog.Warn("task selected twice; evaluating it once", "task", m.Task.Name)
-			return nil
+		tr := seen[m.Task.Name]
+		if tr == nil {
+			tr = &taskRun{t: m.Task, spec: spec}
+			seen[m.Task.Name] = tr
+			ev.runs = append(ev.runs, tr)
 		}
-		seen[m.Task.Name] = true
-		tr := &taskRun{t: m.Task, spec: spec}
-		ev.runs = append(ev.runs, tr)
 		return &node{name: m.Task.Name, run: tr}
 	}
 	n := &node{name: m.Group.Name, group: m.Group}
 	for _, c := range m.Group.Members {
-		if cn := ev.member(c, spec, seen); cn != nil {
-			n.children = append(n.children, cn)
-		}
+		n.children = append(n.children, ev.member(c, spec, seen))
 	}
 	return n
 }

@@ -718,3 +718,48 @@ func TestLimitAndShots(t *testing.T) {
 		t.Errorf("config.limit %v", res.Config.Limit)
 	}
 }
+
+// TestSharedTask: a task in two selected groups is evaluated once and
+// counts in both; a group without aggregate_metric_list gets lm-eval's
+// placeholder and no row in the groups table.
+func TestSharedTask(t *testing.T) {
+	lm, _ := model.NewDummy(nil)
+	rec := &recordingLM{LM: lm}
+	res, err := Evaluate(context.Background(), testConfig(t, "toy_group", "toy_group2", "toy_mc", "toy_plain_group"), rec, WithRegistry(testRegistry(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nMC, uMC := countChoices(t, "testdata/data/mc.jsonl")
+	nB, _ := countChoices(t, "testdata/data/mc_b.jsonl")
+	if got, want := rec.reqs["loglikelihood"], nMC+uMC+nB; got != want {
+		t.Errorf("loglikelihood requests = %d, want %d (toy_mc once)", got, want)
+	}
+	g1, _ := res.Groups.Get("toy_group")
+	g2, _ := res.Groups.Get("toy_group2")
+	mc, _ := res.Results.Get("toy_mc")
+	if got, want := getNum(t, g2, "acc,none"), getNum(t, mc, "acc,none"); got != want {
+		t.Errorf("toy_group2 acc = %v, want toy_mc's %v (toy_gen has no acc)", got, want)
+	}
+	if getNum(t, g1, "acc,none") == 0 && getNum(t, mc, "acc,none") != 0 {
+		t.Error("toy_group lost toy_mc")
+	}
+	subs, _ := res.GroupSubtasks.Get("toy_group2")
+	if strings.Join(subs, ",") != "toy_mc,toy_gen" {
+		t.Errorf("group_subtasks toy_group2 = %v", subs)
+	}
+	plain, ok := res.Results.Get("toy_plain_group")
+	if !ok {
+		t.Fatal("no toy_plain_group in results")
+	}
+	if v, _ := plain.Get(" "); v != " " || plain.Len() != 2 {
+		t.Errorf("toy_plain_group = %v, want the placeholder and its alias", plain.Keys())
+	}
+	if _, ok := res.Groups.Get("toy_plain_group"); ok {
+		t.Error("a group without aggregate_metric_list is in the groups table")
+	}
+	if ppl, _ := res.Results.Get("toy_ppl"); ppl != nil {
+		if a, _ := ppl.Get("alias"); a != " - toy_ppl" {
+			t.Errorf("toy_ppl alias %q", a)
+		}
+	}
+}
