@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"lmeval/harness"
 	"lmeval/harness/cache"
@@ -506,5 +508,125 @@ func TestRunCacheRequests(t *testing.T) {
 	}
 	if info.Blobs != 1 {
 		t.Errorf("request sets = %d, want 1", info.Blobs)
+	}
+}
+
+// bigTask writes a multiple-choice task of n documents into dir.
+func bigTask(t *testing.T, dir string, n int) {
+	t.Helper()
+	var b strings.Builder
+	words := []string{"cat", "dog", "sun", "tree", "ball", "girl", "boy", "park", "cake", "bird"}
+	for i := range n {
+		d := map[string]any{
+			"question": fmt.Sprintf("Lily saw a %s and a %s. What did she see first?", words[i%10], words[(i/10)%10]),
+			"choices":  []string{words[i%10], words[(i+3)%10], words[(i+7)%10]},
+			"label":    0,
+		}
+		js, _ := json.Marshal(d)
+		b.Write(js)
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(filepath.Join(dir, "big.jsonl"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	yaml := `task: big_mc
+dataset_path: json
+dataset_kwargs:
+  data_files:
+    test: ` + filepath.Join(dir, "big.jsonl") + `
+test_split: test
+output_type: multiple_choice
+doc_to_text: "{{question}}"
+doc_to_choice: "{{choices}}"
+doc_to_target: label
+`
+	if err := os.WriteFile(filepath.Join(dir, "big.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRunInterrupt sends Ctrl-C (SIGINT) to a running 'lmeval run': it
+// stops with exit status 130 and a message saying how to resume, the
+// samples written so far are whole lines, and the rerun of the same command
+// answers the committed requests from the cache and completes.
+func TestRunInterrupt(t *testing.T) {
+	path := storiesPath(t)
+	if os.Getenv("CGO_LDFLAGS") == "" {
+		t.Skip("the native engine's cgo flags are not exported (run 'make test', or eval \"$(make -s env)\")")
+	}
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
+	}
+	dir := t.TempDir()
+	bigTask(t, dir, 1500)
+	bin := filepath.Join(dir, "lmeval")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	db := filepath.Join(dir, "cache.sqlite")
+	out := filepath.Join(dir, "out")
+	args := []string{"run", "--model", "llama", "--model_args", "pretrained=" + path + ",n_ctx=256,type_k=f32,type_v=f32",
+		"--tasks", "big_mc", "--include_path", dir, "--use_cache", db, "--output_path", out, "--log_samples", "--no_progress"}
+	cmd := exec.Command(bin, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Interrupt once some chunk of answers is committed.
+	committed := 0
+	for range 600 {
+		if c, err := cache.Open(db); err == nil {
+			if info, err := c.Info(); err == nil {
+				committed = info.Responses["loglikelihood"]
+			}
+			c.Close()
+		}
+		if committed > 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if committed == 0 {
+		cmd.Process.Kill()
+		t.Fatalf("no answers committed in 30s\n%s", stderr.String())
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		t.Skipf("the run ended (%v) before the interrupt reached it", err)
+	}
+	if exit.ExitCode() != 130 || !strings.Contains(stderr.String(), "rerun the same command to resume") {
+		t.Fatalf("exit %d, stderr:\n%s", exit.ExitCode(), stderr.String())
+	}
+	samples, _ := filepath.Glob(filepath.Join(out, "*", "samples_big_mc_*.jsonl"))
+	for _, s := range samples {
+		readLines(t, s) // every line whole JSON
+	}
+
+	// The rerun resumes: the committed answers come from the cache.
+	stderr.Reset()
+	cmd = exec.Command(bin, args...)
+	cmd.Stderr = &stderr
+	var stdout strings.Builder
+	cmd.Stdout = &stdout
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("rerun: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "|big_mc|") {
+		t.Errorf("rerun table:\n%s", stdout.String())
+	}
+	var hits int
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if strings.Contains(line, "response cache") {
+			fmt.Sscanf(line[strings.Index(line, "hits=")+len("hits="):], "%d", &hits)
+		}
+	}
+	t.Logf("%d answers committed before the interrupt, %d from the cache on the rerun", committed, hits)
+	if hits < committed {
+		t.Errorf("rerun answered %d requests from the cache, want at least the %d committed before the interrupt\n%s", hits, committed, stderr.String())
 	}
 }
