@@ -125,7 +125,7 @@ func WriteTable(w io.Writer, r *Report) error {
 var CSVHeader = []string{
 	"name", "path", "file_type", "file_size", "params", "bits_per_weight", "is_base", "error",
 	"ppl", "ppl_stderr", "delta_ppl_pct", "ppl_ratio", "ppl_ratio_stderr", "ln_ppl_ratio", "ln_ppl_ratio_stderr",
-	"rolling_ppl", "rolling_ppl_stderr", "rolling_word_perplexity", "rolling_byte_perplexity", "rolling_bits_per_byte",
+	"rolling_ppl", "rolling_ppl_stderr", "rolling_ppl_ratio", "rolling_ppl_ratio_stderr", "rolling_word_perplexity", "rolling_byte_perplexity", "rolling_bits_per_byte",
 	"kld_mean", "kld_mean_stderr", "kld_mean_upper_bound", "kld_median", "kld_p90", "kld_p99", "kld_max",
 	"same_top", "same_top_stderr", "dp_mean", "dp_mean_stderr", "dp_rms", "dp_p1", "dp_p99",
 }
@@ -167,9 +167,15 @@ func WriteCSV(w io.Writer, r *Report) error {
 			blank(4)
 		}
 		if m.Rolling != nil {
-			row = append(row, f(m.Rolling.PPL.PPL), f(m.Rolling.PPLUnc), f(m.Rolling.WordPerplexity), f(m.Rolling.BytePerplexity), f(m.Rolling.BitsPerByte))
+			row = append(row, f(m.Rolling.PPL.PPL), f(m.Rolling.PPLUnc))
+			if v := m.Rolling.VsBase; v != nil {
+				row = append(row, f(v.Ratio), f(v.RatioUnc))
+			} else {
+				blank(2)
+			}
+			row = append(row, f(m.Rolling.WordPerplexity), f(m.Rolling.BytePerplexity), f(m.Rolling.BitsPerByte))
 		} else {
-			blank(5)
+			blank(7)
 		}
 		if k := m.KLD; k != nil {
 			row = append(row, f(k.KLD), f(k.KLDUnc), f(k.KLDUpper), f(k.KLDMed), f(k.KLD90), f(k.KLD99), f(k.KLDMax),

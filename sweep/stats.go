@@ -145,16 +145,10 @@ func Compare(baseLP, modelLP []float64, baseTop, modelTop []int32, kldLow, kldHi
 	if n == 0 {
 		return d
 	}
-	var sN, sN2, sB, sB2, sNB, sK, sK2, sKU, sD, sD2, sD4 float64
+	var sK, sK2, sKU, sD, sD2, sD4 float64
 	same := 0
 	dps := make([]float64, n)
 	for i := 0; i < n; i++ {
-		nll, nllB := -modelLP[i], -baseLP[i]
-		sN += nll
-		sN2 += nll * nll
-		sB += nllB
-		sB2 += nllB * nllB
-		sNB += nll * nllB
 		sK += kldLow[i]
 		sK2 += kldLow[i] * kldLow[i]
 		sKU += kldHigh[i]
@@ -196,9 +190,7 @@ func Compare(baseLP, modelLP []float64, baseTop, modelTop []int32, kldLow, kldHi
 		}
 	}
 
-	lq, lqUnc := MeanUnc(sN, sN2, n)
-	lb, lbUnc := MeanUnc(sB, sB2, n)
-	cov := Cov(sN, sB, sNB, n)
+	lq, lqUnc, lb, lbUnc, cov := logPPLs(baseLP, modelLP)
 	if lqUnc > 0 && lbUnc > 0 {
 		d.Cor = cov / (lqUnc * lbUnc)
 	}
@@ -286,4 +278,37 @@ func PairedBootstrap(base, model []float64, iters int, seed uint64) (diff, p flo
 		}
 	}
 	return diff, float64(1+count) / float64(iters+1)
+}
+
+// logPPLs returns the mean nll of the model and of the base with their
+// uncertainties and covariance (llama.cpp's formulas).
+func logPPLs(baseLP, modelLP []float64) (lq, lqUnc, lb, lbUnc, cov float64) {
+	var sN, sN2, sB, sB2, sNB float64
+	for i := range baseLP {
+		nll, nllB := -modelLP[i], -baseLP[i]
+		sN += nll
+		sN2 += nll * nll
+		sB += nllB
+		sB2 += nllB * nllB
+		sNB += nll * nllB
+	}
+	n := len(baseLP)
+	lq, lqUnc = MeanUnc(sN, sN2, n)
+	lb, lbUnc = MeanUnc(sB, sB2, n)
+	return lq, lqUnc, lb, lbUnc, Cov(sN, sB, sNB, n)
+}
+
+// Ratio is PPL(model)/PPL(base) over the same tokens, with the
+// uncertainty that the correlation of the per-token log-probs allows.
+type Ratio struct {
+	Ratio    float64 `json:"ppl_ratio"`
+	RatioUnc float64 `json:"ppl_ratio_stderr"`
+}
+
+// PPLRatio compares per-token log-probs of a model and the base at the
+// same positions, as llama.cpp's "Mean PPL(Q)/PPL(base)".
+func PPLRatio(baseLP, modelLP []float64) Ratio {
+	lq, lqUnc, lb, lbUnc, cov := logPPLs(baseLP, modelLP)
+	r := math.Exp(lq - lb)
+	return Ratio{Ratio: r, RatioUnc: r * math.Sqrt(math.Max(0, lqUnc*lqUnc+lbUnc*lbUnc-2*cov))}
 }

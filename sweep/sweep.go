@@ -152,6 +152,9 @@ type Rolling struct {
 	WordPerplexity float64 `json:"word_perplexity"`
 	BytePerplexity float64 `json:"byte_perplexity"`
 	BitsPerByte    float64 `json:"bits_per_byte"`
+	// VsBase is the rolling perplexity's ratio to the base's over the same
+	// tokens; nil for the base.
+	VsBase *Ratio `json:"vs_base,omitempty"`
 	// TaskMetrics are the perplexity task's metrics as the harness scores
 	// them ("word_perplexity,none", ...), with Config.RollingMetrics.
 	TaskMetrics map[string]float64 `json:"task_metrics,omitempty"`
@@ -383,8 +386,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		r.Tasks = w.tasks
 	}
 	basePPL := models[0].res.PPL
+	baseRoll := ws[0].roll
 	for _, w := range ws {
 		r := w.m.res
+		if !r.IsBase && r.Rolling != nil {
+			ratio := PPLRatio(baseRoll, w.roll)
+			r.Rolling.VsBase = &ratio
+		}
 		if basePPL != nil && r.PPL != nil {
 			d := (r.PPL.PPL/basePPL.PPL - 1) * 100
 			r.DeltaPPL = &d

@@ -138,6 +138,12 @@ func TestSweepStories(t *testing.T) {
 	if d := math.Abs(f16.KLD.PPLRatio - 1); d > 2*f16.KLD.PPLRatioUnc || f16.KLD.PPLRatioUnc == 0 {
 		t.Errorf("F16/F32 perplexity ratio %v ± %v: not 1 within its uncertainty", f16.KLD.PPLRatio, f16.KLD.PPLRatioUnc)
 	}
+	if v := same.Rolling.VsBase; v == nil || v.Ratio != 1 || b.Rolling.VsBase != nil {
+		t.Errorf("rolling ratio of the copy %+v, of the base %+v", v, b.Rolling.VsBase)
+	}
+	if v := f16.Rolling.VsBase; math.Abs(v.Ratio-1) > 2*v.RatioUnc {
+		t.Errorf("F16/F32 rolling perplexity ratio %v ± %v", v.Ratio, v.RatioUnc)
+	}
 	if f16.KLD.KLDUpper < f16.KLD.KLD {
 		t.Errorf("KLD interval [%g, %g]", f16.KLD.KLD, f16.KLD.KLDUpper)
 	}
