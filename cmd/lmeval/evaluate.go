@@ -57,6 +57,9 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.
 	if err != nil {
 		return err
 	}
+	if res.LMEval != nil {
+		res.LMEval.Version = Version
+	}
 	if cfg.OutputPath != "" {
 		if err := layout.WriteResults(res); err != nil {
 			return err
