@@ -499,33 +499,65 @@ func pyCasefold(s string) string {
 	return cases.Fold().String(s)
 }
 
-// pyTitle is Python's str.title: a letter following a non-letter is
-// uppercased, every other letter lowercased.
+// pyTitle is Python's str.title: in each run of cased characters the first
+// is title-cased (full mapping: ﬁ -> Fi) and the others lowercased.
 func pyTitle(s string) string {
 	var b strings.Builder
-	prevCased := false
-	for _, r := range s {
-		if unicode.IsLetter(r) {
-			if prevCased {
-				b.WriteRune(unicode.ToLower(r))
-			} else {
-				b.WriteRune(unicode.ToTitle(r))
-			}
-			prevCased = true
-		} else {
-			b.WriteRune(r)
-			prevCased = false
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !isCased(r) {
+			b.WriteString(s[i : i+n])
+			i += n
+			continue
 		}
+		j := i + n
+		for j < len(s) {
+			r2, n2 := utf8.DecodeRuneInString(s[j:])
+			if !isCased(r2) {
+				break
+			}
+			j += n2
+		}
+		b.WriteString(titleRune(r))
+		b.WriteString(lowerTail(s[i:j], n))
+		i = j
 	}
 	return b.String()
 }
 
+// pyCapitalize is Python's str.capitalize.
 func pyCapitalize(s string) string {
 	if s == "" {
 		return s
 	}
 	r, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToTitle(r)) + pyLower(s[n:])
+	return titleRune(r) + lowerTail(s, n)
+}
+
+// isCased is Unicode's Cased property, which Python's title() uses.
+func isCased(r rune) bool {
+	return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) ||
+		unicode.In(r, unicode.Other_Lowercase, unicode.Other_Uppercase)
+}
+
+func titleRune(r rune) string {
+	if r < utf8.RuneSelf {
+		return string(unicode.ToUpper(r))
+	}
+	return cases.Title(language.Und, cases.NoLower).String(string(r))
+}
+
+// lowerTail lowercases word[n:] in the context of the whole word, so that a
+// final sigma is recognized as Python recognizes it.
+func lowerTail(word string, n int) string {
+	if isASCII(word) {
+		return strings.ToLower(word[n:])
+	}
+	low, head := pyLower(word), pyLower(word[:n])
+	if strings.HasPrefix(low, head) {
+		return low[len(head):]
+	}
+	return pyLower(word[n:])
 }
 
 func strIs(name, s string) bool {
