@@ -211,7 +211,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	st := store{cfg.Store}
-	settings := hashOf(engine.LlamaCppCommit, strings.ToLower(opts.TypeK), strings.ToLower(opts.TypeV), strings.ToLower(opts.FlashAttn), opts.CPUOnly)
+	// Settings that change the numbers (beyond the files and tokens, which
+	// have their own hashes): the engine build, where layers run, the KV
+	// cache types and the attention kernel.
+	settings := hashOf(engine.LlamaCppCommit, engine.GPUOffload() && !opts.CPUOnly, opts.NGPULayers,
+		strings.ToLower(opts.TypeK), strings.ToLower(opts.TypeV), strings.ToLower(opts.FlashAttn))
 	chunkKey, rollKey := layoutHash(chunks), layoutHash(rolls)
 	nChunk, nRoll := engine.Positions(chunks), engine.Positions(rolls)
 	baseKey := fmt.Sprintf("base/%s/%s/%s/k%d", base.res.SHA256, settings, chunkKey, cfg.TopK)
