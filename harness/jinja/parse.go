@@ -12,10 +12,10 @@ import (
 )
 
 // The template structure ({{ }}, {% %} blocks, whitespace control) is parsed
-// here on gonja's token stream, and expressions by gonja's expression
-// parser. Parsing the statements ourselves gives Jinja2's full conditional
-// expression (`A if x else B if y else C`, also in {% set %}), which gonja's
-// output node does not parse, and lets the renderer below give Python's
+// here on gonja's token stream (its lexer and its parser.Parser token
+// cursor); expressions are parsed in expr.go. Parsing everything ourselves
+// gives Jinja2's grammar exactly (gonja's own parser knows a conditional
+// expression only at the top of {{ }}) and lets the renderer give Python's
 // semantics to every node.
 
 type node interface{}
@@ -62,11 +62,6 @@ type withNode struct {
 	body   []node
 }
 
-type callBlockNode struct {
-	call expr
-	body []node
-}
-
 // expr is a gonja expression node, or one of the conditional expressions
 // parsed here.
 type expr = nodes.Node
@@ -82,14 +77,13 @@ type loopControlNode struct{ isBreak bool }
 
 type templateParser struct {
 	p            *parser.Parser
-	src          string
 	loopControls bool
 	loopDepth    int
 }
 
 func parseTemplate(src string, cfg *config.Config, loopControls bool) ([]node, error) {
 	stream := tokens.LexAll(escapeBackslashes(src, cfg), cfg)
-	tp := &templateParser{p: parser.NewParser("template", stream, cfg, nil, noControlStructures{}), src: src, loopControls: loopControls}
+	tp := &templateParser{p: parser.NewParser("template", stream, cfg, nil, noControlStructures{}), loopControls: loopControls}
 	body, end, err := tp.parseBody()
 	if err != nil {
 		return nil, err
