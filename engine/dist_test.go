@@ -458,3 +458,37 @@ func f32Bytes(v []float32) []byte {
 	}
 	return b
 }
+
+// BenchmarkTopK measures decoding plus the per-row summaries (stories260K:
+// the decode dominates; the summary work grows with the vocabulary).
+func BenchmarkTopK(b *testing.B) {
+	m := load(b, storiesPath(b), Options{NCtx: 256, NBatch: 256, NUBatch: 256})
+	toks, err := m.Tokenize(strings.Repeat(distText+" ", 8), true, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	reqs, err := PerplexityRequests(toks, 128, m.Info().BOS)
+	if err != nil {
+		b.Fatal(err)
+	}
+	base, err := m.TopK(context.Background(), reqs, 32, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("TopK", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := m.TopK(context.Background(), reqs, 32, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(Positions(reqs)*b.N)/b.Elapsed().Seconds(), "positions/s")
+	})
+	b.Run("Compare", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := m.Compare(context.Background(), reqs, base, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(Positions(reqs)*b.N)/b.Elapsed().Seconds(), "positions/s")
+	})
+}
