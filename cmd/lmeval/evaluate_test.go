@@ -312,6 +312,13 @@ func TestRunBinary(t *testing.T) {
 			t.Errorf("results file lacks %q", k)
 		}
 	}
+	fp, err := cache.HashFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := top["lmeval"].(map[string]any)["model"].(map[string]any)["sha256"]; got != fp {
+		t.Errorf("lmeval.model.sha256 = %v, want %s", got, fp)
+	}
 	if cfg := top["config"].(map[string]any); cfg["model"] != "llama" || !strings.Contains(cfg["model_args"].(string), "pretrained="+path) {
 		t.Errorf("config = %v", cfg)
 	}
