@@ -566,17 +566,16 @@ func strIs(name, s string) bool {
 	}
 	switch name {
 	case "isupper", "islower":
+		// Python: no character of the other case nor title case, and at
+		// least one of this case (Unicode's Uppercase/Lowercase properties).
 		cased := false
 		for _, r := range s {
-			if unicode.IsUpper(r) || unicode.IsTitle(r) {
-				if name == "islower" {
-					return false
-				}
-				cased = true
-			} else if unicode.IsLower(r) {
-				if name == "isupper" {
-					return false
-				}
+			upper := unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r)
+			lower := unicode.IsLower(r) || unicode.Is(unicode.Other_Lowercase, r)
+			switch {
+			case unicode.IsTitle(r), name == "isupper" && lower, name == "islower" && upper:
+				return false
+			case upper || lower:
 				cased = true
 			}
 		}
@@ -588,15 +587,15 @@ func strIs(name, s string) bool {
 		var ok bool
 		switch name {
 		case "isdigit":
-			ok = unicode.IsDigit(r) || unicode.Is(unicode.No, r) && r < 0x2100
+			ok = unicode.IsDigit(r) || unicode.Is(pyDigitNotDecimal, r)
 		case "isdecimal":
 			ok = unicode.IsDigit(r)
 		case "isnumeric":
-			ok = unicode.IsNumber(r)
+			ok = unicode.In(r, unicode.Nd, unicode.Nl, unicode.No, pyNumericLetter)
 		case "isalpha":
 			ok = unicode.IsLetter(r)
 		case "isalnum":
-			ok = unicode.IsLetter(r) || unicode.IsNumber(r)
+			ok = unicode.IsLetter(r) || unicode.In(r, unicode.Nd, unicode.Nl, unicode.No)
 		case "isspace":
 			ok = pyIsSpace(r)
 		case "isascii":
