@@ -581,7 +581,28 @@ func strIs(name, s string) bool {
 		}
 		return cased
 	case "istitle":
-		return pyTitle(s) == s && pyLower(s) != s
+		// Python: upper- and title-case characters only after uncased
+		// ones, lowercase ones only after cased ones, and one cased at least.
+		cased, prevCased := false, false
+		for _, r := range s {
+			upper := unicode.IsUpper(r) || unicode.IsTitle(r) || unicode.Is(unicode.Other_Uppercase, r)
+			lower := unicode.IsLower(r) || unicode.Is(unicode.Other_Lowercase, r)
+			switch {
+			case upper:
+				if prevCased {
+					return false
+				}
+				prevCased, cased = true, true
+			case lower:
+				if !prevCased {
+					return false
+				}
+				prevCased, cased = true, true
+			default:
+				prevCased = false
+			}
+		}
+		return cased
 	}
 	for _, r := range s {
 		var ok bool
