@@ -18,10 +18,8 @@ import (
 	"lmeval/harness"
 	"lmeval/harness/cache"
 	"lmeval/harness/config"
-	"lmeval/harness/dataset"
 	"lmeval/harness/model"
 	"lmeval/harness/results"
-	"lmeval/harness/task"
 )
 
 // The toy tasks live in harness/testdata; their data_files are relative to
@@ -263,21 +261,52 @@ func avg(xs []float64) float64 {
 	return s / float64(len(xs))
 }
 
-// TestRunBinary builds the lmeval binary and runs it on stories260K with a
-// local task: the table on stdout, the results file and the samples file.
-func TestRunBinary(t *testing.T) {
-	path := storiesPath(t)
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// buildBinary builds lmeval once for the tests that run it, with the cgo
+// flags 'make test' exports; it skips when they are not exported.
+func buildBinary(t *testing.T) string {
+	t.Helper()
 	if os.Getenv("CGO_LDFLAGS") == "" {
 		t.Skip("the native engine's cgo flags are not exported (run 'make test', or eval \"$(make -s env)\")")
 	}
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
 	}
-	bin := filepath.Join(t.TempDir(), "lmeval")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "lmeval-test-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "lmeval")
+		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
 	}
+	return binPath
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
+// TestRunBinary builds the lmeval binary and runs it on stories260K with a
+// local task: the table on stdout, the results file and the samples file.
+func TestRunBinary(t *testing.T) {
+	path := storiesPath(t)
+	bin := buildBinary(t)
 	outDir := t.TempDir()
 	cmd := exec.Command(bin, "run", "--model", "llama", "--model_args", "pretrained="+path+",n_ctx=512",
 		"--tasks", "toy_mc", "--include_path", "testdata/tasks", "--output_path", outDir, "--log_samples")
@@ -345,144 +374,6 @@ func TestRunBinary(t *testing.T) {
 	}
 	if got := entry["acc,none"].(float64); math.Abs(got-sum/6) > 1e-12 {
 		t.Errorf("acc %v, samples' mean %v", got, sum/6)
-	}
-}
-
-// builtinFixtures maps the built-in tasks' datasets to their fixture
-// documents under tasks/testdata (as the tasks package's own tests do).
-var builtinFixtures = map[string]string{
-	"allenai/ai2_arc/ARC-Easy":               "arc_easy",
-	"allenai/ai2_arc/ARC-Challenge":          "arc_challenge",
-	"Rowan/hellaswag":                        "hellaswag",
-	"EleutherAI/lambada_openai":              "lambada_openai",
-	"cimec/lambada":                          "lambada_standard",
-	"EleutherAI/wikitext_document_level":     "wikitext",
-	"allenai/winogrande":                     "winogrande",
-	"aps/super_glue/boolq":                   "boolq",
-	"allenai/openbookqa":                     "openbookqa",
-	"baber/piqa":                             "piqa",
-	"allenai/sciq":                           "sciq",
-	"truthfulqa/truthful_qa/multiple_choice": "truthfulqa",
-	"truthfulqa/truthful_qa/generation":      "truthfulqa_gen",
-	"openai/gsm8k":                           "gsm8k",
-}
-
-// fixtureLoader serves tasks/testdata through the dataset package's local
-// JSON reader.
-func fixtureLoader(root string) task.DocLoader {
-	load := harness.DatasetLoader(dataset.Options{})
-	return func(ctx context.Context, spec task.DatasetSpec, split string) ([]task.Doc, error) {
-		dir, ok := builtinFixtures[spec.Path+"/"+spec.Name]
-		if !ok {
-			dir, ok = builtinFixtures[spec.Path]
-		}
-		if !ok && spec.Path == "cais/mmlu" {
-			dir, ok = "mmlu/"+spec.Name, true
-		}
-		if !ok {
-			return nil, fmt.Errorf("no fixture for dataset %s/%s", spec.Path, spec.Name)
-		}
-		file := filepath.Join(root, dir, split+".jsonl")
-		return load(ctx, task.DatasetSpec{Path: "json", Kwargs: map[string]any{"data_files": map[string]any{split: file}}}, split)
-	}
-}
-
-type memSamples struct {
-	mu     sync.Mutex
-	byTask map[string][]*results.Sample
-}
-
-type memWriter struct {
-	m    *memSamples
-	name string
-}
-
-func (w memWriter) Write(s any) error {
-	w.m.mu.Lock()
-	defer w.m.mu.Unlock()
-	w.m.byTask[w.name] = append(w.m.byTask[w.name], s.(*results.Sample))
-	return nil
-}
-
-func (w memWriter) Close() error { return nil }
-
-// TestBuiltinTasksStories260K runs the built-in tasks that have fixture
-// documents on stories260K, and checks every multiple-choice document's
-// answers against log-likelihoods asked for one at a time, and acc against
-// their argmax.
-func TestBuiltinTasksStories260K(t *testing.T) {
-	path := storiesPath(t)
-	if testing.Short() {
-		t.Skip("runs every built-in task on a real model; skipped with -short")
-	}
-	ctx := context.Background()
-	// f32 KV cache: exact attention, so batched and single answers agree.
-	lm, err := model.New(ctx, "llama", model.Args{"pretrained": path, "n_ctx": "512", "type_k": "f32", "type_v": "f32"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lm.(model.Closer).Close()
-	names := []string{"arc_easy", "arc_challenge", "hellaswag", "lambada_openai", "wikitext", "winogrande",
-		"boolq", "openbookqa", "piqa", "sciq", "truthfulqa_mc1", "truthfulqa_mc2", "truthfulqa_gen",
-		"gsm8k", "mmlu_abstract_algebra"}
-	cfg, err := config.Resolve(config.Layer{Source: "test", Flags: true, Values: map[string]any{
-		"model": "llama", "tasks": names, "bootstrap_iters": "0", "gen_kwargs": "max_gen_toks=16",
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem := &memSamples{byTask: map[string][]*results.Sample{}}
-	res, err := harness.Evaluate(ctx, cfg, lm, harness.WithLoader(fixtureLoader("../../tasks/testdata")),
-		harness.WithSamples(func(name string) (harness.SampleWriter, error) { return memWriter{mem, name}, nil }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range names {
-		if _, ok := res.Results.Get(name); !ok {
-			t.Errorf("no results for %s", name)
-		}
-		if len(mem.byTask[name]) == 0 {
-			t.Errorf("no samples for %s", name)
-		}
-	}
-	for _, name := range []string{"arc_easy", "hellaswag", "piqa", "sciq", "mmlu_abstract_algebra", "boolq"} {
-		accs := 0.0
-		for _, s := range mem.byTask[name] {
-			var lls []float64
-			for i, a := range s.Arguments {
-				r, err := lm.Loglikelihood(ctx, []model.LoglikelihoodRequest{{Context: a[0].(string), Continuation: a[1].(string)}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				got := s.Resps[i][0].([]any)[0].(float64)
-				if math.Abs(got-r[0].LogProb) > 1e-4*math.Max(1, math.Abs(got)) {
-					t.Errorf("%s doc %d request %d: %v in the run, %v alone", name, s.DocID, i, got, r[0].LogProb)
-				}
-				lls = append(lls, r[0].LogProb)
-			}
-			best := 0
-			for i, x := range lls {
-				if x > lls[best] {
-					best = i
-				}
-			}
-			gold, ok := s.Target.(int)
-			if !ok {
-				t.Fatalf("%s doc %d: target %v (%T) is not an index", name, s.DocID, s.Target, s.Target)
-			}
-			acc, _ := s.Metrics.Get("acc")
-			if acc != b2f(best == gold) {
-				t.Errorf("%s doc %d: acc %v, argmax %d, gold %d", name, s.DocID, acc, best, gold)
-			}
-			accs += b2f(best == gold)
-		}
-		e, _ := res.Results.Get(name)
-		if got, want := num(t, e, "acc,none"), accs/float64(len(mem.byTask[name])); math.Abs(got-want) > 1e-12 {
-			t.Errorf("%s acc = %v, want %v", name, got, want)
-		}
-	}
-	if testing.Verbose() {
-		t.Logf("\n%s", res.Tables())
 	}
 }
 
@@ -558,18 +449,9 @@ doc_to_target: label
 // answers the committed requests from the cache and completes.
 func TestRunInterrupt(t *testing.T) {
 	path := storiesPath(t)
-	if os.Getenv("CGO_LDFLAGS") == "" {
-		t.Skip("the native engine's cgo flags are not exported (run 'make test', or eval \"$(make -s env)\")")
-	}
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
 	dir := t.TempDir()
 	bigTask(t, dir, 1500)
-	bin := filepath.Join(dir, "lmeval")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	db := filepath.Join(dir, "cache.sqlite")
 	out := filepath.Join(dir, "out")
 	args := []string{"run", "--model", "llama", "--model_args", "pretrained=" + path + ",n_ctx=256,type_k=f32,type_v=f32",
