@@ -53,7 +53,7 @@ type Divergence struct {
 	// KLD bounds KL(base || model) at each position: the part over the
 	// base's top K is exact; the rest lies between the bounds of
 	// docs/sweep.md. KLDLow is also the estimate (exact when the base's
-	// tail is proportional to the model's).
+	// tail is proportional to the model's and below the cap).
 	KLDLow, KLDHigh []float64
 }
 
@@ -151,10 +151,10 @@ func (m *Model) Compare(ctx context.Context, reqs []DistRequest, base *Dists, pr
 // which P is known only through its total log mass logPT and a cap: every
 // p_i (i in T) is at most exp(logCap). logQ are the log q_i of the tokens
 // of T (Q known exactly). It returns the tightest bounds that knowledge
-// allows: lo = P_T log(P_T/Q_T) (log-sum inequality; attained when p is
-// proportional to q on T) and hi, the maximum of the convex
-// sum p_i log(p_i/q_i) over the polytope, at the vertex that puts the cap
-// on the smallest q_i. logQ is reordered.
+// allows, the minimum and maximum of the convex sum p_i log(p_i/q_i) over
+// that polytope: lo at p_i = min(cap, c q_i) (equal to the log-sum bound
+// P_T log(P_T/Q_T) when no p_i reaches the cap), hi at the vertex that
+// puts the cap on the smallest q_i. logQ is reordered.
 func KLDTailBounds(logPT, logCap float64, logQ []float64) (lo, hi float64) {
 	if len(logQ) == 0 {
 		return 0, 0

@@ -230,6 +230,7 @@ func TestKLDTailBounds(t *testing.T) {
 		}
 		return s
 	}
+	capped := 0
 	for trial := 0; trial < 200; trial++ {
 		n := 2 + rng.IntN(12)
 		lq := make([]float64, n)
@@ -239,13 +240,25 @@ func TestKLDTailBounds(t *testing.T) {
 		capv := 0.01 + 0.2*rng.Float64()
 		pt := capv * (0.2 + float64(n-1)*rng.Float64()) // feasible: pt <= n*cap
 		lo, hi := KLDTailBounds(math.Log(pt), math.Log(capv), slices.Clone(lq))
-		// Lower bound by the closed form.
+		// Lower bound: the water-filled point p_i = min(cap, c q_i), built
+		// independently by capScale; never below the log-sum bound, equal
+		// to it when nothing is capped.
 		qt := 0.0
-		for _, v := range lq {
-			qt += math.Exp(v)
+		q := make([]float64, n)
+		for i, v := range lq {
+			q[i] = math.Exp(v)
+			qt += q[i]
 		}
-		if want := pt * math.Log(pt/qt); math.Abs(lo-want) > 1e-12 {
-			t.Fatalf("trial %d: lo %v, want %v", trial, lo, want)
+		wf := capScale(slices.Clone(q), pt, capv)
+		if want := f(wf, lq); math.Abs(lo-want) > 1e-12 {
+			t.Fatalf("trial %d: lo %v, water-filled point gives %v", trial, lo, want)
+		}
+		logSum := pt * math.Log(pt/qt)
+		if lo < logSum-1e-12 || (slices.Max(wf) < capv && math.Abs(lo-logSum) > 1e-12) {
+			t.Fatalf("trial %d: lo %v, log-sum bound %v", trial, lo, logSum)
+		}
+		if slices.Max(wf) >= capv {
+			capped++
 		}
 		// Upper bound: the vertex, built independently by sorting.
 		order := make([]int, n)
@@ -277,6 +290,9 @@ func TestKLDTailBounds(t *testing.T) {
 				t.Fatalf("trial %d: feasible point gives %v outside [%v, %v]", trial, val, lo, hi)
 			}
 		}
+	}
+	if capped < 20 {
+		t.Errorf("only %d of 200 cases reach the cap: the water-filling branch is barely tested", capped)
 	}
 	if lo, hi := KLDTailBounds(math.Inf(-1), -1, []float64{-1, -2}); lo != 0 || hi != 0 {
 		t.Errorf("empty tail mass: [%v, %v]", lo, hi)

@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"lmeval/gguf"
 )
@@ -117,6 +118,10 @@ type Stats struct {
 	TokensRequested int64 // tokens the requests needed decoded, without sharing
 	TokensDecoded   int64 // tokens actually decoded
 	Decodes         int64 // llama_decode calls
+	// DecodeTime is the wall time spent in llama_decode, ScoreTime in the
+	// shim's loops over logits rows (log-softmax, gather, argmax) and
+	// sampling: what is left of a call's time is Go (tokenizing, planning).
+	DecodeTime, ScoreTime time.Duration
 }
 
 // Model is a loaded model with its context. Its methods may be called from

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // GenerateRequest asks for a continuation of Context.
@@ -182,6 +183,7 @@ func (m *Model) runGen(ctx context.Context, queue []*genSeq, out []string) error
 				greedyOf = append(greedyOf, s)
 			}
 		}
+		t0 := time.Now()
 		amax = slices.Grow(amax[:0], len(rows))[:len(rows)]
 		if err := cArgmax(m.c, rows, amax); err != nil {
 			return err
@@ -194,6 +196,7 @@ func (m *Model) runGen(ctx context.Context, queue []*genSeq, out []string) error
 				s.gen = append(s.gen, cSample(s.sampler, m.c, s.row))
 			}
 		}
+		m.stats.ScoreTime += time.Since(t0)
 
 		keep := active[:0]
 		for _, s := range active {

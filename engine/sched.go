@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // A job is one token sequence to decode whose last len(targets) positions
@@ -199,7 +200,10 @@ func (m *Model) runJobs(ctx context.Context, jobs []job, lp []float64, greedy []
 		if err := m.decode(&b); err != nil {
 			return err
 		}
-		if err := cScore(m.c, &items, lp, greedy); err != nil {
+		t0 := time.Now()
+		err := cScore(m.c, &items, lp, greedy)
+		m.stats.ScoreTime += time.Since(t0)
+		if err != nil {
 			return err
 		}
 
@@ -222,7 +226,9 @@ func (m *Model) runJobs(ctx context.Context, jobs []job, lp []float64, greedy []
 
 // decode runs one llama_decode and counts it.
 func (m *Model) decode(b *batch) error {
+	t0 := time.Now()
 	rc := cDecode(m.c, b)
+	m.stats.DecodeTime += time.Since(t0)
 	switch {
 	case rc == 1:
 		return fmt.Errorf("llama_decode: no KV cache slot for %d tokens (n_ctx %d)", b.len(), m.info.NCtx)

@@ -85,8 +85,8 @@ func main() {
 		c.profile = f
 	}
 
-	fmt.Println("| model | workload | raw llama_decode tok/s | end-to-end tok/s | ratio | tokens decoded / requested | wall s |")
-	fmt.Println("|---|---|---:|---:|---:|---:|---:|")
+	fmt.Println("| model | workload | raw llama_decode tok/s | end-to-end tok/s | ratio | tokens decoded / requested | wall s | time in decode / scoring / Go |")
+	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|")
 	for _, p := range paths {
 		if err := benchModel(p, &c); err != nil {
 			log.Fatalf("%s: %v", p, err)
@@ -177,10 +177,7 @@ func benchModel(path string, c *config) error {
 		return err
 	}
 	defer rm.Close()
-	name := m.Facts().Name
-	if name == "" {
-		name = filepath.Base(path)
-	}
+	name := filepath.Base(path)
 	ctx := context.Background()
 	r := rand.New(rand.NewSource(42))
 
@@ -232,7 +229,9 @@ func benchModel(path string, c *config) error {
 			pprof.StartCPUProfile(c.profile)
 		}
 		before := w.m.Stats()
+		w0 := time.Now()
 		cpu, wall, err := measure(c.reps, w.run)
+		wallTotal := time.Since(w0)
 		if profiling {
 			pprof.StopCPUProfile()
 			c.profile = nil
@@ -259,7 +258,11 @@ func benchModel(path string, c *config) error {
 			return err
 		}
 		e2e := float64(requested) / cpu.Seconds()
-		fmt.Printf("| %s | %s | %.0f | %.0f | %.2f | %d / %d | %.2f |\n", name, w.name, raw, e2e, e2e/raw, decoded, requested, wall.Seconds())
+		dec := (after.DecodeTime - before.DecodeTime) / time.Duration(reps)
+		sc := (after.ScoreTime - before.ScoreTime) / time.Duration(reps)
+		avgWall := wallTotal / time.Duration(reps)
+		fmt.Printf("| %s | %s | %.0f | %.0f | %.2f | %d / %d | %.2f | %.0f%% / %.0f%% / %.0f%% |\n", name, w.name, raw, e2e, e2e/raw, decoded, requested, wall.Seconds(),
+			100*dec.Seconds()/avgWall.Seconds(), 100*sc.Seconds()/avgWall.Seconds(), 100*(avgWall-dec-sc).Seconds()/avgWall.Seconds())
 	}
 	return nil
 }
