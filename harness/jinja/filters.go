@@ -63,6 +63,34 @@ func (r *renderer) applyTest(tc *nodes.TestCall, v any, sc *scope) (any, error) 
 			return nil, err
 		}
 	}
+	if u, ok := v.(*undefined); ok {
+		// Jinja2's type tests answer for an undefined value (isinstance
+		// is false, callable is true: Undefined defines __call__); the
+		// others use it and fail, unless it is a lenient Undefined.
+		switch tc.Name {
+		case "defined", "undefined":
+		case "none", "string", "number", "integer", "float", "mapping", "boolean", "true", "false", "sameas", "escaped":
+			return false, nil
+		case "sequence":
+			return u.soft, nil
+		case "callable":
+			return true, nil
+		case "iterable":
+			if u.soft {
+				return true, nil
+			}
+			return nil, u.err()
+		case "lower", "upper":
+			if u.soft {
+				return false, nil
+			}
+			return nil, u.err()
+		default:
+			if !u.soft {
+				return nil, u.err()
+			}
+		}
+	}
 	return t(v, args)
 }
 
