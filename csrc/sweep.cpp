@@ -164,8 +164,10 @@ void lm_kld_tail_bounds(double log_pt, double log_cap, double *lq, int32_t n, do
 	if (n <= 0 || std::isinf(log_pt) || log_pt < -745.0) {
 		return;
 	}
-	// Lower: the log-sum inequality, sum p log(p/q) >= P log(P/Q) over the
-	// tail, attained when the base's tail is proportional to the model's.
+	// Lower: the minimum of the convex sum p log(p/q) over {0 <= p_i <=
+	// cap, sum p_i = P}. Its KKT point is p_i = min(cap, c q_i) ("water
+	// filling"); when no p_i reaches the cap that is p proportional to q,
+	// and the minimum is the log-sum inequality's P log(P/Q).
 	double mq = NEG_INF;
 	for (int32_t i = 0; i < n; i++) {
 		mq = std::max(mq, lq[i]);
@@ -176,14 +178,43 @@ void lm_kld_tail_bounds(double log_pt, double log_cap, double *lq, int32_t n, do
 	}
 	const double log_qt = mq + log(s);
 	const double pt = exp(log_pt);
-	*lo = pt * (log_pt - log_qt);
+	const double cap = exp(log_cap);
+	if (log_pt - log_qt + mq <= log_cap) {
+		*lo = pt * (log_pt - log_qt);
+	} else {
+		// Some tokens are capped: the largest q first. rest[j] is the sum
+		// of q over the uncapped ones when j are capped, summed from the
+		// smallest up so that it keeps its precision.
+		std::sort(lq, lq + n, [](double a, double b) { return a > b; });
+		std::vector<double> rest((size_t)n + 1, 0.0);
+		for (int32_t i = n - 1; i >= 0; i--) {
+			rest[i] = rest[i + 1] + exp(lq[i]);
+		}
+		double capped = 0.0; // sum of log q over the capped tokens
+		int32_t j = 0;
+		for (; j < n; j++) {
+			const double pr = pt - (double)j * cap;
+			if (pr <= 0 || rest[j] <= 0) {
+				break;
+			}
+			const double c = pr / rest[j];
+			if (c * exp(lq[j]) <= cap) {
+				*lo = (double)j * cap * log_cap - cap * capped + pr * log(c);
+				break;
+			}
+			capped += lq[j];
+		}
+		if (j == n || pt - (double)j * cap <= 0 || rest[j] <= 0) {
+			// Everything left capped (P = j cap up to rounding).
+			*lo = (double)j * cap * log_cap - cap * capped;
+		}
+	}
 
 	// Upper: sum p log(p/q) is convex in p, so over {0 <= p_i <= cap,
 	// sum p_i = P} its maximum sits at a vertex: m = floor(P/cap) entries
 	// at cap, one at the remainder r, the rest 0. Larger p on smaller q
 	// gives more (rearrangement), so cap goes to the m smallest q and r to
 	// the next.
-	const double cap = exp(log_cap);
 	double mf = std::floor(pt / cap);
 	int32_t mm = mf >= (double)n ? n : (int32_t)mf;
 	double r = pt - (double)mm * cap;
