@@ -119,6 +119,37 @@ func TestTags(t *testing.T) {
 		"multiple_choice":       {"hellaswag"},
 		"super-glue-lm-eval-v1": {"boolq"},
 	}
+	checkTags(t, r, tests)
+}
+
+// TestUpstreamTags selects lm-eval's own tags from its unmodified YAML
+// given as an include path, alone and over the built-in tasks (as
+// --include_path does): arc_challenge.yaml and truthfulqa_mc2.yaml declare
+// their tags only through include.
+func TestUpstreamTags(t *testing.T) {
+	needUpstream(t)
+	tests := map[string][]string{
+		"ai2_arc":    {"arc_challenge", "arc_easy"},
+		"truthfulqa": {"truthfulqa_gen", "truthfulqa_mc1", "truthfulqa_mc2"},
+	}
+	for _, withBuiltin := range []bool{false, true} {
+		r := task.NewRegistry()
+		if withBuiltin {
+			r = builtin(t)
+		}
+		if err := r.AddDir(upstreamDir); err != nil {
+			t.Fatal(err)
+		}
+		checkTags(t, r, tests)
+		// The upstream files, added last, are the ones selected.
+		if e, ok := r.Lookup("arc_challenge"); !ok || !strings.HasSuffix(e.File, "arc/arc_challenge.yaml") || !strings.Contains(e.File, "lm-eval-sample") {
+			t.Errorf("arc_challenge from %v, want the include path's file", e)
+		}
+	}
+}
+
+func checkTags(t *testing.T, r *task.Registry, tests map[string][]string) {
+	t.Helper()
 	for tag, want := range tests {
 		sel, err := r.Load([]string{tag})
 		if err != nil {

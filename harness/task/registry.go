@@ -83,6 +83,7 @@ func (r *Registry) warnf(format string, args ...any) {
 func (r *Registry) AddFS(name string, fsys fs.FS) error {
 	src := &source{name: name, fsys: fsys}
 	r.sources = append(r.sources, src)
+	ix := newIndexer()
 	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("index %s: %w", src.display(p), err)
@@ -101,7 +102,13 @@ func (r *Registry) AddFS(name string, fsys fs.FS) error {
 			r.warnf("%s: %v", src.display(p), err)
 			return nil
 		}
-		r.indexFile(fileRef{src: src, path: p}, data)
+		f := fileRef{src: src, path: p}
+		cfg, err := ix.config(f, data, nil)
+		if err != nil {
+			r.warnf("%s: skipped: %v", f, err)
+			return nil
+		}
+		r.indexConfig(f, cfg)
 		return nil
 	})
 }
@@ -122,8 +129,9 @@ func (r *Registry) AddDir(dir string) error {
 	return r.AddFS(abs, os.DirFS(abs))
 }
 
-// indexKeys are the top-level keys the index needs.
-var indexKeys = map[string]bool{"task": true, "group": true, "tag": true, "class": true, "task_list": true}
+// indexKeys are the top-level keys the index needs; include is among them
+// because lm-eval indexes each file with its includes merged in.
+var indexKeys = map[string]bool{"task": true, "group": true, "tag": true, "class": true, "task_list": true, "include": true}
 
 // scanTopLevel extracts the YAML text of the top-level keys the index
 // needs, so most files are never parsed in full. ok is false when the file
@@ -163,7 +171,49 @@ func scanTopLevel(data []byte) (out []byte, ok bool) {
 	return out, true
 }
 
-func (r *Registry) indexFile(f fileRef, data []byte) {
+// indexer reads the index keys of task files with their includes merged
+// in, as lm-eval's TaskManager indexes each file with
+// load_yaml_config(mode="simple"): an included file's task, group and tag
+// apply to the including file unless it sets its own. The merge is by
+// top-level key, so merging only the index keys gives the same index as
+// merging whole files. Results are cached by file, so a template shared
+// by many tasks is read and parsed once.
+type indexer struct {
+	cache map[string]indexed
+}
+
+type indexed struct {
+	cfg map[string]any
+	err error
+}
+
+func newIndexer() *indexer { return &indexer{cache: map[string]indexed{}} }
+
+// config returns f's index keys, includes resolved; data is f's content
+// when the caller has read it already, else nil. The returned map is
+// shared with the cache and must not be modified.
+func (ix *indexer) config(f fileRef, data []byte, stack []string) (map[string]any, error) {
+	key := f.String()
+	if c, ok := ix.cache[key]; ok {
+		return c.cfg, c.err
+	}
+	for _, s := range stack {
+		if s == key {
+			return nil, fmt.Errorf("%w: %s", ErrIncludeCycle, strings.Join(append(stack, key), " -> "))
+		}
+	}
+	cfg, err := ix.resolve(f, data, append(stack, key))
+	ix.cache[key] = indexed{cfg, err}
+	return cfg, err
+}
+
+func (ix *indexer) resolve(f fileRef, data []byte, stack []string) (map[string]any, error) {
+	if data == nil {
+		var err error
+		if data, err = f.read(); err != nil {
+			return nil, err
+		}
+	}
 	head, ok := scanTopLevel(data)
 	if !ok {
 		head = data
@@ -173,10 +223,31 @@ func (r *Registry) indexFile(f fileRef, data []byte) {
 		cfg, err = parseYAML(data, f.funcDir())
 	}
 	if err != nil {
-		r.warnf("%s: skipped: %v", f, err)
-		return
+		return nil, err
 	}
-	r.indexConfig(f, cfg)
+	inc, ok := cfg["include"]
+	if !ok {
+		return cfg, nil
+	}
+	delete(cfg, "include")
+	incs, err := includeList(inc)
+	if err != nil {
+		return nil, err
+	}
+	merged := map[string]any{}
+	for i := len(incs) - 1; i >= 0; i-- {
+		sub, err := ix.config(f.resolve(incs[i]), nil, stack)
+		if err != nil {
+			return nil, fmt.Errorf("include %s: %w", incs[i], err)
+		}
+		for k, v := range sub {
+			merged[k] = v
+		}
+	}
+	for k, v := range cfg {
+		merged[k] = v
+	}
+	return merged, nil
 }
 
 func tagList(v any) []string {
@@ -415,18 +486,16 @@ func yamlFilesIn(dir string) []string {
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	sort.Strings(files)
-	// Shared templates (no task or group key) are not tasks.
+	// Shared templates (no task or group key, own or included) are not
+	// tasks.
 	var out []string
+	ix := newIndexer()
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		abs, err := filepath.Abs(f)
 		if err != nil {
 			continue
 		}
-		head, ok := scanTopLevel(data)
-		if !ok {
-			head = data
-		}
-		if cfg, err := parseYAML(head, ""); err == nil && (cfg["task"] != nil || cfg["group"] != nil) {
+		if cfg, err := ix.config(fileRef{abs: abs}, nil, nil); err == nil && (cfg["task"] != nil || cfg["group"] != nil) {
 			out = append(out, f)
 		}
 	}

@@ -418,9 +418,14 @@ func TestLookupFunction(t *testing.T) {
 	}
 }
 
-// BenchmarkIndex indexes 3,000 task files (lm-eval has about as many).
+// BenchmarkIndex indexes 3,000 task files (lm-eval has about as many),
+// each including its directory's shared template, as mmlu's subjects do.
 func BenchmarkIndex(b *testing.B) {
 	fsys := fstest.MapFS{}
+	for d := 0; d < 100; d++ {
+		fsys[fmt.Sprintf("bench%d/_template_yaml", d)] = &fstest.MapFile{Data: []byte(fmt.Sprintf(
+			"dataset_path: bench/subject_%d\ntest_split: test\nfewshot_split: dev\noutput_type: multiple_choice\ndoc_to_choice: [\"A\", \"B\", \"C\", \"D\"]\ndoc_to_target: answer\nmetadata:\n  version: 1.0\n", d))}
+	}
 	for i := 0; i < 3000; i++ {
 		fsys[fmt.Sprintf("bench%d/task_%d.yaml", i%100, i)] = &fstest.MapFile{Data: []byte(fmt.Sprintf(
 			"include: _template_yaml\ntask: bench_task_%d\ntag:\n  - bench_tag_%d\ndataset_name: subset_%d\ndescription: \"The following are questions about subject %d.\\n\\n\"\ndoc_to_text: \"{{question.strip()}}\\nA. {{choices[0]}}\\nAnswer:\"\nmetric_list:\n  - metric: acc\n    aggregation: mean\n    higher_is_better: true\n", i, i%10, i, i))}
@@ -433,6 +438,113 @@ func BenchmarkIndex(b *testing.B) {
 		}
 		if len(r.Tasks()) != 3000 {
 			b.Fatal(len(r.Tasks()))
+		}
+	}
+}
+
+// TestIndexIncludes checks that the index sees each file with its includes
+// merged in, as lm-eval's TaskManager does: tags and task names arrive
+// through include, a file's own key replaces the included one, and the
+// first of several includes wins.
+func TestIndexIncludes(t *testing.T) {
+	fsys := fstest.MapFS{
+		"arc/easy.yaml":         {Data: []byte("tag:\n  - arc_tag\ntask: easy\ndataset_path: d\n")},
+		"arc/challenge.yaml":    {Data: []byte("include: easy.yaml\ntask: challenge\n")},
+		"arc/retag.yaml":        {Data: []byte("include: easy.yaml\ntask: retagged\ntag: other_tag\n")},
+		"arc/renamed.yaml":      {Data: []byte("include: challenge.yaml\ndataset_name: x\n")},
+		"tpl/_template_yaml":    {Data: []byte("tag: tpl_tag\noutput_type: multiple_choice\n")},
+		"tpl/_second_yaml":      {Data: []byte("tag: second_tag\ntask: from_second\n")},
+		"tpl/sub/s1.yaml":       {Data: []byte("include: ../_template_yaml\ntask: s1\n")},
+		"tpl/s2.yaml":           {Data: []byte("include: [_template_yaml, _second_yaml]\n")},
+		"old/grouped.yaml":      {Data: []byte("include: ../arc/easy.yaml\ngroup: old_group\ntask: grouped\n")},
+		"bad/missing.yaml":      {Data: []byte("include: nowhere.yaml\ntask: lost\n")},
+		"bad/cyc1.yaml":         {Data: []byte("include: cyc2.yaml\ntask: cyc1\n")},
+		"bad/cyc2.yaml":         {Data: []byte("include: cyc1.yaml\ntask: cyc2\n")},
+		"grp/_base_group_yaml":  {Data: []byte("group: inherited_group\ntask:\n  - easy\n")},
+		"grp/group.yaml":        {Data: []byte("include: _base_group_yaml\naggregate_metric_list:\n  - metric: acc\n")},
+		"grp/task_of_grp.yaml":  {Data: []byte("include: _base_group_yaml\ngroup: own_group\n")},
+		"grp/flow.yaml":         {Data: []byte("{task: flow_task, include: ../arc/easy.yaml}\n")},
+		"grp/flow_include.yaml": {Data: []byte("include: flow.yaml\ntask: flow_child\n")},
+	}
+	r := NewRegistry()
+	if err := r.AddFS("", fsys); err != nil {
+		t.Fatal(err)
+	}
+	tags := []struct {
+		tag  string
+		want []string
+	}{
+		// renamed.yaml inherits the name "challenge" and replaces
+		// challenge.yaml's entry, as a later duplicate does.
+		{"arc_tag", []string{"challenge", "easy", "flow_child", "flow_task", "grouped"}},
+		{"other_tag", []string{"retagged"}},
+		{"tpl_tag", []string{"from_second", "s1"}},
+		{"old_group", []string{"grouped"}},
+	}
+	for _, c := range tags {
+		e, ok := r.Lookup(c.tag)
+		if !ok || e.Kind != KindTag {
+			t.Errorf("tag %s not indexed; all: %v", c.tag, r.All())
+			continue
+		}
+		got := append([]string(nil), e.Tags...)
+		sort.Strings(got)
+		if strings.Join(got, ",") != strings.Join(c.want, ",") {
+			t.Errorf("tag %s = %v, want %v", c.tag, got, c.want)
+		}
+	}
+	if _, ok := r.Lookup("second_tag"); ok {
+		t.Error("second_tag indexed, but the first include's tag wins")
+	}
+	if e, _ := r.Lookup("challenge"); e == nil || e.File != "arc/renamed.yaml" {
+		t.Errorf("challenge = %+v, want the later arc/renamed.yaml, which inherits the name", e)
+	}
+	if e, _ := r.Lookup("retagged"); e == nil || strings.Join(e.Tags, ",") != "other_tag" {
+		t.Errorf("retagged tags = %v, want only its own other_tag", e)
+	}
+	for name, file := range map[string]string{"inherited_group": "grp/group.yaml", "own_group": "grp/task_of_grp.yaml"} {
+		if e, _ := r.Lookup(name); e == nil || e.Kind != KindGroup || e.File != file {
+			t.Errorf("group %s = %+v, want from %s", name, e, file)
+		}
+	}
+	warn := strings.Join(r.Warnings(), "\n")
+	for _, w := range []string{"bad/missing.yaml: skipped: include nowhere.yaml", "bad/cyc1.yaml: skipped: include cyc2.yaml: include cyc1.yaml: include cycle"} {
+		if !strings.Contains(warn, w) {
+			t.Errorf("warnings lack %q:\n%s", w, warn)
+		}
+	}
+	for _, n := range []string{"lost", "cyc1", "cyc2"} {
+		if _, ok := r.Lookup(n); ok {
+			t.Errorf("%s indexed despite its broken include", n)
+		}
+	}
+	// The index and the loaded config agree on the inherited tag.
+	if tk := loadOne(t, r, "s1").Tasks()[0]; strings.Join(tk.Config.Tags, ",") != "tpl_tag" {
+		t.Errorf("s1 config tags %v", tk.Config.Tags)
+	}
+}
+
+// TestSampleIncludedTags selects lm-eval's tags whose members declare them
+// only through include (arc_challenge, truthfulqa_mc2).
+func TestSampleIncludedTags(t *testing.T) {
+	dir := sharedDir(t, "tasks")
+	r := NewRegistry()
+	if err := r.AddDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	for tag, want := range map[string]string{
+		"ai2_arc":    "arc_challenge,arc_easy",
+		"truthfulqa": "truthfulqa_gen,truthfulqa_mc1,truthfulqa_mc2",
+	} {
+		e, ok := r.Lookup(tag)
+		if !ok {
+			t.Errorf("tag %s not indexed", tag)
+			continue
+		}
+		got := append([]string(nil), e.Tags...)
+		sort.Strings(got)
+		if strings.Join(got, ",") != want {
+			t.Errorf("tag %s = %v, want %s", tag, got, want)
 		}
 	}
 }

@@ -128,20 +128,9 @@ func loadYAML(f fileRef, stack []string) (map[string]any, error) {
 		return cfg, nil
 	}
 	delete(cfg, "include")
-	var incs []string
-	switch v := inc.(type) {
-	case string:
-		incs = []string{v}
-	case []any:
-		for _, e := range v {
-			s, ok := e.(string)
-			if !ok {
-				return nil, fmt.Errorf("%s: include: want file names, got %v", key, e)
-			}
-			incs = append(incs, s)
-		}
-	default:
-		return nil, fmt.Errorf("%s: include: want a file name or a list, got %T", key, inc)
+	incs, err := includeList(inc)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", key, err)
 	}
 	merged := map[string]any{}
 	for i := len(incs) - 1; i >= 0; i-- {
@@ -157,6 +146,25 @@ func loadYAML(f fileRef, stack []string) (map[string]any, error) {
 		merged[k] = v
 	}
 	return merged, nil
+}
+
+// includeList reads an include value: a file name or a list of them.
+func includeList(inc any) ([]string, error) {
+	switch v := inc.(type) {
+	case string:
+		return []string{v}, nil
+	case []any:
+		incs := make([]string, 0, len(v))
+		for _, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return nil, fmt.Errorf("include: want file names, got %v", e)
+			}
+			incs = append(incs, s)
+		}
+		return incs, nil
+	}
+	return nil, fmt.Errorf("include: want a file name or a list, got %T", inc)
 }
 
 // parseYAML decodes one YAML document into Go values with Python's shapes:
