@@ -203,7 +203,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	opts := cfg.Engine
-	opts.NCtx = max(cfg.ChunkSize, cfg.MaxLength)
+	// As llama.cpp's perplexity tool: n_batch / n_ctx sequences decoded
+	// together when the batch is larger than a sequence.
+	seqLen := max(cfg.ChunkSize, cfg.MaxLength)
+	if opts.NBatch <= 0 {
+		opts.NBatch = 512
+	}
+	opts.NCtx = seqLen * max(1, opts.NBatch/seqLen)
 	opts.MaxLength = cfg.MaxLength
 	opts.VocabOnly = false
 	chunks, rolls, docPos, err := cfg.layouts(base.path, opts)
@@ -213,9 +219,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	st := store{cfg.Store}
 	// Settings that change the numbers (beyond the files and tokens, which
 	// have their own hashes): the engine build, where layers run, the KV
-	// cache types and the attention kernel.
+	// cache types, the attention kernel, and the batch layout (with an f16
+	// KV cache results move by ~1e-3 between layouts).
 	settings := hashOf(engine.LlamaCppCommit, engine.GPUOffload() && !opts.CPUOnly, opts.NGPULayers,
-		strings.ToLower(opts.TypeK), strings.ToLower(opts.TypeV), strings.ToLower(opts.FlashAttn))
+		strings.ToLower(opts.TypeK), strings.ToLower(opts.TypeV), strings.ToLower(opts.FlashAttn),
+		opts.NCtx, opts.NBatch, opts.NUBatch)
 	chunkKey, rollKey := layoutHash(chunks), layoutHash(rolls)
 	nChunk, nRoll := engine.Positions(chunks), engine.Positions(rolls)
 	baseKey := fmt.Sprintf("base/%s/%s/%s/k%d", base.res.SHA256, settings, chunkKey, cfg.TopK)
