@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 
 	"lmeval/harness/config"
 	"lmeval/harness/filters"
@@ -21,8 +22,6 @@ type evaluation struct {
 
 	roots []*node    // the selection, in --tasks order
 	runs  []*taskRun // every task, depth first
-
-	cacheDeleted bool // --cache_requests delete has run
 }
 
 // node is a task or a group in the selection's hierarchy (lm-eval's
@@ -117,35 +116,28 @@ func (ev *evaluation) build(ctx context.Context) error {
 			return fmt.Errorf("--apply_chat_template: model %s: %w", cfg.Model, err)
 		}
 	}
-	for _, tr := range ev.runs {
+	if err := ev.deleteCachedRequests(); err != nil {
+		return err
+	}
+	// Tasks build concurrently: loading datasets is mostly waiting on
+	// the Hub or the disk, and prompt rendering is independent per task.
+	errs := make([]error, len(ev.runs))
+	sem := make(chan struct{}, buildWorkers)
+	var wg sync.WaitGroup
+	for i, tr := range ev.runs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = ev.buildOne(ctx, tr, chat)
+		}()
+	}
+	wg.Wait()
+	for i, tr := range ev.runs {
+		if errs[i] != nil {
+			return errs[i]
+		}
 		t := tr.t
-		bo := task.BuildOptions{
-			Loader:             ev.opts.loader,
-			Limit:              limitValue(cfg.Limit),
-			Samples:            cfg.Samples[t.Name],
-			NumFewshot:         cfg.NumFewshot,
-			FewshotSeed:        cfg.Seeds.Fewshot,
-			SystemInstruction:  cfg.SystemInstruction,
-			GenKwargs:          cfg.GenKwargs,
-			ChatTemplate:       chat,
-			FewshotAsMultiturn: cfg.FewshotAsMultiturn,
-		}
-		if len(bo.Samples) > 0 {
-			bo.Limit = 0
-		}
-		if tr.spec.NumFewshot != nil {
-			bo.NumFewshot = tr.spec.NumFewshot
-		}
-		if tr.spec.TruncateFewshots {
-			if tc, ok := as[TokenCounter](ev.lm); ok {
-				bo.CountTokens, bo.MaxTokens = tc.CountTokens, tc.MaxLength()
-			} else {
-				slog.Warn("the model cannot count tokens; few-shot examples are not truncated", "task", t.Name)
-			}
-		}
-		if err := ev.buildTask(ctx, tr, bo); err != nil {
-			return err
-		}
 		if t.Fewshot.Reduced > 0 {
 			slog.Warn("few-shot examples cut to fit the context", "task", t.Name, "documents", t.Fewshot.Reduced, "min_shots", t.Fewshot.MinShots, "requested", t.NumFewshot)
 		}
@@ -155,10 +147,47 @@ func (ev *evaluation) build(ctx context.Context) error {
 				return err
 			}
 		}
-		if err := tr.prepare(cfg.PredictOnly); err != nil {
-			return fmt.Errorf("task %s: %w", t.Name, err)
-		}
 		slog.Debug("built task", "task", t.Name, "documents", len(t.Docs), "requests", len(t.Instances), "num_fewshot", t.NumFewshot)
+	}
+	return nil
+}
+
+// buildWorkers bounds the tasks built at once.
+const buildWorkers = 4
+
+// buildOne builds one task's requests and prepares its scoring.
+func (ev *evaluation) buildOne(ctx context.Context, tr *taskRun, chat task.ChatTemplate) error {
+	cfg := ev.cfg
+	t := tr.t
+	bo := task.BuildOptions{
+		Loader:             ev.opts.loader,
+		Limit:              limitValue(cfg.Limit),
+		Samples:            cfg.Samples[t.Name],
+		NumFewshot:         cfg.NumFewshot,
+		FewshotSeed:        cfg.Seeds.Fewshot,
+		SystemInstruction:  cfg.SystemInstruction,
+		GenKwargs:          cfg.GenKwargs,
+		ChatTemplate:       chat,
+		FewshotAsMultiturn: cfg.FewshotAsMultiturn,
+	}
+	if len(bo.Samples) > 0 {
+		bo.Limit = 0
+	}
+	if tr.spec.NumFewshot != nil {
+		bo.NumFewshot = tr.spec.NumFewshot
+	}
+	if tr.spec.TruncateFewshots {
+		if tc, ok := as[TokenCounter](ev.lm); ok {
+			bo.CountTokens, bo.MaxTokens = tc.CountTokens, tc.MaxLength()
+		} else {
+			slog.Warn("the model cannot count tokens; few-shot examples are not truncated", "task", t.Name)
+		}
+	}
+	if err := ev.buildTask(ctx, tr, bo); err != nil {
+		return err
+	}
+	if err := tr.prepare(cfg.PredictOnly); err != nil {
+		return fmt.Errorf("task %s: %w", t.Name, err)
 	}
 	return nil
 }

@@ -64,7 +64,8 @@ type options struct {
 // cfg.IncludePaths.
 func WithRegistry(r *task.Registry) Option { return func(o *options) { o.registry = r } }
 
-// WithLoader loads documents with l instead of the dataset package.
+// WithLoader loads documents with l instead of the dataset package. Tasks
+// build concurrently, so l must be safe for concurrent use.
 func WithLoader(l task.DocLoader) Option { return func(o *options) { o.loader = l } }
 
 // WithSamples streams each task's samples to the writer open returns for

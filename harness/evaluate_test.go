@@ -523,9 +523,12 @@ func TestCacheRequests(t *testing.T) {
 	}
 	defer db.Close()
 	lm, _ := model.NewDummy(nil)
+	var mu sync.Mutex
 	loads := 0
 	loader := func(ctx context.Context, spec task.DatasetSpec, split string) ([]task.Doc, error) {
+		mu.Lock()
 		loads++
+		mu.Unlock()
 		return fixtureLoader(ctx, spec, split)
 	}
 	run := func(mode string, tasks ...string) *results.Results {

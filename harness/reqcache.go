@@ -55,14 +55,7 @@ func (ev *evaluation) buildTask(ctx context.Context, tr *taskRun, bo task.BuildO
 		return tr.t.Build(ctx, bo)
 	}
 	if mode == config.CacheRequestsDelete {
-		if !ev.cacheDeleted {
-			n, err := db.DeleteBlobs(requestBlobPrefix)
-			if err != nil {
-				return fmt.Errorf("--cache_requests delete: %w", err)
-			}
-			slog.Info("deleted cached requests", "entries", n)
-			ev.cacheDeleted = true
-		}
+		// deleteCachedRequests ran before the builds.
 		return tr.t.Build(ctx, bo)
 	}
 	key, err := ev.requestKey(tr, bo)
@@ -93,6 +86,21 @@ func (ev *evaluation) buildTask(ctx context.Context, tr *taskRun, bo task.BuildO
 	if err := db.PutBlob(key, data); err != nil {
 		return fmt.Errorf("task %s: request cache: %w", tr.t.Name, err)
 	}
+	return nil
+}
+
+// deleteCachedRequests is --cache_requests delete: every stored request set
+// goes, before any task builds.
+func (ev *evaluation) deleteCachedRequests() error {
+	db := ev.opts.reqCache
+	if db == nil || ev.cfg.CacheRequests != config.CacheRequestsDelete {
+		return nil
+	}
+	n, err := db.DeleteBlobs(requestBlobPrefix)
+	if err != nil {
+		return fmt.Errorf("--cache_requests delete: %w", err)
+	}
+	slog.Info("deleted cached requests", "entries", n)
 	return nil
 }
 
