@@ -39,8 +39,15 @@ func (r *renderer) applyFilter(fc *nodes.FilterCall, v any, sc *scope) (any, err
 			}
 		}
 	}
-	if fc.Name != "default" && fc.Name != "d" {
-		if u, ok := v.(*undefined); ok && !u.soft {
+	if u, ok := v.(*undefined); ok {
+		switch {
+		case fc.Name == "default", fc.Name == "d", fc.Name == "pprint":
+			// These take an undefined value as it is.
+		case !u.soft:
+			return nil, u.err()
+		case fc.Name == "int", fc.Name == "float", fc.Name == "regex_replace":
+			// int(Undefined), float(Undefined) and re.sub on it fail
+			// even for a lenient Undefined.
 			return nil, u.err()
 		}
 	}
@@ -159,13 +166,13 @@ func init() {
 		},
 		"e":      func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) { return escapeHTML(v) },
 		"escape": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) { return escapeHTML(v) },
-		"first": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+		"first": func(r *renderer, v any, _ []any, _ map[string]any) (any, error) {
 			items, err := iterate(v)
 			if err != nil {
 				return nil, err
 			}
 			if len(items) == 0 {
-				return &undefined{name: "No first item, sequence was empty."}, nil
+				return &undefined{name: "No first item, sequence was empty.", soft: r.env.lenient}, nil
 			}
 			return items[0], nil
 		},
@@ -254,13 +261,13 @@ func init() {
 			}
 			return strings.Join(parts, sep), nil
 		},
-		"last": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+		"last": func(r *renderer, v any, _ []any, _ map[string]any) (any, error) {
 			items, err := iterate(v)
 			if err != nil {
 				return nil, err
 			}
 			if len(items) == 0 {
-				return &undefined{name: "No last item, sequence was empty."}, nil
+				return &undefined{name: "No last item, sequence was empty.", soft: r.env.lenient}, nil
 			}
 			return items[len(items)-1], nil
 		},
@@ -277,9 +284,10 @@ func init() {
 		"max":   minMaxFilter(1),
 		"min":   minMaxFilter(-1),
 		"regex_replace": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
-			s, err := str(v)
-			if err != nil {
-				return nil, err
+			s, ok := v.(string)
+			if !ok {
+				// re.sub takes only strings.
+				return nil, fmt.Errorf("expected string or bytes-like object, got '%s'", typeName(v))
 			}
 			pattern, ok1 := param(args, kwargs, 0, "pattern", nil).(string)
 			repl, ok2 := param(args, kwargs, 1, "repl", nil).(string)
@@ -424,6 +432,9 @@ func init() {
 			return pyStrip(s, chars, true, true), nil
 		},
 		"truncate": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			if u, ok := v.(*undefined); ok && u.soft {
+				return v, nil // len(Undefined) is 0: returned as it is
+			}
 			s, ok := v.(string)
 			if !ok {
 				return nil, fmt.Errorf("object of type '%s' has no len()", typeName(v))
@@ -807,13 +818,13 @@ func selectFilter(keep, byAttr bool) filterFunc {
 }
 
 func minMaxFilter(sign int) filterFunc {
-	return func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+	return func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 		items, err := iterate(v)
 		if err != nil {
 			return nil, err
 		}
 		if len(items) == 0 {
-			return &undefined{name: "no min/max item, sequence was empty"}, nil
+			return &undefined{name: "no min/max item, sequence was empty", soft: r.env.lenient}, nil
 		}
 		cs, _ := truth(param(args, kwargs, 0, "case_sensitive", false))
 		attr, _ := param(args, kwargs, 1, "attribute", nil).(string)
