@@ -125,6 +125,8 @@ func init() {
 				return x, nil
 			case float64:
 				return math.Abs(x), nil
+			case bool:
+				return boolToInt(x), nil
 			}
 			return nil, fmt.Errorf("bad operand type for abs(): '%s'", typeName(v))
 		},
@@ -344,8 +346,8 @@ func init() {
 				return nil, fmt.Errorf("type %s doesn't define __round__", typeName(v))
 			}
 			if method == "common" {
-				if i, isInt := v.(int64); isInt {
-					return i, nil
+				if i, isInt := asInt(v); isInt {
+					return i, nil // Python's round of an int (or bool) is an int
 				}
 				s := strconv.FormatFloat(f, 'f', int(max(prec, 0)), 64)
 				r, _ := strconv.ParseFloat(s, 64)
@@ -432,21 +434,24 @@ func init() {
 			return pyStrip(s, chars, true, true), nil
 		},
 		"truncate": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
-			if u, ok := v.(*undefined); ok && u.soft {
-				return v, nil // len(Undefined) is 0: returned as it is
-			}
-			s, ok := v.(string)
-			if !ok {
-				return nil, fmt.Errorf("object of type '%s' has no len()", typeName(v))
-			}
 			n, _ := asInt(param(args, kwargs, 0, "length", int64(255)))
 			killwords, _ := truth(param(args, kwargs, 1, "killwords", false))
 			end, _ := param(args, kwargs, 2, "end", "...").(string)
 			leeway, _ := asInt(param(args, kwargs, 3, "leeway", int64(5)))
-			rs := []rune(s)
-			if int64(len(rs)) <= n+leeway {
-				return s, nil
+			// Jinja2 returns anything short enough as it is, and slices
+			// only strings.
+			l, err := length(v)
+			if err != nil {
+				return nil, err
 			}
+			if int64(l) <= n+leeway {
+				return v, nil
+			}
+			s, ok := v.(string)
+			if !ok {
+				return nil, fmt.Errorf("'%s' object has no attribute 'rfind'", typeName(v))
+			}
+			rs := []rune(s)
 			cut := int(n) - len([]rune(end))
 			if cut < 0 {
 				cut = 0
@@ -737,6 +742,10 @@ func escapeHTML(v any) (any, error) {
 }
 
 func mapFilter(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+	// Jinja2 maps over `if value: for item in value`: a false value is empty.
+	if ok, err := truth(v); err != nil || !ok {
+		return []any{}, err
+	}
 	items, err := iterate(v)
 	if err != nil {
 		return nil, err
@@ -775,6 +784,9 @@ func mapFilter(r *renderer, v any, args []any, kwargs map[string]any) (any, erro
 
 func selectFilter(keep, byAttr bool) filterFunc {
 	return func(_ *renderer, v any, args []any, _ map[string]any) (any, error) {
+		if ok, err := truth(v); err != nil || !ok {
+			return []any{}, err // `if value: for item in value`, as Jinja2
+		}
 		items, err := iterate(v)
 		if err != nil {
 			return nil, err
