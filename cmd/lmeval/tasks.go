@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"lmeval/harness/filters"
 	"lmeval/harness/progress"
 	"lmeval/harness/task"
+	"lmeval/hub"
 	"lmeval/tasks"
 )
 
@@ -79,16 +81,22 @@ func abbreviateList(s []string, n int) string {
 }
 
 // docLoader adapts the dataset package to the task layer. Datasets come
-// from the Hugging Face Hub cache (HF_HOME, HF_TOKEN, HF_ENDPOINT,
-// HF_HUB_OFFLINE), downloading what is missing unless offline.
-func docLoader(ctx context.Context) task.DocLoader {
-	opts := dataset.Options{}
+// from local files or the Hugging Face Hub cache (HF_HOME, HF_TOKEN,
+// HF_ENDPOINT, HF_HUB_OFFLINE), downloading what is missing unless
+// offline. With localOnly the Hub is never asked, and an error for data
+// missing from the cache wraps task.ErrNotLocal.
+func docLoader(ctx context.Context, localOnly bool) task.DocLoader {
+	opts := dataset.Options{Offline: localOnly}
 	if d := progress.FromContext(ctx); d.Enabled() {
 		opts.Progress = os.Stderr
 	}
 	l := dataset.NewLoader(opts)
 	return func(ctx context.Context, spec task.DatasetSpec, split string) ([]task.Doc, error) {
-		return l.Load(ctx, dataset.Spec{Path: spec.Path, Name: spec.Name, Kwargs: spec.Kwargs}, split)
+		docs, err := l.Load(ctx, dataset.Spec{Path: spec.Path, Name: spec.Name, Kwargs: spec.Kwargs}, split)
+		if err != nil && errors.Is(err, hub.ErrOffline) {
+			err = fmt.Errorf("%w: %w", task.ErrNotLocal, err)
+		}
+		return docs, err
 	}
 }
 
@@ -116,10 +124,11 @@ func validateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "check tasks: YAML, includes, functions, templates, metrics, filters, and prompts on their first documents",
-		UsageText: "lmeval validate --tasks TASK [TASK...] [--include_path DIR] [--num_docs N] [--no_docs]",
+		UsageText: "lmeval validate --tasks TASK [TASK...] [--include_path DIR] [--num_docs N] [--no_docs] [--download]",
 		Flags: append(taskFlags(),
 			&cli.IntFlag{Name: "num_docs", Value: 3, Usage: "documents to build prompts for, per task"},
 			&cli.BoolFlag{Name: "no_docs", Usage: "do not load datasets: check configurations and templates only"},
+			&cli.BoolFlag{Name: "download", Usage: "download datasets missing from the Hub cache (default: use only local data)"},
 		),
 		Action: func(c *cli.Context) error {
 			specs, err := taskSpecs(c)
@@ -136,21 +145,26 @@ func validateCommand() *cli.Command {
 				FilterKnown: func(name string) bool { _, ok := filters.Lookup(name); return ok },
 			}
 			if !c.Bool("no_docs") {
-				opts.Loader = docLoader(ctx)
+				// Validation is a quick local check: it renders only
+				// documents already on disk unless asked to download.
+				opts.Loader = docLoader(ctx, !c.Bool("download"))
 			}
 			names := make([]string, len(specs))
 			for i, s := range specs {
 				names[i] = s.Name
 			}
-			probs := task.Validate(ctx, r, names, opts)
-			if len(probs) == 0 {
+			nprob := 0
+			for _, p := range task.Validate(ctx, r, names, opts) {
+				if !p.Note {
+					nprob++
+				}
+				fmt.Fprintln(c.App.Writer, p.String())
+			}
+			if nprob == 0 {
 				fmt.Fprintf(c.App.Writer, "ok: %s\n", strings.Join(names, ", "))
 				return nil
 			}
-			for _, p := range probs {
-				fmt.Fprintln(c.App.Writer, p.String())
-			}
-			return cli.Exit(fmt.Sprintf("lmeval validate: %d problem(s)", len(probs)), 1)
+			return cli.Exit(fmt.Sprintf("lmeval validate: %d problem(s)", nprob), 1)
 		},
 	}
 }
@@ -185,7 +199,7 @@ func writeOutCommand() *cli.Command {
 				return err
 			}
 			ctx := progress.NewContext(c.Context, progress.ForStderr(c.Bool("no_progress")))
-			loader := docLoader(ctx)
+			loader := docLoader(ctx, false)
 			seed := c.Int64("seed")
 			var built []*task.Task
 			for _, s := range specs {

@@ -3,6 +3,7 @@ package task
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -256,6 +257,39 @@ func TestValidate(t *testing.T) {
 		if !strings.Contains(all, want) {
 			t.Errorf("problems lack %q:\n%s", want, all)
 		}
+	}
+}
+
+// TestValidateNotLocal checks that a loader error wrapping ErrNotLocal
+// gives a note, not a problem, and any other loader error a problem.
+func TestValidateNotLocal(t *testing.T) {
+	fsys := fstest.MapFS{
+		"remote.yaml": {Data: []byte("task: remote\ndataset_path: owner/remote\ntest_split: test\noutput_type: multiple_choice\n" +
+			"doc_to_text: \"{{ no_such_field }}\"\ndoc_to_target: answer\ndoc_to_choice: choices\n")},
+		"broken.yaml": {Data: []byte("task: broken\ndataset_path: owner/broken\ntest_split: test\noutput_type: multiple_choice\n" +
+			"doc_to_text: q\ndoc_to_target: answer\ndoc_to_choice: choices\n")},
+	}
+	r := NewRegistry()
+	if err := r.AddFS("", fsys); err != nil {
+		t.Fatal(err)
+	}
+	loader := func(_ context.Context, spec DatasetSpec, split string) ([]Doc, error) {
+		if spec.Path == "owner/remote" {
+			return nil, fmt.Errorf("dataset %s split %s: not cached: %w", spec.Path, split, ErrNotLocal)
+		}
+		return nil, errors.New("corrupt parquet file")
+	}
+	probs := Validate(context.Background(), r, []string{"remote", "broken"}, ValidateOptions{Loader: loader})
+	var got []string
+	for _, p := range probs {
+		got = append(got, fmt.Sprintf("%v %s", p.Note, p))
+	}
+	want := []string{
+		"true remote (remote.yaml): note: " + NotLocalNote,
+		"false broken (broken.yaml): building the first 3 documents: load split test: corrupt parquet file",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

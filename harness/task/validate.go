@@ -6,28 +6,47 @@ import (
 	"fmt"
 )
 
-// Problem is one thing wrong with a task or group.
+// Problem is one thing wrong with a task or group, or, with Note set, a
+// remark about something Validate could not check.
 type Problem struct {
 	Name    string // task or group; "" when not attributable
 	File    string
 	Message string
+	// Note marks a remark, not a problem: the task's documents are not
+	// available locally (ErrNotLocal), so its prompts were not built.
+	Note bool
 }
 
 func (p Problem) String() string {
+	msg := p.Message
+	if p.Note {
+		msg = "note: " + msg
+	}
 	switch {
 	case p.Name != "" && p.File != "":
-		return fmt.Sprintf("%s (%s): %s", p.Name, p.File, p.Message)
+		return fmt.Sprintf("%s (%s): %s", p.Name, p.File, msg)
 	case p.Name != "":
-		return p.Name + ": " + p.Message
+		return p.Name + ": " + msg
 	}
-	return p.Message
+	return msg
 }
+
+// ErrNotLocal is wrapped by a DocLoader's error when the documents are
+// not available locally and the loader may not download them (an offline
+// Hub client whose cache lacks the dataset). Validate reports such a task
+// with a note instead of a problem.
+var ErrNotLocal = errors.New("documents not available locally")
+
+// NotLocalNote is the message of the note for a task whose documents are
+// not available locally.
+const NotLocalNote = "documents not available locally: skipped rendering"
 
 // ValidateOptions say how deeply Validate checks.
 type ValidateOptions struct {
 	// Loader, when set, lets Validate build the first documents of each
 	// task (templates rendered on real documents); a task whose dataset
-	// cannot be loaded is a problem.
+	// cannot be loaded is a problem, unless the error wraps ErrNotLocal,
+	// which gives a note.
 	Loader  DocLoader
 	NumDocs int // documents to build per task; 0 means 3
 	// MetricKnown and FilterKnown, when set, say whether a metric or
@@ -40,7 +59,8 @@ type ValidateOptions struct {
 // Validate loads names and checks everything that can be checked without
 // a model: YAML, includes, `!function`s resolvable, unknown keys, templates
 // parse, metrics and filters exist, and (with a Loader) prompts build on
-// the first documents. It returns every problem found.
+// the first documents. It returns every problem found, and notes (Note
+// set) for tasks whose documents are not available locally.
 func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOptions) []Problem {
 	var probs []Problem
 	nwarn := len(r.warnings)
@@ -135,7 +155,9 @@ func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOpt
 		}
 		if opts.Loader != nil || c.CustomDataset != nil {
 			bo := BuildOptions{Loader: opts.Loader, Limit: float64(n), Templates: tmpl}
-			if err := t.build(ctx, bo); err != nil {
+			if err := t.build(ctx, bo); errors.Is(err, ErrNotLocal) {
+				probs = append(probs, Problem{Name: t.Name, File: t.Config.File, Message: NotLocalNote, Note: true})
+			} else if err != nil {
 				add("building the first %d documents: %v", n, err)
 			}
 		}
