@@ -873,7 +873,8 @@ func binaryOp(op tokens.Type, sym string, left, right any) (any, error) {
 			}
 		}
 		if n, ok := asInt(left); ok {
-			if _, isStr := right.(string); isStr {
+			switch right.(type) {
+			case string, []any:
 				return binaryOp(op, sym, right, n)
 			}
 		}
@@ -946,6 +947,9 @@ func arith(op tokens.Type, sym string, left, right any) (any, error) {
 				out *= ia
 			}
 			return out, nil
+		}
+		if fa == 0 && fb < 0 {
+			return nil, errors.New("0.0 cannot be raised to a negative power")
 		}
 		return math.Pow(fa, fb), nil
 	}

@@ -111,7 +111,10 @@ func percentFormat(format string, args any) (string, error) {
 		}
 		b.WriteString(s)
 	}
-	if mapping == nil && next < len(list) {
+	// Python takes any non-tuple argument with __getitem__ (a dict, a
+	// list) for a mapping: unused, it is no error.
+	_, isList := args.([]any)
+	if mapping == nil && !isList && next < len(list) {
 		return "", errors.New("not all arguments converted during string formatting")
 	}
 	return b.String(), nil

@@ -724,6 +724,10 @@ func contains(container, item any) (bool, error) {
 	case map[string]any:
 		k, ok := item.(string)
 		if !ok {
+			switch item.(type) {
+			case []any, map[string]any:
+				return false, fmt.Errorf("unhashable type: '%s'", typeName(item))
+			}
 			return false, nil
 		}
 		_, found := c[k]
