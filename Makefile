@@ -9,6 +9,8 @@ SHELL := /bin/bash
 BACKEND ?= cpu
 BUILD := build/$(BACKEND)
 GO ?= go
+# Read by scripts/native.sh (see docs/build.md).
+export LLAMA_CPP_DIR JOBS CMAKE_ARGS
 
 # Loads cgo.env, and folds a checksum of the native archives into
 # CGO_CFLAGS: Go's build cache does not see C archives named in

@@ -31,11 +31,19 @@ else
 	src=(-DLMEVAL_LLAMA_SRC="$LLAMA_SRC" -DLMEVAL_GGML_SRC="$GGML_SRC")
 fi
 
+# A build directory belongs to one source tree: switching between the
+# pinned sources and LLAMA_CPP_DIR starts it afresh.
+stamp="$build/.lmeval-source"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" != "${src[*]}" ]; then
+	echo "native.sh: llama.cpp source changed; rebuilding $build from scratch" >&2
+	rm -rf "$build"
+fi
 if [ ! -f "$build/CMakeCache.txt" ] || [ -n "${CMAKE_ARGS:-}" ]; then
 	echo "native.sh: configuring $build" >&2
 	# shellcheck disable=SC2086
 	cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${src[@]}" "${flags[@]}" ${CMAKE_ARGS:-} >&2
 fi
+printf '%s' "${src[*]}" >"$stamp"
 jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 # Not the calling make's flags: they would make the sub-make chatty.
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL cmake --build "$build" --target lmeval_native -j "$jobs" >&2
