@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -166,14 +168,19 @@ func formatOne(spec fmtSpec, arg any) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		if spec.verb == 'a' {
+			s = asciiEscape(s)
+		}
 		body = s
 	case 'c':
-		switch x := arg.(type) {
-		case int64:
-			body = string(rune(x))
-		case string:
-			body = x
-		default:
+		if i, ok := asInt(arg); ok {
+			if i < 0 || i > unicode.MaxRune {
+				return "", errors.New("%c arg not in range(0x110000)")
+			}
+			body = string(rune(i))
+		} else if s, ok := arg.(string); ok && utf8.RuneCountInString(s) == 1 {
+			body = s
+		} else {
 			return "", errors.New("%c requires int or char")
 		}
 	default:
@@ -221,16 +228,33 @@ func formatNumber(spec fmtSpec, arg any) (string, error) {
 	neg := false
 	switch spec.verb {
 	case 'd', 'i', 'u', 0:
+		if spec.verb == 0 && !isInt {
+			digits = formatFloat(math.Abs(f))
+			neg = f < 0 || (f == 0 && math.Signbit(f))
+			if spec.comma && !strings.ContainsAny(digits, "en") {
+				intPart, frac, found := strings.Cut(digits, ".")
+				digits = groupThousands(intPart)
+				if found {
+					digits += "." + frac
+				}
+			}
+			break
+		}
 		if !isInt {
 			if math.IsInf(f, 0) || math.IsNaN(f) {
 				return "", errors.New("cannot convert float to integer")
 			}
+			if math.Abs(f) >= 1<<63 {
+				// int(f) is a big integer in Python.
+				bi, _ := new(big.Float).SetFloat64(math.Trunc(f)).Int(nil)
+				neg = bi.Sign() < 0
+				digits = new(big.Int).Abs(bi).String()
+				if spec.comma {
+					digits = groupThousands(digits)
+				}
+				break
+			}
 			i = int64(f)
-		}
-		if spec.verb == 0 && !isInt {
-			digits = formatFloat(math.Abs(f))
-			neg = f < 0 || (f == 0 && math.Signbit(f))
-			break
 		}
 		neg = i < 0
 		if neg {
@@ -256,7 +280,7 @@ func formatNumber(spec fmtSpec, arg any) (string, error) {
 		if spec.alt {
 			digits = "0" + string(spec.verb) + digits
 		}
-	case 'f', 'F', 'e', 'E', 'g', 'G', '%':
+	case 'f', 'F', 'e', 'E', 'g', 'G', '%', 'r':
 		prec := spec.precision
 		if prec < 0 {
 			prec = 6
@@ -282,6 +306,13 @@ func formatNumber(spec fmtSpec, arg any) (string, error) {
 				prec = 1
 			}
 			digits = pyGeneral(a, prec, spec.alt)
+		case 'r':
+			// str.format's float without a type but with a precision:
+			// 'g' that keeps a digit after the point.
+			if prec == 0 {
+				prec = 1
+			}
+			digits = pyGeneralDot0(a, prec)
 		}
 		if spec.verb == 'E' || spec.verb == 'G' || spec.verb == 'F' {
 			digits = strings.ToUpper(digits)
@@ -301,10 +332,14 @@ func formatNumber(spec fmtSpec, arg any) (string, error) {
 	case spec.sign == ' ':
 		sign = " "
 	}
-	if spec.zero && spec.align == 0 || spec.align == '=' {
+	if spec.zero && spec.align == 0 {
+		// printf's 0 flag: zeros between the sign and the digits.
+		spec.align, spec.fill = '=', '0'
+	}
+	if spec.align == '=' {
 		w := spec.width - len(sign)
-		fill := "0"
-		if spec.align == '=' && spec.fill != 0 {
+		fill := " "
+		if spec.fill != 0 {
 			fill = string(spec.fill)
 		}
 		if n := utf8.RuneCountInString(digits); n < w {
@@ -326,6 +361,55 @@ func fixExponent(s string) string {
 		exp = "0" + exp
 	}
 	return s[:i+2] + exp
+}
+
+// pyGeneralDot0 is Python's float formatting with a precision and no type
+// ('{:.3}'): like 'g', but fixed notation keeps at least one digit after
+// the point, and exponent notation starts one digit earlier.
+func pyGeneralDot0(a float64, prec int) string {
+	if a == 0 {
+		return "0.0"
+	}
+	e := strconv.FormatFloat(a, 'e', prec-1, 64)
+	_, expStr, _ := strings.Cut(e, "e")
+	exp, _ := strconv.Atoi(expStr)
+	if exp < -4 || exp >= prec-1 {
+		mant, ex, _ := strings.Cut(e, "e")
+		if strings.Contains(mant, ".") {
+			mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+		}
+		return fixExponent(mant + "e" + ex)
+	}
+	s := strconv.FormatFloat(a, 'f', prec-1-exp, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+// asciiEscape is the difference between Python's ascii() and repr():
+// non-ASCII characters escaped as \xNN, \uNNNN or \UNNNNNNNN.
+func asciiEscape(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r < 0x80:
+			b.WriteRune(r)
+		case r <= 0xff:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r <= 0xffff:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		}
+	}
+	return b.String()
 }
 
 // pyGeneral is Python's %g / {:g}.
@@ -480,17 +564,110 @@ func strFormat(format string, args []any, kwargs map[string]any) (string, error)
 			}
 			v = s
 		}
-		spec, err := parseFormatSpec(specStr)
-		if err != nil {
-			return "", err
+		if conv == 'a' {
+			if s, ok := v.(string); ok {
+				v = asciiEscape(s)
+			}
 		}
-		s, err := formatOne(spec, v)
+		s, err := formatValue(specStr, v)
 		if err != nil {
 			return "", err
 		}
 		b.WriteString(s)
 	}
 	return b.String(), nil
+}
+
+// formatValue is Python's format(v, spec) for str.format fields.
+func formatValue(specStr string, v any) (string, error) {
+	if u, ok := v.(*undefined); ok {
+		return "", u.err()
+	}
+	if specStr == "" {
+		return str(v)
+	}
+	spec, err := parseFormatSpec(specStr)
+	if err != nil {
+		return "", err
+	}
+	if b, ok := v.(bool); ok {
+		v = boolToInt(b) // bool formats as int with a non-empty spec
+	}
+	switch x := v.(type) {
+	case string:
+		switch {
+		case spec.sign != 0:
+			return "", errors.New("Sign not allowed in string format specifier")
+		case spec.alt:
+			return "", errors.New("Alternate form (#) not allowed in string format specifier")
+		case spec.comma:
+			return "", errors.New("Cannot specify ',' with 's'.")
+		case spec.align == '=':
+			return "", errors.New("'=' alignment not allowed in string format specifier")
+		case spec.verb != 0 && spec.verb != 's':
+			return "", fmt.Errorf("Unknown format code '%c' for object of type 'str'", spec.verb)
+		}
+		if spec.zero && spec.fill == 0 {
+			spec.fill = '0'
+		}
+		if spec.precision >= 0 {
+			if rs := []rune(x); len(rs) > spec.precision {
+				x = string(rs[:spec.precision])
+			}
+		}
+		return align(x, spec, '<'), nil
+	case int64:
+		switch spec.verb {
+		case 0, 'd', 'n', 'b', 'o', 'x', 'X', 'c':
+			if spec.precision >= 0 {
+				return "", errors.New("Precision not allowed in integer format specifier")
+			}
+			if spec.verb == 0 || spec.verb == 'n' {
+				spec.verb = 'd'
+			}
+			if spec.verb == 'c' {
+				if x < 0 || x > unicode.MaxRune {
+					return "", errors.New("%c arg not in range(0x110000)")
+				}
+				zeroFill(&spec)
+				return align(string(rune(x)), spec, '>'), nil
+			}
+		case 'e', 'E', 'f', 'F', 'g', 'G', '%':
+			v = float64(x)
+		default:
+			return "", fmt.Errorf("Unknown format code '%c' for object of type 'int'", spec.verb)
+		}
+	case float64:
+		switch spec.verb {
+		case 'e', 'E', 'f', 'F', 'g', 'G', '%':
+		case 'n':
+			spec.verb = 'g'
+		case 0:
+			if spec.precision >= 0 {
+				spec.verb = 'r'
+			}
+		default:
+			return "", fmt.Errorf("Unknown format code '%c' for object of type 'float'", spec.verb)
+		}
+	default:
+		return "", fmt.Errorf("unsupported format string passed to %s.__format__", typeName(v))
+	}
+	zeroFill(&spec)
+	return formatNumber(spec, v)
+}
+
+// zeroFill applies a 0 before the width for numbers: fill with zeros, and
+// put them after the sign unless an alignment is given.
+func zeroFill(spec *fmtSpec) {
+	if spec.zero {
+		if spec.fill == 0 {
+			spec.fill = '0'
+		}
+		if spec.align == 0 {
+			spec.align = '='
+		}
+		spec.zero = false
+	}
 }
 
 func parseFormatSpec(s string) (fmtSpec, error) {
