@@ -978,14 +978,10 @@ func init() {
 		"ge": cmp(func(c int) bool { return c >= 0 }), ">=": cmp(func(c int) bool { return c >= 0 }),
 		"escaped": func(v any, _ []any) (bool, error) { return false, nil },
 		"filter": func(v any, _ []any) (bool, error) {
-			s, ok := v.(string)
-			_, known := filters[s]
-			return ok && known, nil
+			return isNamed(v, func(s string) bool { _, ok := filters[s]; return ok })
 		},
 		"test": func(v any, _ []any) (bool, error) {
-			s, ok := v.(string)
-			_, known := tests[s]
-			return ok && known, nil
+			return isNamed(v, func(s string) bool { _, ok := tests[s]; return ok })
 		},
 		"sameas": func(v any, args []any) (bool, error) {
 			if len(args) != 1 {
@@ -998,6 +994,18 @@ func init() {
 			return false, nil
 		},
 	}
+}
+
+// isNamed is `value in environment.filters` (or tests): a dict lookup,
+// which fails for unhashable values.
+func isNamed(v any, known func(string) bool) (bool, error) {
+	switch x := v.(type) {
+	case string:
+		return known(x), nil
+	case []any, map[string]any:
+		return false, fmt.Errorf("unhashable type: '%s'", typeName(v))
+	}
+	return false, nil
 }
 
 // globals are Jinja2's default global functions.
