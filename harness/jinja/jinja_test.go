@@ -298,3 +298,21 @@ func TestVariables(t *testing.T) {
 		t.Fatalf("only %d templates in testdata/undeclared.jsonl", n)
 	}
 }
+
+// TestDictOrder pins down the one deliberate difference from Python for
+// dicts: documents are Go maps, which keep no insertion order, so dicts
+// print and iterate in sorted key order (Python: insertion order).
+func TestDictOrder(t *testing.T) {
+	e := New()
+	doc := map[string]any{"d": map[string]any{"b": int64(1), "a": int64(2)}}
+	for src, want := range map[string]string{
+		"{{ d }}":                             "{'a': 2, 'b': 1}",
+		"{% for k in d %}{{ k }}{% endfor %}": "ab",
+		"{{ d.items()|list }}":                "[('a', 2), ('b', 1)]",
+		"{{ d|tojson }}":                      `{"a": 2, "b": 1}`,
+	} {
+		if got, err := e.Render(src, doc); err != nil || got != want {
+			t.Errorf("Render(%q) = %q, %v; want %q", src, got, err, want)
+		}
+	}
+}
