@@ -153,8 +153,9 @@ func kvType(name string) (int, error) {
 }
 
 // Load opens the GGUF model at path. The file is checked in Go first (it
-// exists, is GGUF, its metadata and tensor index are readable and lie
-// within the file), so a bad file is an error here, never a crash in C.
+// exists, is GGUF v2 or v3, its metadata, tensor index and tensor data lie
+// within the file, its tokenizer arrays have the shapes llama.cpp assumes),
+// so a bad file is an error here, never an abort in C.
 func Load(path string, opts Options) (*Model, error) {
 	gf, err := gguf.Open(path)
 	if err != nil {
