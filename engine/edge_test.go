@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -192,5 +193,23 @@ func TestCancel(t *testing.T) {
 	// The model stays usable.
 	if _, err := m.Loglikelihood(context.Background(), mcRequests(4)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestLogRouting(t *testing.T) {
+	var buf strings.Builder
+	SetLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	defer SetLogger(nil)
+	m := load(t, writeTiny(t, ggufwrite.LlamaSpec{AddBOS: true}), exactOpts)
+	m.Close()
+	out := buf.String()
+	if !strings.Contains(out, "llama.cpp: ") || !strings.Contains(out, "level=DEBUG") {
+		t.Fatalf("llama.cpp's load log did not reach the logger:\n%.500s", out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if strings.HasSuffix(line, `\n"`) {
+			t.Errorf("a log line still ends in a newline: %s", line)
+			break
+		}
 	}
 }
