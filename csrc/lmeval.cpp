@@ -26,7 +26,11 @@ struct lm_model {
 	int32_t n_seq_max = 0;
 	int32_t n_vocab = 0;
 	bool vocab_only = false;
+	int32_t n_threads = 1;
 	std::vector<float> tensor_split;
+	// lm_score's scratch space.
+	std::vector<int32_t> rows, amax;
+	std::vector<double> lse;
 };
 
 struct lm_sampler {
@@ -113,6 +117,7 @@ lm_model *lm_load(const char *path, const lm_params *p, char *err, int32_t errle
 		delete m;
 		return nullptr;
 	}
+	m->n_threads = std::max(1, p->n_threads);
 	m->n_batch = (int32_t)llama_n_batch(m->ctx);
 	m->n_seq_max = (int32_t)llama_n_seq_max(m->ctx);
 	m->batch = llama_batch_init(m->n_batch, 0, m->n_seq_max);
@@ -248,25 +253,48 @@ static void row_stats(const float *x, int32_t n, int32_t *amax, double *lse) {
 
 int32_t lm_score(lm_model *m, int32_t n_items, const int32_t *row, const int32_t *target,
                  const int32_t *slot, double *out_lp, uint8_t *out_greedy) {
-	int32_t cur = -1, amax = 0;
-	double lse = 0.0;
+	// The distinct rows (items of one row are adjacent) get their argmax and
+	// normaliser in parallel: with large vocabularies and fast (GPU)
+	// decoding these loops would otherwise dominate.
+	std::vector<int32_t> &rows = m->rows;
+	rows.clear();
+	for (int32_t k = 0; k < n_items; k++) {
+		if (k == 0 || row[k] != row[k - 1]) {
+			rows.push_back(row[k]);
+		}
+	}
+	const int32_t n_rows = (int32_t)rows.size();
+	m->amax.resize((size_t)n_rows);
+	m->lse.resize((size_t)n_rows);
+	int32_t bad = 0;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(m->n_threads) schedule(static) if (n_rows > 1 && (int64_t)n_rows * m->n_vocab >= 65536) reduction(| : bad)
+#endif
+	for (int32_t r = 0; r < n_rows; r++) {
+		const float *x = llama_get_logits_ith(m->ctx, rows[(size_t)r]);
+		if (x == nullptr) {
+			bad |= 1;
+			continue;
+		}
+		row_stats(x, m->n_vocab, &m->amax[(size_t)r], &m->lse[(size_t)r]);
+	}
+	if (bad) {
+		return -1;
+	}
+	int32_t r = -1;
 	const float *x = nullptr;
 	for (int32_t k = 0; k < n_items; k++) {
-		if (row[k] != cur) {
-			cur = row[k];
-			x = llama_get_logits_ith(m->ctx, cur);
-			if (x == nullptr) {
-				return -1;
-			}
-			row_stats(x, m->n_vocab, &amax, &lse);
+		if (k == 0 || row[k] != row[k - 1]) {
+			r++;
+			x = llama_get_logits_ith(m->ctx, row[k]);
 		}
 		int32_t t = target[k];
 		if (t < 0 || t >= m->n_vocab) {
 			return -2;
 		}
-		out_lp[slot[k]] += (double)x[t] - lse;
+		out_lp[slot[k]] += (double)x[t] - m->lse[(size_t)r];
 		// Ties: the first maximum wins, as torch.argmax does.
-		if (t != amax) {
+		if (t != m->amax[(size_t)r]) {
 			out_greedy[slot[k]] = 0;
 		}
 	}
