@@ -1,0 +1,122 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+	"testing"
+)
+
+// TestPlanGroups checks the trie layout the scheduler decodes: every job's
+// tokens appear exactly once along its path in position order, shared
+// prefixes are stored once, each scored position carries its target, and
+// groups respect n_seq_max and come longest first.
+func TestPlanGroups(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	var jobs []job
+	for q := 0; q < 30; q++ {
+		ctx := make([]int32, 5+r.Intn(40))
+		for i := range ctx {
+			ctx[i] = int32(r.Intn(6)) // a small alphabet: many shared prefixes
+		}
+		for k := 0; k < 1+r.Intn(4); k++ {
+			cont := []int32{int32(r.Intn(6)), int32(r.Intn(6)), int32(10 + k)}
+			inp := append(slices.Clone(ctx), cont[:len(cont)-1]...)
+			jobs = append(jobs, job{inp: inp, targets: cont, slot: int32(len(jobs))})
+		}
+	}
+	jobs = append(jobs, jobs[3]) // a duplicate shares everything
+	jobs[len(jobs)-1].slot = int32(len(jobs) - 1)
+
+	// The trie's size, computed independently: the distinct non-empty
+	// prefixes of all inputs.
+	prefixes := map[string]bool{}
+	for _, j := range jobs {
+		for l := 1; l <= len(j.inp); l++ {
+			prefixes[fmt.Sprint(j.inp[:l])] = true
+		}
+	}
+	for _, tc := range []struct {
+		share         bool
+		nSeqMax, nCtx int
+	}{{true, 256, 100000}, {true, 7, 400}, {false, 7, 400}} {
+		share, nSeqMax, nCtx := tc.share, tc.nSeqMax, tc.nCtx
+		groups := planGroups(jobs, share, nSeqMax, nCtx)
+		seen := map[int32]bool{}
+		totalNodes, totalTokens := 0, 0
+		for gi, g := range groups {
+			if g.njobs > nSeqMax {
+				t.Fatalf("group %d has %d jobs > n_seq_max", gi, g.njobs)
+			}
+			if g.njobs > 1 && len(g.nodes) > nCtx/4 {
+				t.Fatalf("group %d has %d cells > n_ctx/4", gi, len(g.nodes))
+			}
+			if gi > 0 && groups[gi-1].maxLen < g.maxLen {
+				t.Fatalf("groups not longest first: %d then %d", groups[gi-1].maxLen, g.maxLen)
+			}
+			totalNodes += len(g.nodes)
+			// Rebuild each local job's token path and scored items.
+			paths := make([][]int32, g.njobs)
+			items := map[int32][]gitem{}
+			for _, n := range g.nodes {
+				for _, s := range n.seqs {
+					if int(n.pos) != len(paths[s]) {
+						t.Fatalf("group %d: job %d gets position %d after %d tokens", gi, s, n.pos, len(paths[s]))
+					}
+					paths[s] = append(paths[s], n.tok)
+				}
+				for _, it := range n.items {
+					items[it.slot] = append(items[it.slot], it)
+				}
+			}
+			for _, p := range paths {
+				totalTokens += len(p)
+			}
+			for slot, its := range items {
+				j := jobs[slot]
+				if seen[slot] {
+					t.Fatalf("job %d in two groups", slot)
+				}
+				seen[slot] = true
+				if len(its) != len(j.targets) {
+					t.Fatalf("job %d: %d scored positions, want %d", slot, len(its), len(j.targets))
+				}
+				for i, it := range its {
+					if it.target != j.targets[i] {
+						t.Fatalf("job %d: target %d = %d, want %d", slot, i, it.target, j.targets[i])
+					}
+				}
+			}
+			// The paths are exactly the group's jobs' inputs.
+			var want [][]int32
+			for slot := range items {
+				want = append(want, jobs[slot].inp)
+			}
+			got := slices.Clone(paths)
+			slices.SortFunc(got, slices.Compare)
+			slices.SortFunc(want, slices.Compare)
+			if !slices.EqualFunc(got, want, slices.Equal) {
+				t.Fatalf("group %d: paths differ from the jobs' inputs", gi)
+			}
+		}
+		if len(seen) != len(jobs) {
+			t.Fatalf("%d of %d jobs planned", len(seen), len(jobs))
+		}
+		requested := 0
+		for _, j := range jobs {
+			requested += len(j.inp)
+		}
+		if totalTokens != requested {
+			t.Fatalf("paths hold %d tokens, jobs %d", totalTokens, requested)
+		}
+		if !share && totalNodes != requested {
+			t.Errorf("without sharing %d nodes for %d tokens", totalNodes, requested)
+		}
+		if share && nCtx == 100000 && totalNodes != len(prefixes) {
+			t.Errorf("with sharing %d nodes, want the %d distinct prefixes", totalNodes, len(prefixes))
+		}
+		if share && totalNodes >= requested*3/4 {
+			t.Errorf("with sharing %d nodes for %d tokens", totalNodes, requested)
+		}
+	}
+}
