@@ -259,8 +259,11 @@ func Load(path string, opts Options) (*Model, error) {
 		BOS: ci.bos, EOS: ci.eos, EOT: ci.eot, AddBOS: m.addBOS, VocabType: vocabTypeName(ci.vocabType),
 		Commit: LlamaCppCommit,
 	}
-	if !GPUOffload() {
+	switch {
+	case !GPUOffload():
 		m.info.GPULayers = 0
+	case p.gpuLayers < 0:
+		m.info.GPULayers = ci.nLayer + 1 // every layer and the output
 	}
 	for t := 0; t < ci.nVocab; t++ {
 		if cIsEOG(c, int32(t)) {
