@@ -860,8 +860,14 @@ func binaryOp(op tokens.Type, sym string, left, right any) (any, error) {
 		if n, ok := asInt(right); ok {
 			switch a := left.(type) {
 			case string:
+				if n > 0 && int64(len(a))*n > maxRepeat || n > maxRepeat {
+					return nil, errTooLarge
+				}
 				return strings.Repeat(a, int(max(n, 0))), nil
 			case []any:
+				if n > 0 && int64(len(a))*n > maxRepeat || n > maxRepeat {
+					return nil, errTooLarge
+				}
 				var out []any
 				for range max(n, 0) {
 					out = append(out, a...)
@@ -894,17 +900,32 @@ func arith(op tokens.Type, sym string, left, right any) (any, error) {
 	switch op {
 	case tokens.Addition:
 		if ints {
-			return ia + ib, nil
+			s, overflow := addInt(ia, ib)
+			if overflow {
+				return nil, errIntOverflow
+			}
+			return s, nil
 		}
 		return fa + fb, nil
 	case tokens.Subtraction:
 		if ints {
-			return ia - ib, nil
+			if ib == math.MinInt64 {
+				return nil, errIntOverflow
+			}
+			s, overflow := addInt(ia, -ib)
+			if overflow {
+				return nil, errIntOverflow
+			}
+			return s, nil
 		}
 		return fa - fb, nil
 	case tokens.Multiply:
 		if ints {
-			return ia * ib, nil
+			p, overflow := mulInt(ia, ib)
+			if overflow {
+				return nil, errIntOverflow
+			}
+			return p, nil
 		}
 		return fa * fb, nil
 	case tokens.Division:
@@ -942,9 +963,20 @@ func arith(op tokens.Type, sym string, left, right any) (any, error) {
 		return m, nil
 	case tokens.Power:
 		if ints && ib >= 0 {
-			out := int64(1)
-			for range ib {
-				out *= ia
+			// Exponentiation by squaring, failing on overflow.
+			out, base := int64(1), ia
+			for e := ib; e > 0; e >>= 1 {
+				var overflow bool
+				if e&1 == 1 {
+					if out, overflow = mulInt(out, base); overflow {
+						return nil, errIntOverflow
+					}
+				}
+				if e > 1 {
+					if base, overflow = mulInt(base, base); overflow {
+						return nil, errIntOverflow
+					}
+				}
 			}
 			return out, nil
 		}
@@ -960,3 +992,29 @@ const (
 	tokAdd = tokens.Addition
 	tokMod = tokens.Modulo
 )
+
+// Python's integers are unbounded; lmeval's are 64-bit. A result that does
+// not fit is an error rather than a silently wrapped number.
+var errIntOverflow = errors.New("integer result does not fit in 64 bits")
+
+// maxRepeat bounds `'x' * n` and `[x] * n`: a template from a task file
+// must not be able to exhaust memory.
+const maxRepeat = 1 << 28
+
+var errTooLarge = errors.New("repetition result too large")
+
+func addInt(a, b int64) (int64, bool) {
+	s := a + b
+	return s, (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0)
+}
+
+func mulInt(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, false
+	}
+	p := a * b
+	if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+		return p, true
+	}
+	return p, false
+}

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/nikolalohinski/gonja/v2/config"
 )
@@ -133,8 +134,13 @@ func (e *Env) compile(src string) ([]node, error) {
 }
 
 // parseTemplateSafe turns a panic inside gonja's lexer or parser into an
-// error: templates come from user YAML.
+// error: templates come from user YAML. It refuses invalid UTF-8, which
+// Jinja2 never sees (its templates are str) and on which gonja's lexer can
+// loop forever.
 func parseTemplateSafe(src string, cfg *config.Config, loopControls bool) (body []node, err error) {
+	if !utf8.ValidString(src) {
+		return nil, errors.New("template is not valid UTF-8")
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("parser failure: %v", r)

@@ -316,3 +316,22 @@ func TestDictOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestIntegerLimits(t *testing.T) {
+	e := New()
+	for src, want := range map[string]string{
+		"{{ 2 ** 62 }}":                 "4611686018427387904",
+		"{{ (-2) ** 63 }}":              "-9223372036854775808",
+		"{{ 9223372036854775807 - 1 }}": "9223372036854775806",
+		"{{ 3 ** 39 }}":                 "4052555153018976267",
+	} {
+		if got, err := e.Render(src, nil); err != nil || got != want {
+			t.Errorf("Render(%q) = %q, %v; want %q", src, got, err, want)
+		}
+	}
+	for _, src := range []string{"{{ 2 ** 64 }}", "{{ 9223372036854775807 + 1 }}", "{{ 4611686018427387904 * 2 }}", "{{ 2 ** 9999999999 }}", "{{ 'ab' * 999999999999 }}"} {
+		if got, err := e.Render(src, nil); err == nil {
+			t.Errorf("Render(%q) = %q; want an error", src, got)
+		}
+	}
+}
