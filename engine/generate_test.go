@@ -19,3 +19,44 @@ func TestGreedyStories(t *testing.T) {
 		t.Fatalf("greedy continuation = %q, want prefix %q", out[0], storiesRef)
 	}
 }
+
+func TestSampling(t *testing.T) {
+	m := load(t, storiesPath(t), Options{})
+	ctx := context.Background()
+	gen := func(reqs ...GenerateRequest) []string {
+		out, err := m.GenerateUntil(ctx, reqs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	req := GenerateRequest{Context: "Once upon a time", MaxGenToks: 40, DoSample: true, Temperature: 1, Seed: 5}
+	a := gen(req)[0]
+	other := req
+	other.Context = "Lily and Tom"
+	batched := gen(other, req, other)
+	if a != batched[1] {
+		t.Errorf("same seed, batched: %q, alone %q", batched[1], a)
+	}
+	diff := 0
+	for seed := int64(6); seed < 10; seed++ {
+		r := req
+		r.Seed = seed
+		if gen(r)[0] != a {
+			diff++
+		}
+	}
+	if diff == 0 {
+		t.Errorf("four other seeds all gave %q", a)
+	}
+	// Top-k 1 leaves only the argmax: sampling must then be greedy.
+	k1 := req
+	k1.TopK = 1
+	if got := gen(k1)[0]; !strings.HasPrefix(got, storiesRef) {
+		t.Errorf("top-k 1 sample %q, want greedy %q", got, storiesRef)
+	}
+	// A temperature without DoSample stays greedy, as with HF generate.
+	if got := gen(GenerateRequest{Context: "Once upon a time", MaxGenToks: 40, Temperature: 0.8})[0]; !strings.HasPrefix(got, storiesRef) {
+		t.Errorf("temperature without do_sample: %q", got)
+	}
+}
