@@ -49,7 +49,7 @@ func runFlags() []cli.Flag {
 		multi("model_args", "a", "model arguments, 'k=v,k2=v2' or repeated k=v, or a JSON object (pretrained=MODEL.gguf,n_ctx=4096,...)"),
 		multi("tasks", "t", "tasks, groups, tags, wildcards or YAML paths, space or comma separated; NAME|SHOTS gives one task its own shot count"),
 		str("num_fewshot", "f", "few-shot examples per prompt (overrides the tasks' own)"),
-		str("batch_size", "b", "batch size: an integer, auto, or auto:N (default: 1)"),
+		str("batch_size", "b", "batch size: an integer, auto, or auto:N (default: auto)"),
 		str("max_batch_size", "", "largest batch size --batch_size auto may pick"),
 		str("device", "", "cpu, gpu, gpu:N, cuda, cuda:N, mps (sets n_gpu_layers and main_gpu)"),
 		str("limit", "L", "documents per task: a count, or a fraction below 1 (for testing only)"),

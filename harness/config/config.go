@@ -76,7 +76,7 @@ func Defaults() Config {
 	return Config{
 		Model:          "llama",
 		ModelArgs:      map[string]string{},
-		BatchSize:      BatchSize{Size: 1},
+		BatchSize:      BatchSize{Auto: true}, // lm-eval defaults to 1; the engine packs sequences by tokens, so auto is the fast default
 		Seeds:          DefaultSeeds(),
 		BootstrapIters: 100000,
 		LogLevel:       slog.LevelInfo,

@@ -307,7 +307,7 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Model != "llama" || c.BatchSize != (BatchSize{Size: 1}) || c.BootstrapIters != 100000 ||
+	if c.Model != "llama" || c.BatchSize != (BatchSize{Auto: true}) || c.BootstrapIters != 100000 ||
 		c.Seeds.String() != "0,1234,1234,1234" || c.NumFewshot != nil || c.LogLevel != slog.LevelInfo {
 		t.Errorf("defaults = %+v", c)
 	}
