@@ -213,3 +213,19 @@ func TestLogRouting(t *testing.T) {
 		}
 	}
 }
+
+// llama.cpp sometimes starts a new message before ending the last one with a
+// newline; each must still be its own log record.
+func TestLogUnterminatedMessage(t *testing.T) {
+	var buf strings.Builder
+	SetLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	defer SetLogger(nil)
+	logNative(ggmlLogError, "cols are not divisible by 32")
+	logNative(ggmlLogError, "failed to quantize: ")
+	logNative(ggmlLogCont, "bad size\n")
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"llama.cpp: cols are not divisible by 32"`) ||
+		!strings.Contains(lines[1], `"llama.cpp: failed to quantize: bad size"`) {
+		t.Fatalf("log records:\n%s", buf.String())
+	}
+}

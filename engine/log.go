@@ -10,12 +10,14 @@ import (
 // llama.cpp's log goes to a slog.Logger. By default it is slog.Default()
 // with every line at Debug level except errors, so it stays quiet unless
 // the program enables debug logging.
-var logState struct {
+type logBuffer struct {
 	mu     sync.Mutex
 	logger *slog.Logger
 	line   strings.Builder
 	level  slog.Level
 }
+
+var logState logBuffer
 
 // SetLogger sends llama.cpp's log to l (nil: slog.Default()).
 func SetLogger(l *slog.Logger) {
@@ -40,12 +42,24 @@ func logNative(level int, text string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if level != ggmlLogCont {
+		// A new message ends an unterminated previous one (llama.cpp
+		// sometimes omits the newline, e.g. before a quantize error).
+		if s.line.Len() > 0 {
+			s.line.WriteByte('\n')
+			s.emit()
+		}
 		s.level = slog.LevelDebug
 		if level == ggmlLogError {
 			s.level = slog.LevelError
 		}
 	}
 	s.line.WriteString(text)
+	s.emit()
+}
+
+// emit logs every complete line in the buffer, keeping an unfinished one.
+// The caller holds logState.mu.
+func (s *logBuffer) emit() {
 	for {
 		buf := s.line.String()
 		i := strings.IndexByte(buf, '\n')
