@@ -79,8 +79,22 @@ func WriteChart(w io.Writer, r *Report) error {
 			fmt.Fprintf(&b, `<line x1="0" x2="%.0f" y1="%.1f" y2="%.1f" stroke="#ddd"/><text x="-6" y="%.1f" text-anchor="end" %s>%s</text>`+"\n",
 				pw, y, y, y+4, fontAttr, label)
 		}
+		// Labels of points that land close together (F16 and BF16 share a
+		// bits-per-weight value) are stacked so each stays readable.
+		var placed [][2]float64
 		for _, p := range pts {
 			x, y := sx(p.x), sy(p.y)
+			ly := y - 6
+			for moved := true; moved; {
+				moved = false
+				for _, q := range placed {
+					if math.Abs(q[0]-x) < 60 && math.Abs(q[1]-ly) < 12 {
+						ly = q[1] + 13
+						moved = true
+					}
+				}
+			}
+			placed = append(placed, [2]float64{x, ly})
 			if p.hi > p.lo && (!logY || p.lo > 0) {
 				fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#1f77b4"/>`+"\n", x, x, sy(p.lo), sy(p.hi))
 			}
@@ -89,7 +103,7 @@ func WriteChart(w io.Writer, r *Report) error {
 				color = "#d62728"
 			}
 			fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s"><title>%s: %.6g</title></circle>`+"\n", x, y, color, html.EscapeString(p.label), p.y)
-			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" %s>%s</text>`+"\n", x+6, y-6, fontAttr, html.EscapeString(p.label))
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" %s>%s</text>`+"\n", x+6, ly, fontAttr, html.EscapeString(p.label))
 		}
 		b.WriteString("</g>\n")
 	}
