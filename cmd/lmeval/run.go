@@ -51,7 +51,7 @@ func runFlags() []cli.Flag {
 		str("num_fewshot", "f", "few-shot examples per prompt (overrides the tasks' own)"),
 		str("batch_size", "b", "batch size: an integer, auto, or auto:N (default: auto)"),
 		str("max_batch_size", "", "largest batch size --batch_size auto may pick"),
-		str("device", "", "cpu, gpu, gpu:N, cuda, cuda:N, mps (sets n_gpu_layers and main_gpu)"),
+		str("device", "", "cpu, gpu, gpu:N, cuda, cuda:N, vulkan, vulkan:N, mps, metal (sets n_gpu_layers and main_gpu)"),
 		str("limit", "L", "documents per task: a count, or a fraction below 1 (for testing only)"),
 		str("samples", "E", "JSON object (or file) of document indices per task, '{\"task\": [0,1]}'; excludes --limit"),
 		str("use_cache", "c", "SQLite file caching model responses, so reruns resume"),
@@ -70,7 +70,7 @@ func runFlags() []cli.Flag {
 		str("summary_path", "", "also write the flat summary {task: {\"metric,filter\": value}} (numbers only) to this file, or - for stdout"),
 		multi("metadata", "", "task metadata, k=v or a JSON object, merged over model_args"),
 		str("bootstrap_iters", "", "bootstrap iterations for standard errors; 0 turns them off (default: 100000)"),
-		str("verbosity", "v", "log level: DEBUG, INFO, WARNING, ERROR (default: LMEVAL_LOG_LEVEL, else INFO)"),
+		str("verbosity", "v", "log level: DEBUG, INFO, WARNING, ERROR, CRITICAL (default: LMEVAL_LOG_LEVEL, else INFO)"),
 		boolean("no_progress", "", "no progress bars (they are also off when stderr is not a terminal)"),
 	}
 }

@@ -70,7 +70,7 @@ type Device struct {
 	Index int
 }
 
-const deviceForms = "cpu, gpu, gpu:N, cuda, cuda:N, mps or metal"
+const deviceForms = "cpu, gpu, gpu:N, cuda, cuda:N, vulkan, vulkan:N, mps or metal"
 
 // ParseDevice parses lm-eval's device names.
 func ParseDevice(s string) (Device, error) {
