@@ -128,7 +128,7 @@ func taskNames(c *config.Config) string {
 func TestRunFlagErrors(t *testing.T) {
 	for _, tc := range []struct{ line, want string }{
 		{"run -t x -b huge", "--batch_size: invalid batch size \"huge\": want a positive integer, auto, or auto:N"},
-		{"run -t x --device tpu", "--device: invalid device \"tpu\": want cpu, gpu, gpu:N, cuda, cuda:N, mps or metal"},
+		{"run -t x --device tpu", "--device: invalid device \"tpu\": want cpu, gpu, gpu:N, cuda, cuda:N, vulkan, vulkan:N, mps or metal"},
 		{"run -t x -f many", "--num_fewshot: invalid value \"many\": want a non-negative integer"},
 		{"run -t x|y", "--tasks: invalid task \"x|y\""},
 		{"run -t x -L -3", "--limit"},
