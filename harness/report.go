@@ -9,6 +9,7 @@ import (
 
 	"lmeval/harness/metrics"
 	"lmeval/harness/model"
+	"lmeval/harness/pyval"
 	"lmeval/harness/results"
 	"lmeval/harness/task"
 )
@@ -391,7 +392,7 @@ func (ev *evaluation) fillConfig(out *results.Results, start time.Time, modelTim
 	}
 	out.Config = c
 	out.Date = results.Float(float64(start.UnixNano()) / 1e9)
-	out.TotalEvalTime = results.FloatRepr(ev.opts.now().Sub(start).Seconds())
+	out.TotalEvalTime = pyval.FloatRepr(ev.opts.now().Sub(start).Seconds())
 	out.LMEval = lmevalBlock(ev.lm, modelTime)
 	out.LMEval.PredictOnly = cfg.PredictOnly
 }

@@ -6,6 +6,7 @@ import (
 
 	"lmeval/harness/metrics"
 	"lmeval/harness/model"
+	"lmeval/harness/pyval"
 	"lmeval/harness/results"
 	"lmeval/harness/task"
 )
@@ -117,7 +118,7 @@ func (tr *taskRun) score(d *task.DocInfo, filtered []any) (docScore, error) {
 		res := first(filtered)
 		s, ok := res.(string)
 		if !ok {
-			s = results.PyStr(res)
+			s = pyval.Str(res)
 		}
 		if m, err = metrics.ScoreGeneration(tr.specs, golds, multiple, s); err != nil {
 			return docScore{}, err
@@ -170,11 +171,11 @@ func generationGolds(d *task.DocInfo) ([]string, bool) {
 	case []any:
 		out := make([]string, len(g))
 		for i, e := range g {
-			out[i] = results.PyStr(e)
+			out[i] = pyval.Str(e)
 		}
 		return out, true
 	}
-	return []string{results.PyStr(d.Target)}, false
+	return []string{pyval.Str(d.Target)}, false
 }
 
 // sample is one document's record under one filter, as lm-eval logs it.

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"lmeval/harness/pyval"
 )
 
 func hib(pairs ...any) *OrderedMap[bool] {
@@ -150,8 +152,8 @@ func TestPythonFormats(t *testing.T) {
 		1234567890123456.7: "1234567890123456.8", 0.0001: "0.0001", -2.5e-7: "-2.5e-07", 100.0: "100.0",
 		1.0 / 3: "0.3333333333333333",
 	} {
-		if got := FloatRepr(f); got != want {
-			t.Errorf("FloatRepr(%v) = %q, want %q", f, got, want)
+		if got := pyval.FloatRepr(f); got != want {
+			t.Errorf("pyval.FloatRepr(%v) = %q, want %q", f, got, want)
 		}
 	}
 	doc := NewOrderedMap[any]()
@@ -171,15 +173,15 @@ func TestPythonFormats(t *testing.T) {
 		[][]any{{"Question: 2+2?\nAnswer:", " 4"}}, [][]any{{[]any{-1.5, false}}}, []any{[]any{-1.5, false}},
 		"none", nil)
 	if s.DocHash != "abf975928aee99510d0195741f10f3ee8eee2315e667df2e9748a7f0fce3c670" {
-		t.Errorf("doc_hash = %s (json %s)", s.DocHash, PyJSON(doc, 2))
+		t.Errorf("doc_hash = %s (json %s)", s.DocHash, pyJSON(doc, 2))
 	}
 	if s.PromptHash != "d53ec5b1838198aa9d7eccaf307a5eb20cc2ed0501db08b17bb097e30d4e87a8" {
 		t.Errorf("prompt_hash = %s", s.PromptHash)
 	}
 	if s.TargetHash != "b99431c8775d7dc71b4c363482fc66b325dc0c79b4fecd36c6c77f67457cb06a" {
-		t.Errorf("target_hash = %s (str %s)", s.TargetHash, PyStr(s.Target))
+		t.Errorf("target_hash = %s (str %s)", s.TargetHash, pyval.Str(s.Target))
 	}
-	if got := HashString(PyStr(int64(3))); got != "4e07408562bedb8b60ce05c1decfe3ad16b72230967de01f640b7e4729b49fce" {
+	if got := HashString(pyval.Str(int64(3))); got != "4e07408562bedb8b60ce05c1decfe3ad16b72230967de01f640b7e4729b49fce" {
 		t.Errorf("hash of str(3) = %s", got)
 	}
 }

@@ -3,6 +3,8 @@ package results
 import (
 	"bytes"
 	"fmt"
+
+	"lmeval/harness/pyval"
 )
 
 // Sample is one document's record in lm-eval's samples_<task>_*.jsonl: the
@@ -34,13 +36,13 @@ func NewSample(docID int, doc, target any, arguments, resps [][]any, filtered []
 	if s.Metrics == nil {
 		s.Metrics = NewOrderedMap[any]()
 	}
-	s.DocHash = HashString(PyJSON(doc, 2))
+	s.DocHash = HashString(pyJSON(doc, 2))
 	prompt := ""
 	if len(arguments) > 0 && len(arguments[0]) > 0 {
-		prompt = PyStr(arguments[0][0])
+		prompt = pyval.Str(arguments[0][0])
 	}
 	s.PromptHash = HashString(prompt)
-	s.TargetHash = HashString(PyStr(target))
+	s.TargetHash = HashString(pyval.Str(target))
 	return s
 }
 
@@ -66,7 +68,7 @@ func sanitize(v any) any {
 		}
 		return out
 	}
-	return PyStr(v)
+	return pyval.Str(v)
 }
 
 // MarshalJSON writes the record as EvaluationTracker saves it: arguments
@@ -91,7 +93,7 @@ func (s *Sample) Record() *OrderedMap[any] {
 	o := NewOrderedMap[any]()
 	o.Set("doc_id", s.DocID)
 	o.Set("doc", jsonable(s.Doc))
-	o.Set("target", PyStr(s.Target))
+	o.Set("target", pyval.Str(s.Target))
 	o.Set("arguments", args)
 	o.Set("resps", sanitize(s.Resps))
 	o.Set("filtered_resps", sanitize(s.FilteredResps))
@@ -143,7 +145,7 @@ func jsonable(v any) any {
 func WriteSamples(samples []*Sample) []byte {
 	var b bytes.Buffer
 	for _, s := range samples {
-		b.WriteString(PyJSON(s.Record(), -1))
+		b.WriteString(pyJSON(s.Record(), -1))
 		b.WriteByte('\n')
 	}
 	return b.Bytes()

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/text/width"
+
+	"lmeval/harness/pyval"
 )
 
 // Table renders the "results" (column "results") or "groups" (column
@@ -40,7 +42,7 @@ func (r *Results) Table(column string, sortResults bool) string {
 			}
 			n := " "
 			if v, ok := r.NShot[k]; ok {
-				n = PyStr(pyValue(v))
+				n = pyval.Str(pyValue(v))
 			}
 			hib := r.HigherIsBetter[k]
 			name := any(k)
@@ -68,7 +70,7 @@ func (r *Results) Table(column string, sortResults bool) string {
 				if fv, ok := val.(float64); ok {
 					val = fmt.Sprintf("%.4f", fv)
 					if math.IsNaN(fv) || math.IsInf(fv, 0) {
-						val = FloatRepr(fv)
+						val = pyval.FloatRepr(fv)
 					}
 				}
 				if se, ok := dic.Get(m + "_stderr," + f); ok {
@@ -115,12 +117,12 @@ func (r *Results) Tables() string {
 // --num_fewshot given (nil when none).
 func (r *Results) Header(numFewshot any) string {
 	c := r.Config
-	bs := PyStr(pyValue(c.BatchSize))
+	bs := pyval.Str(pyValue(c.BatchSize))
 	if len(c.BatchSizes) > 0 {
-		bs += " (" + PyRepr(c.BatchSizes) + ")"
+		bs += " (" + pyval.Repr(c.BatchSizes) + ")"
 	}
 	return fmt.Sprintf("%s (%s), gen_kwargs: (%s), limit: %s, num_fewshot: %s, batch_size: %s",
-		c.Model, c.ModelArgs, PyStr(pyValue(c.GenKwargs)), PyStr(pyValue(c.Limit)), PyStr(pyValue(numFewshot)), bs)
+		c.Model, c.ModelArgs, pyval.Str(pyValue(c.GenKwargs)), pyval.Str(pyValue(c.Limit)), pyval.Str(pyValue(numFewshot)), bs)
 }
 
 // Cell types, after typepy's detection at pytablewriter's strict levels.
@@ -153,11 +155,11 @@ func classify(v any) cell {
 		case math.IsNaN(x):
 			return cell{typ: cellNaN, text: "NaN"}
 		case math.IsInf(x, 0):
-			return cell{typ: cellInf, text: FloatRepr(x)}
+			return cell{typ: cellInf, text: pyval.FloatRepr(x)}
 		case x == math.Trunc(x):
 			return cell{typ: cellInt, num: x}
 		}
-		return cell{typ: cellReal, num: x, dp: decimalPlaces(FloatRepr(x))}
+		return cell{typ: cellReal, num: x, dp: decimalPlaces(pyval.FloatRepr(x))}
 	case string:
 		t := strings.TrimSpace(x)
 		if t == "" {
