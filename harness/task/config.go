@@ -3,6 +3,8 @@ package task
 import (
 	"fmt"
 	"sort"
+
+	"lmeval/harness/pyval"
 )
 
 // Output types of lm-eval tasks.
@@ -163,7 +165,7 @@ func str(v any) string {
 	case string:
 		return x
 	}
-	return pyStr(v)
+	return pyval.Str(v)
 }
 
 func toInt(v any) (int, bool) {

@@ -6,6 +6,7 @@ import (
 
 	"lmeval/harness/model"
 	"lmeval/harness/pyrand"
+	"lmeval/harness/pyval"
 )
 
 // sampler draws few-shot examples as lm-eval's ContextSampler (default),
@@ -94,7 +95,7 @@ func (t *Task) label(d Doc) (string, error) {
 			return choices[i], nil
 		}
 	}
-	return pyStr(target), nil
+	return pyval.Str(target), nil
 }
 
 // drawCount is how many documents get_context draws for k shots: one more
@@ -153,7 +154,7 @@ func (t *Task) shots(s *sampler, doc Doc, k int, genPrefix *string) ([]shot, err
 			sh.user = x
 		case int:
 			if c.DocToChoice == nil {
-				sh.user = pyStr(x)
+				sh.user = pyval.Str(x)
 			}
 			choices, err := t.DocToChoice(d, fc.DocToChoice)
 			if err != nil {
@@ -167,7 +168,7 @@ func (t *Task) shots(s *sampler, doc Doc, k int, genPrefix *string) ([]shot, err
 				sh.user = choices[x]
 			}
 		default:
-			sh.user = pyStr(x)
+			sh.user = pyval.Str(x)
 		}
 		var answer string
 		switch x := target.(type) {
@@ -175,12 +176,12 @@ func (t *Task) shots(s *sampler, doc Doc, k int, genPrefix *string) ([]shot, err
 			if len(x) == 0 {
 				return nil, fmt.Errorf("few-shot doc_to_target returned an empty list")
 			}
-			answer = pyStr(x[0])
+			answer = pyval.Str(x[0])
 		case string:
 			answer = x
 		default:
 			if c.DocToChoice == nil {
-				answer = pyStr(x)
+				answer = pyval.Str(x)
 				break
 			}
 			i, ok := x.(int)
@@ -269,7 +270,7 @@ func (t *Task) buildDoc(d *DocInfo, smp *sampler, genKwargs map[string]any, opts
 			}
 			question = d.Choices[x]
 		} else {
-			question = pyStr(x)
+			question = pyval.Str(x)
 		}
 	default:
 		return fmt.Errorf("doc_to_text returned %T; lists of contexts are not supported", example)
@@ -394,7 +395,7 @@ func (t *Task) fits(d *DocInfo, genKwargs map[string]any, opts BuildOptions) (bo
 	case OutputMultipleChoice:
 		if t.MultipleInput {
 			for _, ctx := range d.Contexts {
-				texts = append(texts, ctx+delim+pyStr(d.Target))
+				texts = append(texts, ctx+delim+pyval.Str(d.Target))
 			}
 		} else {
 			for _, ch := range d.Choices {
@@ -402,7 +403,7 @@ func (t *Task) fits(d *DocInfo, genKwargs map[string]any, opts BuildOptions) (bo
 			}
 		}
 	case OutputLoglikelihood:
-		texts = []string{d.Context + pyStr(d.Target)}
+		texts = []string{d.Context + pyval.Str(d.Target)}
 	case OutputGenerateUntil:
 		texts = []string{d.Context}
 		budget -= genRequest(genKwargs).MaxGenToks
@@ -434,7 +435,7 @@ func (t *Task) requests(d *DocInfo, genKwargs map[string]any, opts BuildOptions)
 	case OutputLoglikelihood:
 		in := base
 		in.Type = OutputLoglikelihood
-		in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Context, Continuation: pyStr(d.Target)}
+		in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Context, Continuation: pyval.Str(d.Target)}
 		add(in)
 	case OutputLoglikelihoodRolling:
 		s, ok := d.Target.(string)
@@ -476,7 +477,7 @@ func (t *Task) requests(d *DocInfo, genKwargs map[string]any, opts BuildOptions)
 			in.Type = OutputLoglikelihood
 			in.Idx = idx
 			if t.MultipleInput {
-				in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Contexts[i], Continuation: delim + pyStr(d.Target)}
+				in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Contexts[i], Continuation: delim + pyval.Str(d.Target)}
 			} else {
 				in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Context, Continuation: delim + ch}
 			}
@@ -524,7 +525,7 @@ func genRequest(g map[string]any) model.GenerateRequest {
 		r.Until = []string{u}
 	case []any:
 		for _, s := range u {
-			r.Until = append(r.Until, pyStr(s))
+			r.Until = append(r.Until, pyval.Str(s))
 		}
 	case []string:
 		r.Until = append(r.Until, u...)

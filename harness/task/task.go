@@ -4,19 +4,20 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
-	"strings"
 
 	"lmeval/harness/jinja"
 	"lmeval/harness/model"
 	"lmeval/harness/pyrand"
+	"lmeval/harness/pyval"
 )
 
 // Templater renders Jinja templates the way lm-eval's Jinja2 environment
 // does; *jinja.Env implements it.
 type Templater interface {
 	Render(src string, vars map[string]any) (string, error)
+	// RenderValue is ast.literal_eval(Render(src, vars)).
+	RenderValue(src string, vars map[string]any) (any, error)
 	Eval(expr string, vars map[string]any) (any, error)
 	Compile(src string) error
 }
@@ -430,8 +431,6 @@ func (t *Task) fewshotDocs(ctx context.Context, opts BuildOptions) ([]Doc, error
 	return docs, nil
 }
 
-var singleExpr = regexp.MustCompile(`^\s*\{\{(.*)\}\}\s*$`)
-
 func (t *Task) render(src string, doc Doc) (string, error) {
 	return t.tmpl.Render(src, doc)
 }
@@ -571,19 +570,8 @@ func (t *Task) DocToChoice(doc Doc, spec any) ([]string, error) {
 			v = doc[s]
 			break
 		}
-		if m := singleExpr.FindStringSubmatch(s); m != nil && !strings.Contains(m[1], "}}") && !strings.Contains(m[1], "{{") {
-			if ev, err := t.tmpl.Eval(m[1], doc); err == nil {
-				if _, isList := ev.([]any); isList {
-					v = ev
-					break
-				}
-			}
-		}
-		out, err := t.render(s, doc)
-		if err != nil {
-			return nil, err
-		}
-		if v, err = literalEval(out); err != nil {
+		var err error
+		if v, err = t.tmpl.RenderValue(s, doc); err != nil {
 			return nil, fmt.Errorf("doc_to_choice: %w", err)
 		}
 	case []any:
@@ -604,7 +592,7 @@ func (t *Task) DocToChoice(doc Doc, spec any) ([]string, error) {
 	case []any:
 		out := make([]string, len(l))
 		for i, e := range l {
-			out[i] = pyStr(e)
+			out[i] = pyval.Str(e)
 		}
 		return out, nil
 	case map[string]any:
@@ -620,7 +608,7 @@ func (t *Task) GenPrefix(doc Doc) (*string, error) {
 		return nil, nil
 	}
 	if t.features[*gp] {
-		s := pyStr(doc[*gp])
+		s := pyval.Str(doc[*gp])
 		return &s, nil
 	}
 	s, err := t.render(*gp, doc)

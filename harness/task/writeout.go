@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"lmeval/harness/pyval"
 )
 
 // ExampleDivider precedes each document in write-out files, as lm-eval's
@@ -26,9 +28,9 @@ func WriteOut(w io.Writer, t *Task, numExamples int) error {
 		}
 		fmt.Fprintf(bw, ExampleDivider, i)
 		bw.WriteString(d.Context + "\n")
-		fmt.Fprintf(bw, "!!@@##@@!! -- Target: %s\n", pyRepr(d.Target))
+		fmt.Fprintf(bw, "!!@@##@@!! -- Target: %s\n", pyval.Repr(d.Target))
 		if d.Choices != nil {
-			fmt.Fprintf(bw, "!!@@##@@!! -- Choices: %s\n", pyRepr(d.Choices))
+			fmt.Fprintf(bw, "!!@@##@@!! -- Choices: %s\n", pyval.Repr(d.Choices))
 		}
 		if d.Gold >= 0 || d.Golds != nil {
 			if d.Golds != nil {
@@ -38,7 +40,7 @@ func WriteOut(w io.Writer, t *Task, numExamples int) error {
 			}
 		}
 		for j, c := range d.Contexts {
-			fmt.Fprintf(bw, "!!@@##@@!! -- Context %d: %s\n", j, pyRepr(c))
+			fmt.Fprintf(bw, "!!@@##@@!! -- Context %d: %s\n", j, pyval.Repr(c))
 		}
 		if t.Fewshot.Reduced > 0 && d.Shots < t.NumFewshot {
 			fmt.Fprintf(bw, "!!@@##@@!! -- Shots: %d of %d (cut to fit the context)\n", d.Shots, t.NumFewshot)
