@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/nikolalohinski/gonja/v2/nodes"
+
+	"lmeval/harness/pyval"
 )
 
 // filterFunc implements one Jinja2 filter.
@@ -218,7 +220,7 @@ func init() {
 				}
 				return int64(x), nil
 			case string:
-				s := strings.TrimFunc(x, pyIsSpace)
+				s := strings.TrimFunc(x, pyval.IsSpace)
 				s = strings.ReplaceAll(s, "_", "")
 				if i, err := strconv.ParseInt(s, int(base), 64); err == nil {
 					return i, nil
@@ -409,18 +411,15 @@ func init() {
 		"title": stringFilter(jinjaTitle),
 		"tojson": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 			indent, _ := asInt(param(args, kwargs, 0, "indent", int64(-1)))
-			var b strings.Builder
 			if r.env.hfJSON {
 				ascii, _ := truth(param(args, kwargs, 1, "ensure_ascii", false))
-				if err := writeJSON(&b, v, int(indent), 0, ascii); err != nil {
-					return nil, err
-				}
-				return b.String(), nil
+				return toJSON(v, int(indent), ascii)
 			}
-			if err := writeJSON(&b, v, int(indent), 0, true); err != nil {
+			s, err := toJSON(v, int(indent), true)
+			if err != nil {
 				return nil, err
 			}
-			return strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`, "'", `\u0027`).Replace(b.String()), nil
+			return strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`, "'", `\u0027`).Replace(s), nil
 		},
 		"trim": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 			s, err := str(v)
@@ -567,7 +566,7 @@ func init() {
 				if i > 0 {
 					b.WriteString(newline)
 				}
-				if (i > 0 || first) && (blank || strings.TrimFunc(l, pyIsSpace) != "") {
+				if (i > 0 || first) && (blank || strings.TrimFunc(l, pyval.IsSpace) != "") {
 					b.WriteString(ind)
 				}
 				b.WriteString(l)
@@ -580,7 +579,7 @@ func init() {
 				return nil, err
 			}
 			s = commentOrTag.ReplaceAllString(s, "")
-			s = strings.Join(strings.FieldsFunc(s, pyIsSpace), " ")
+			s = strings.Join(strings.FieldsFunc(s, pyval.IsSpace), " ")
 			return unescapeHTML(s), nil
 		},
 		"pprint":      func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) { return repr(v) },
@@ -689,7 +688,7 @@ func stringFilter(f func(string) string) filterFunc {
 // with Python's str.upper and str.lower.
 func jinjaTitle(s string) string {
 	var b strings.Builder
-	isSep := func(r rune) bool { return pyIsSpace(r) || strings.ContainsRune("-({[<", r) }
+	isSep := func(r rune) bool { return pyval.IsSpace(r) || strings.ContainsRune("-({[<", r) }
 	for len(s) > 0 {
 		i := strings.IndexFunc(s, func(r rune) bool { return !isSep(r) })
 		if i < 0 {
@@ -862,7 +861,7 @@ func minMaxFilter(sign int) filterFunc {
 
 // parsePyFloat is Python's float(str).
 func parsePyFloat(s string) (float64, bool) {
-	s = strings.TrimFunc(s, pyIsSpace)
+	s = strings.TrimFunc(s, pyval.IsSpace)
 	s = strings.ReplaceAll(s, "_", "")
 	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
 	case "inf", "infinity", "nan":

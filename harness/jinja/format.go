@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"lmeval/harness/pyval"
 )
 
 // percentFormat is Python's printf-style `format % args`.
@@ -229,7 +231,7 @@ func formatNumber(spec fmtSpec, arg any) (string, error) {
 	switch spec.verb {
 	case 'd', 'i', 'u', 0:
 		if spec.verb == 0 && !isInt {
-			digits = formatFloat(math.Abs(f))
+			digits = pyval.FloatRepr(math.Abs(f))
 			neg = f < 0 || (f == 0 && math.Signbit(f))
 			if spec.comma && !strings.ContainsAny(digits, "en") {
 				intPart, frac, found := strings.Cut(digits, ".")
@@ -318,7 +320,7 @@ func formatNumber(spec fmtSpec, arg any) (string, error) {
 			digits = strings.ToUpper(digits)
 		}
 		if math.IsInf(f, 0) || math.IsNaN(f) {
-			digits = formatFloat(a)
+			digits = pyval.FloatRepr(a)
 		}
 	default:
 		return "", fmt.Errorf("unsupported format character '%c'", spec.verb)

@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
+
+	"lmeval/harness/pyval"
 )
 
 // Python's str, list, tuple and dict methods, as templates call them
@@ -54,7 +56,7 @@ func optChars(name string, args []any) (*string, error) {
 func pyStrip(s string, chars *string, left, right bool) string {
 	var f func(rune) bool
 	if chars == nil {
-		f = pyIsSpace
+		f = pyval.IsSpace
 	} else {
 		set := *chars
 		f = func(r rune) bool { return strings.ContainsRune(set, r) }
@@ -74,7 +76,7 @@ func pySplitWhitespace(s string, maxsplit int) []any {
 	i := 0
 	rs := []rune(s)
 	for i < len(rs) {
-		for i < len(rs) && pyIsSpace(rs[i]) {
+		for i < len(rs) && pyval.IsSpace(rs[i]) {
 			i++
 		}
 		if i == len(rs) {
@@ -84,7 +86,7 @@ func pySplitWhitespace(s string, maxsplit int) []any {
 			return append(out, string(rs[i:]))
 		}
 		j := i
-		for j < len(rs) && !pyIsSpace(rs[j]) {
+		for j < len(rs) && !pyval.IsSpace(rs[j]) {
 			j++
 		}
 		out = append(out, string(rs[i:j]))
@@ -98,7 +100,7 @@ func pyRSplitWhitespace(s string, maxsplit int) []any {
 	rs := []rune(s)
 	i := len(rs)
 	for i > 0 {
-		for i > 0 && pyIsSpace(rs[i-1]) {
+		for i > 0 && pyval.IsSpace(rs[i-1]) {
 			i--
 		}
 		if i == 0 {
@@ -109,7 +111,7 @@ func pyRSplitWhitespace(s string, maxsplit int) []any {
 			break
 		}
 		j := i
-		for j > 0 && !pyIsSpace(rs[j-1]) {
+		for j > 0 && !pyval.IsSpace(rs[j-1]) {
 			j--
 		}
 		rev = append(rev, string(rs[j:i]))
@@ -618,7 +620,7 @@ func strIs(name, s string) bool {
 		case "isalnum":
 			ok = unicode.IsLetter(r) || unicode.In(r, unicode.Nd, unicode.Nl, unicode.No)
 		case "isspace":
-			ok = pyIsSpace(r)
+			ok = pyval.IsSpace(r)
 		case "isascii":
 			ok = r < 0x80
 		}
@@ -746,7 +748,7 @@ func dictMethod(d map[string]any, name string) (callable, bool) {
 	switch name {
 	case "items":
 		return noArgs(name, func() any {
-			keys := sortedKeys(d)
+			keys := pyval.SortedKeys(d)
 			out := make([]any, len(keys))
 			for i, k := range keys {
 				out[i] = tuple{k, d[k]}
@@ -754,10 +756,10 @@ func dictMethod(d map[string]any, name string) (callable, bool) {
 			return out
 		}), true
 	case "keys":
-		return noArgs(name, func() any { return toAnyList(sortedKeys(d)) }), true
+		return noArgs(name, func() any { return toAnyList(pyval.SortedKeys(d)) }), true
 	case "values":
 		return noArgs(name, func() any {
-			keys := sortedKeys(d)
+			keys := pyval.SortedKeys(d)
 			out := make([]any, len(keys))
 			for i, k := range keys {
 				out[i] = d[k]

@@ -3,13 +3,11 @@ package jinja
 import (
 	"errors"
 	"fmt"
-	"math"
 	"reflect"
-	"sort"
-	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"lmeval/harness/pyval"
 )
 
 // Template values are plain Go values with Python's meaning:
@@ -298,205 +296,44 @@ func truth(v any) (bool, error) {
 
 // str is Python's str(v) as Jinja prints it.
 func str(v any) (string, error) {
-	switch x := v.(type) {
-	case string:
-		return x, nil
-	case *undefined:
-		if x.soft {
+	if u, ok := v.(*undefined); ok {
+		if u.soft {
 			return "", nil
 		}
-		return "", x.err()
+		return "", u.err()
 	}
-	var b strings.Builder
-	if err := writeRepr(&b, v, false); err != nil {
-		return "", err
-	}
-	return b.String(), nil
+	return pyval.Str(v), nil
 }
 
+// repr is Python's repr(v); repr() of jinja2's Undefined does not raise.
 func repr(v any) (string, error) {
-	var b strings.Builder
-	err := writeRepr(&b, v, true)
-	return b.String(), err
+	return pyval.Repr(v), nil
 }
 
-func writeRepr(b *strings.Builder, v any, quote bool) error {
-	switch x := v.(type) {
-	case nil:
-		b.WriteString("None")
-	case bool:
-		if x {
-			b.WriteString("True")
-		} else {
-			b.WriteString("False")
-		}
-	case int64:
-		b.WriteString(strconv.FormatInt(x, 10))
-	case float64:
-		b.WriteString(formatFloat(x))
-	case string:
-		if quote {
-			b.WriteString(pyQuote(x))
-		} else {
-			b.WriteString(x)
-		}
-	case []any:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if err := writeRepr(b, e, true); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
-	case tuple:
-		b.WriteByte('(')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if err := writeRepr(b, e, true); err != nil {
-				return err
-			}
-		}
-		if len(x) == 1 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(')')
-	case map[string]any:
-		b.WriteByte('{')
-		for i, k := range sortedKeys(x) {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(pyQuote(k))
-			b.WriteString(": ")
-			if err := writeRepr(b, x[k], true); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
-	case *undefined:
-		if quote {
-			// repr() of jinja2's Undefined inside a container does not raise.
-			b.WriteString("Undefined")
-			return nil
-		}
-		return x.err()
-	case *namespace:
-		b.WriteString("<Namespace ")
-		if err := writeRepr(b, x.attrs, true); err != nil {
-			return err
-		}
-		b.WriteString(">")
-	case *loopInfo:
-		fmt.Fprintf(b, "<LoopContext %d/%d>", x.index+1, x.length)
-	default:
-		fmt.Fprintf(b, "<%s object>", typeName(v))
+// PyRepr implements pyval.Reprer: a tuple is written in parentheses, with a
+// trailing comma when it has one item.
+func (t tuple) PyRepr() string {
+	l := pyval.Repr([]any(t))
+	if len(t) == 1 {
+		return "(" + l[1:len(l)-1] + ",)"
 	}
-	return nil
+	return "(" + l[1:len(l)-1] + ")"
 }
 
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+// PyRepr implements pyval.Reprer.
+func (u *undefined) PyRepr() string { return "Undefined" }
 
-// formatFloat is Python's repr(float): the shortest string that round-trips,
-// in exponent form below 1e-4 and from 1e16 on.
-func formatFloat(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case math.IsNaN(f):
-		return "nan"
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64)
-	mant, expStr, _ := strings.Cut(s, "e")
-	exp, _ := strconv.Atoi(expStr)
-	if exp < -4 || exp >= 16 {
-		sign := "+"
-		if exp < 0 {
-			sign = "-"
-			exp = -exp
-		}
-		return fmt.Sprintf("%se%s%02d", mant, sign, exp)
-	}
-	s = strconv.FormatFloat(f, 'f', -1, 64)
-	if !strings.ContainsAny(s, ".") {
-		s += ".0"
-	}
-	return s
-}
+// PyRepr implements pyval.Reprer.
+func (n *namespace) PyRepr() string { return "<Namespace " + pyval.Repr(n.attrs) + ">" }
 
-// pyQuote is Python's repr(str).
-func pyQuote(s string) string {
-	q := byte('\'')
-	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
-		q = '"'
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte(q)
-	for _, r := range s {
-		switch {
-		case r == rune(q) || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == utf8.RuneError:
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r < 0x7f:
-			b.WriteRune(r)
-		case !pyPrintable(r):
-			switch {
-			case r <= 0xff:
-				fmt.Fprintf(&b, `\x%02x`, r)
-			case r <= 0xffff:
-				fmt.Fprintf(&b, `\u%04x`, r)
-			default:
-				fmt.Fprintf(&b, `\U%08x`, r)
-			}
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte(q)
-	return b.String()
-}
+// PyRepr implements pyval.Reprer.
+func (l *loopInfo) PyRepr() string { return fmt.Sprintf("<LoopContext %d/%d>", l.index+1, l.length) }
 
-// pyPrintable approximates Python's str.isprintable for one character:
-// everything but the Unicode categories Cc, Cf, Cs, Co, Cn, Zl, Zp and Zs
-// other than the ASCII space.
-func pyPrintable(r rune) bool {
-	if r == ' ' {
-		return true
-	}
-	if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Cs, unicode.Co, unicode.Zl, unicode.Zp, unicode.Zs) {
-		return false
-	}
-	return unicode.IsPrint(r) || unicode.IsGraphic(r) || unicode.IsMark(r)
-}
+// PyRepr implements pyval.Reprer.
+func (c callable) PyRepr() string { return "<function object>" }
 
-// pyIsSpace is Python's str.isspace for one character.
-func pyIsSpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
-}
+// PyRepr implements pyval.Reprer.
+func (m *macro) PyRepr() string { return "<function object>" }
 
 // equal is Python's ==.
 func equal(a, b any) bool {
@@ -688,7 +525,7 @@ func iterate(v any) ([]any, error) {
 		}
 		return out, nil
 	case map[string]any:
-		keys := sortedKeys(x)
+		keys := pyval.SortedKeys(x)
 		out := make([]any, len(keys))
 		for i, k := range keys {
 			out[i] = k
