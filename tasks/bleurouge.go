@@ -4,6 +4,8 @@ import (
 	"math"
 	"regexp"
 	"strings"
+
+	"lmeval/harness/pyre"
 )
 
 // truthfulqa_gen scores a generated answer against every true and false
@@ -25,7 +27,7 @@ func tokenizeIntl(line string) string {
 	for _, r := range intlRules {
 		line = r.re.ReplaceAllString(line, r.repl)
 	}
-	return strings.Join(strings.FieldsFunc(line, pyIsSpace), " ")
+	return strings.Join(strings.FieldsFunc(line, pyre.IsSpace), " ")
 }
 
 // sentenceBLEU is truthfulqa's bleu([[ref]], [pred]):
@@ -33,8 +35,8 @@ func tokenizeIntl(line string) string {
 // tokenize="intl", lowercase=False, use_effective_order=False).score.
 func sentenceBLEU(ref, pred string) float64 {
 	const order = 4
-	hyp := strings.FieldsFunc(tokenizeIntl(strings.TrimRightFunc(pred, pyIsSpace)), pyIsSpace)
-	rf := strings.FieldsFunc(tokenizeIntl(strings.TrimRightFunc(ref, pyIsSpace)), pyIsSpace)
+	hyp := strings.FieldsFunc(tokenizeIntl(strings.TrimRightFunc(pred, pyre.IsSpace)), pyre.IsSpace)
+	rf := strings.FieldsFunc(tokenizeIntl(strings.TrimRightFunc(ref, pyre.IsSpace)), pyre.IsSpace)
 	refCounts := ngramCounts(rf, order)
 	var correct, total [order]float64
 	for g, c := range ngramCounts(hyp, order) {
@@ -98,7 +100,7 @@ var (
 func rougeTokenize(text string) []string {
 	text = rougeNonAlnum.ReplaceAllString(pyLower(text), " ")
 	var out []string
-	for _, t := range strings.FieldsFunc(text, pyIsSpace) {
+	for _, t := range strings.FieldsFunc(text, pyre.IsSpace) {
 		if rougeValid.MatchString(t) {
 			out = append(out, t)
 		}

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"lmeval/harness/pyre"
 )
 
 // bracketed matches the WikiHow section markers ("[header]", "[step]") that
@@ -16,7 +18,7 @@ var bracketed = regexp.MustCompile(`\[.*?\]`)
 // hellaswag/utils.py preprocess does: strip, " [title]" becomes ". ", other
 // bracketed markers are dropped, and each double space is halved once.
 func HellaswagPreprocess(text string) string {
-	text = pyStrip(text)
+	text = pyre.Strip(text)
 	text = strings.ReplaceAll(text, " [title]", ". ")
 	text = bracketed.ReplaceAllLiteralString(text, "")
 	return strings.ReplaceAll(text, "  ", " ")
@@ -88,7 +90,7 @@ func pyInt(v any) (int64, error) {
 		}
 		return 0, nil
 	case string:
-		n, err := strconv.ParseInt(pyStrip(x), 10, 64)
+		n, err := strconv.ParseInt(pyre.Strip(x), 10, 64)
 		if err != nil {
 			return 0, fmt.Errorf("invalid literal for int(): %q", x)
 		}

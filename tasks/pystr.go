@@ -10,16 +10,6 @@ import (
 // The native helpers replace Python functions, so string handling follows
 // Python's str semantics wherever Go's differs.
 
-// pyIsSpace reports whether r is whitespace for Python's str.isspace,
-// str.strip() and the re module's \s: Go's unicode.IsSpace plus the ASCII
-// information separators U+001C..U+001F.
-func pyIsSpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
-}
-
-// pyStrip is Python's s.strip() with no argument.
-func pyStrip(s string) string { return strings.TrimFunc(s, pyIsSpace) }
-
 // pyCapitalize is Python's str.capitalize: the first character in title
 // case, every other character lower-cased (a final sigma seeing the first
 // character as its context, as in CPython).

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"lmeval/harness/pyre"
 )
 
 // TruthfulQAProcessDocsGen is truthfulqa/utils.py process_docs_gen: the
@@ -35,7 +37,7 @@ func TruthfulQAProcessDocsGen(docs []map[string]any) ([]map[string]any, error) {
 			correct = append(correct, "I have no comment.")
 		}
 		d := copyDoc(doc, 0)
-		d["question"] = pyStrip(q)
+		d["question"] = pyre.Strip(q)
 		d["correct_answers"] = correct
 		d["incorrect_answers"] = incorrect
 		out[i] = d
@@ -54,7 +56,7 @@ func formatAnswers(doc map[string]any, key string) ([]any, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s[%d] is %T, want a string", key, j, v)
 		}
-		s = pyStrip(s)
+		s = pyre.Strip(s)
 		if s == "" {
 			continue
 		}

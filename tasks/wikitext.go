@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"lmeval/harness/pyre"
 )
 
 // pySpace is the re module's \s on str patterns (Go's \s is ASCII only and
@@ -82,7 +84,7 @@ func WikitextCounts(page string) (words, bytes int) {
 	words = 1
 	inSpace := false
 	for _, r := range page {
-		sp := pyIsSpace(r)
+		sp := pyre.IsSpace(r)
 		if sp && !inSpace {
 			words++
 		}

@@ -3,6 +3,8 @@ package tasks
 import (
 	"fmt"
 	"strings"
+
+	"lmeval/harness/pyre"
 )
 
 // Winogrande is scored by partial evaluation (Trinh & Le, 2018): each option
@@ -35,7 +37,7 @@ func WinograndeDocToTarget(doc map[string]any) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("winogrande doc_to_target: %w", err)
 	}
-	return pyStrip(s[i+1:]), nil
+	return pyre.Strip(s[i+1:]), nil
 }
 
 // WinograndeDocToChoice is preprocess_winogrande.doc_to_choice: the

@@ -11,7 +11,7 @@ import (
 
 	"github.com/nikolalohinski/gonja/v2/nodes"
 
-	"lmeval/harness/pyval"
+	"lmeval/harness/pyre"
 )
 
 // filterFunc implements one Jinja2 filter.
@@ -220,7 +220,7 @@ func init() {
 				}
 				return int64(x), nil
 			case string:
-				s := strings.TrimFunc(x, pyval.IsSpace)
+				s := strings.TrimFunc(x, pyre.IsSpace)
 				s = strings.ReplaceAll(s, "_", "")
 				if i, err := strconv.ParseInt(s, int(base), 64); err == nil {
 					return i, nil
@@ -566,7 +566,7 @@ func init() {
 				if i > 0 {
 					b.WriteString(newline)
 				}
-				if (i > 0 || first) && (blank || strings.TrimFunc(l, pyval.IsSpace) != "") {
+				if (i > 0 || first) && (blank || strings.TrimFunc(l, pyre.IsSpace) != "") {
 					b.WriteString(ind)
 				}
 				b.WriteString(l)
@@ -579,7 +579,7 @@ func init() {
 				return nil, err
 			}
 			s = commentOrTag.ReplaceAllString(s, "")
-			s = strings.Join(strings.FieldsFunc(s, pyval.IsSpace), " ")
+			s = strings.Join(strings.FieldsFunc(s, pyre.IsSpace), " ")
 			return unescapeHTML(s), nil
 		},
 		"pprint":      func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) { return repr(v) },
@@ -688,7 +688,7 @@ func stringFilter(f func(string) string) filterFunc {
 // with Python's str.upper and str.lower.
 func jinjaTitle(s string) string {
 	var b strings.Builder
-	isSep := func(r rune) bool { return pyval.IsSpace(r) || strings.ContainsRune("-({[<", r) }
+	isSep := func(r rune) bool { return pyre.IsSpace(r) || strings.ContainsRune("-({[<", r) }
 	for len(s) > 0 {
 		i := strings.IndexFunc(s, func(r rune) bool { return !isSep(r) })
 		if i < 0 {
@@ -861,7 +861,7 @@ func minMaxFilter(sign int) filterFunc {
 
 // parsePyFloat is Python's float(str).
 func parsePyFloat(s string) (float64, bool) {
-	s = strings.TrimFunc(s, pyval.IsSpace)
+	s = strings.TrimFunc(s, pyre.IsSpace)
 	s = strings.ReplaceAll(s, "_", "")
 	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
 	case "inf", "infinity", "nan":

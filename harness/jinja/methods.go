@@ -11,6 +11,7 @@ import (
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
 
+	"lmeval/harness/pyre"
 	"lmeval/harness/pyval"
 )
 
@@ -56,7 +57,7 @@ func optChars(name string, args []any) (*string, error) {
 func pyStrip(s string, chars *string, left, right bool) string {
 	var f func(rune) bool
 	if chars == nil {
-		f = pyval.IsSpace
+		f = pyre.IsSpace
 	} else {
 		set := *chars
 		f = func(r rune) bool { return strings.ContainsRune(set, r) }
@@ -76,7 +77,7 @@ func pySplitWhitespace(s string, maxsplit int) []any {
 	i := 0
 	rs := []rune(s)
 	for i < len(rs) {
-		for i < len(rs) && pyval.IsSpace(rs[i]) {
+		for i < len(rs) && pyre.IsSpace(rs[i]) {
 			i++
 		}
 		if i == len(rs) {
@@ -86,7 +87,7 @@ func pySplitWhitespace(s string, maxsplit int) []any {
 			return append(out, string(rs[i:]))
 		}
 		j := i
-		for j < len(rs) && !pyval.IsSpace(rs[j]) {
+		for j < len(rs) && !pyre.IsSpace(rs[j]) {
 			j++
 		}
 		out = append(out, string(rs[i:j]))
@@ -100,7 +101,7 @@ func pyRSplitWhitespace(s string, maxsplit int) []any {
 	rs := []rune(s)
 	i := len(rs)
 	for i > 0 {
-		for i > 0 && pyval.IsSpace(rs[i-1]) {
+		for i > 0 && pyre.IsSpace(rs[i-1]) {
 			i--
 		}
 		if i == 0 {
@@ -111,7 +112,7 @@ func pyRSplitWhitespace(s string, maxsplit int) []any {
 			break
 		}
 		j := i
-		for j > 0 && !pyval.IsSpace(rs[j-1]) {
+		for j > 0 && !pyre.IsSpace(rs[j-1]) {
 			j--
 		}
 		rev = append(rev, string(rs[j:i]))
@@ -620,7 +621,7 @@ func strIs(name, s string) bool {
 		case "isalnum":
 			ok = unicode.IsLetter(r) || unicode.In(r, unicode.Nd, unicode.Nl, unicode.No)
 		case "isspace":
-			ok = pyval.IsSpace(r)
+			ok = pyre.IsSpace(r)
 		case "isascii":
 			ok = r < 0x80
 		}

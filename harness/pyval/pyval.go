@@ -211,10 +211,3 @@ func IsPrintable(r rune) bool {
 	}
 	return unicode.IsPrint(r) || unicode.IsGraphic(r) || unicode.IsMark(r)
 }
-
-// IsSpace is Python's str.isspace for one character, which str.split(),
-// str.strip() and the re module's \s use: Go's unicode.IsSpace plus the
-// ASCII information separators U+001C..U+001F.
-func IsSpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
-}
