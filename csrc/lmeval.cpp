@@ -96,6 +96,22 @@ lm_model *lm_load(const char *path, const lm_params *p, char *err, int32_t errle
 		return m;
 	}
 
+	if (p->no_context) {
+		return m;
+	}
+	if (lm_context_init(m, p, err, errlen) != 0) {
+		llama_model_free(m->model);
+		delete m;
+		return nullptr;
+	}
+	return m;
+}
+
+int32_t lm_context_init(lm_model *m, const lm_params *p, char *err, int32_t errlen) {
+	if (m->ctx != nullptr || m->vocab_only) {
+		set_err(err, errlen, "the model already has a context, or has no weights");
+		return -1;
+	}
 	llama_context_params cp = llama_context_default_params();
 	cp.n_ctx = (uint32_t)p->n_ctx;
 	cp.n_batch = (uint32_t)p->n_batch;
@@ -112,16 +128,32 @@ lm_model *lm_load(const char *path, const lm_params *p, char *err, int32_t errle
 	cp.kv_unified = true;
 	m->ctx = llama_init_from_model(m->model, cp);
 	if (m->ctx == nullptr) {
-		set_err(err, errlen, std::string("llama.cpp could not create a context for ") + path);
-		llama_model_free(m->model);
-		delete m;
-		return nullptr;
+		set_err(err, errlen, "llama.cpp could not create a context with n_ctx " + std::to_string(p->n_ctx) +
+		                         ", n_seq_max " + std::to_string(p->n_seq_max) +
+		                         " (out of memory? see the log above)");
+		return -1;
 	}
 	m->n_threads = std::max(1, p->n_threads);
 	m->n_batch = (int32_t)llama_n_batch(m->ctx);
 	m->n_seq_max = (int32_t)llama_n_seq_max(m->ctx);
 	m->batch = llama_batch_init(m->n_batch, 0, m->n_seq_max);
-	return m;
+	return 0;
+}
+
+int32_t lm_devices(lm_device *out, int32_t n) {
+	const int32_t count = (int32_t)ggml_backend_dev_count();
+	for (int32_t i = 0; i < count && i < n; i++) {
+		ggml_backend_dev_t d = ggml_backend_dev_get((size_t)i);
+		size_t free = 0, total = 0;
+		ggml_backend_dev_memory(d, &free, &total);
+		lm_device &o = out[i];
+		memset(&o, 0, sizeof(o));
+		snprintf(o.name, sizeof(o.name), "%s", ggml_backend_dev_name(d));
+		o.type = (int32_t)ggml_backend_dev_type(d);
+		o.free = free;
+		o.total = total;
+	}
+	return count;
 }
 
 void lm_free(lm_model *m) {

@@ -47,11 +47,26 @@ typedef struct lm_params {
 	int32_t type_v;
 	int32_t vocab_only;
 	int32_t use_mmap;
+	int32_t no_context; /* load the weights only; lm_context_init follows */
 } lm_params;
 
-/* lm_load loads a model and (unless vocab_only) makes its context. On
- * failure it returns NULL with a message in err. */
+/* lm_load loads a model and (unless vocab_only or no_context) makes its
+ * context. On failure it returns NULL with a message in err. */
 lm_model *lm_load(const char *path, const lm_params *p, char *err, int32_t errlen);
+/* lm_context_init makes the context of a model loaded with no_context,
+ * with p's context settings. It returns 0, or -1 with a message in err
+ * (the model stays loaded, so a smaller context can be tried). */
+int32_t lm_context_init(lm_model *m, const lm_params *p, char *err, int32_t errlen);
+
+/* ggml's backend devices, for sizing the KV cache to free memory. */
+typedef struct lm_device {
+	char name[64];
+	int32_t type; /* 0 CPU, 1 GPU, 2 integrated GPU, 3 accelerator */
+	uint64_t free, total;
+} lm_device;
+
+/* lm_devices fills up to n devices and returns how many there are. */
+int32_t lm_devices(lm_device *out, int32_t n);
 void lm_free(lm_model *m);
 
 typedef struct lm_info {

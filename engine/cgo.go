@@ -37,6 +37,7 @@ type cparams struct {
 	flashAttn                               int
 	typeK, typeV                            int
 	vocabOnly, mmap                         bool
+	noContext                               bool
 }
 
 func b2i(b bool) C.int32_t {
@@ -67,6 +68,7 @@ func cLoad(path string, p cparams) (*C.lm_model, error) {
 	cp.type_v = C.int32_t(p.typeV)
 	cp.vocab_only = b2i(p.vocabOnly)
 	cp.use_mmap = b2i(p.mmap)
+	cp.no_context = b2i(p.noContext)
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
 	var errbuf [512]C.char
@@ -75,6 +77,50 @@ func cLoad(path string, p cparams) (*C.lm_model, error) {
 		return nil, errors.New(C.GoString(&errbuf[0]))
 	}
 	return m, nil
+}
+
+// cContextInit makes the context of a model loaded with noContext.
+func cContextInit(m *C.lm_model, p cparams) error {
+	var cp C.lm_params
+	cp.n_ctx = C.int32_t(p.nCtx)
+	cp.n_batch = C.int32_t(p.nBatch)
+	cp.n_ubatch = C.int32_t(p.nUBatch)
+	cp.n_seq_max = C.int32_t(p.nSeqMax)
+	cp.n_threads = C.int32_t(p.threads)
+	cp.flash_attn = C.int32_t(p.flashAttn)
+	cp.type_k = C.int32_t(p.typeK)
+	cp.type_v = C.int32_t(p.typeV)
+	var errbuf [512]C.char
+	if C.lm_context_init(m, &cp, &errbuf[0], C.int32_t(len(errbuf))) != 0 {
+		return errors.New(C.GoString(&errbuf[0]))
+	}
+	return nil
+}
+
+// Device is one of ggml's backend devices and its memory.
+type Device struct {
+	Name        string
+	Type        string // "cpu", "gpu", "igpu" or "accel"
+	Free, Total uint64 // bytes, as the backend reports them
+}
+
+// Devices lists the devices the native engine can use, with their free
+// and total memory.
+func Devices() []Device {
+	nativeInit()
+	var buf [32]C.lm_device
+	n := int(C.lm_devices(&buf[0], C.int32_t(len(buf))))
+	out := make([]Device, 0, n)
+	for i := 0; i < n && i < len(buf); i++ {
+		d := buf[i]
+		typ := [...]string{"cpu", "gpu", "igpu", "accel"}
+		t := "other"
+		if int(d._type) >= 0 && int(d._type) < len(typ) {
+			t = typ[d._type]
+		}
+		out = append(out, Device{Name: C.GoString(&d.name[0]), Type: t, Free: uint64(d.free), Total: uint64(d.total)})
+	}
+	return out
 }
 
 type cinfo struct {

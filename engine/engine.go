@@ -13,6 +13,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"runtime"
 	"strings"
@@ -40,6 +41,26 @@ type Options struct {
 	NUBatch   int // physical batch; 0: 512
 	NSeqMax   int // sequences decoded together; 0: 128 (at most 256)
 	Threads   int // 0: runtime.NumCPU()
+
+	// AutoBatch sizes the context to free memory (lm-eval's batch_size
+	// auto): NCtx as large as fits a safety fraction of the memory the
+	// context goes to, bounded by what the work can use (NSeqMax sequences
+	// of MaxLength, at most 65536 cells) and at least MaxLength; NSeqMax
+	// 256 (at most MaxBatchSize). NCtx, NSeqMax and MaxLength, when given,
+	// are kept. If llama.cpp still cannot allocate the context, NCtx is
+	// halved and retried down to MaxLength.
+	AutoBatch bool
+	// MaxBatchSize bounds the NSeqMax AutoBatch picks (0: 256).
+	MaxBatchSize int
+	// BatchSize is lm-eval's integer batch_size: NSeqMax, and NCtx room
+	// for that many sequences of MaxLength. NCtx and NSeqMax, when given,
+	// are kept.
+	BatchSize int
+	// MemoryBudget replaces, for AutoBatch, the free memory the engine
+	// finds (bytes; 0: look): for sharing a device, and for tests.
+	MemoryBudget int64
+	// newContext replaces context creation in tests of the retry path.
+	newContext func(c cmodel, p cparams) error
 
 	// NGPULayers is the number of layers to offload to a GPU; 0 or less
 	// means all layers when a GPU backend is built in. CPUOnly keeps every
@@ -106,9 +127,17 @@ type Info struct {
 	BOS, EOS    int32  // -1 when the vocabulary has none
 	EOT         int32
 	EOG         []int32 // every end-of-generation token
-	AddBOS      bool
-	VocabType   string
-	Commit      string // llama.cpp commit
+	// Batch is how the context was sized: "auto", the integer batch size,
+	// or "" for the defaults.
+	Batch string
+	// FreeMemory is the free memory AutoBatch sized the context to (bytes;
+	// the most constraining device), KVBytesPerToken the KV cache bytes of
+	// one cell.
+	FreeMemory      int64
+	KVBytesPerToken int64
+	AddBOS          bool
+	VocabType       string
+	Commit          string // llama.cpp commit
 }
 
 // Stats counts the work done since Load.
@@ -174,10 +203,42 @@ func Load(path string, opts Options) (*Model, error) {
 		threads: opts.Threads, mainGPU: opts.MainGPU, tensorSplit: opts.TensorSplit,
 		vocabOnly: opts.VocabOnly, mmap: !opts.NoMmap,
 	}
-	if p.nCtx <= 0 {
+	if opts.BatchSize < 0 || opts.BatchSize > maxSeq {
+		return nil, fmt.Errorf("engine: load %s: batch size %d: want 1 to %d (llama.cpp's limit on sequences), or auto", path, opts.BatchSize, maxSeq)
+	}
+	if opts.MaxBatchSize < 0 {
+		return nil, fmt.Errorf("engine: load %s: max batch size %d is negative", path, opts.MaxBatchSize)
+	}
+	auto := opts.AutoBatch && !opts.VocabOnly
+	// maxLen is the max_length sizing works with: given, else the
+	// training context.
+	maxLen := opts.MaxLength
+	if maxLen <= 0 {
+		maxLen = int(min(facts.ContextLength, 1<<30))
+		if maxLen <= 0 {
+			maxLen = defaultMaxLength
+		}
+	}
+	switch {
+	case auto:
+		if p.nSeqMax <= 0 {
+			p.nSeqMax = maxSeq
+			if opts.MaxBatchSize > 0 {
+				p.nSeqMax = min(opts.MaxBatchSize, maxSeq)
+			}
+		}
+	case opts.BatchSize > 0:
+		if p.nSeqMax <= 0 {
+			p.nSeqMax = opts.BatchSize
+		}
+		if p.nCtx <= 0 {
+			p.nCtx = opts.BatchSize * maxLen
+		}
+	}
+	if p.nCtx <= 0 && !auto {
 		p.nCtx = max(4096, opts.MaxLength)
 	}
-	if opts.MaxLength > p.nCtx {
+	if opts.MaxLength > 0 && p.nCtx > 0 && opts.MaxLength > p.nCtx {
 		return nil, fmt.Errorf("engine: load %s: max_length %d exceeds n_ctx %d", path, opts.MaxLength, p.nCtx)
 	}
 	if p.nBatch <= 0 {
@@ -189,8 +250,8 @@ func Load(path string, opts Options) (*Model, error) {
 	if p.nSeqMax <= 0 {
 		p.nSeqMax = 128
 	}
-	if p.nSeqMax > 256 {
-		return nil, fmt.Errorf("engine: load %s: n_seq_max %d exceeds llama.cpp's limit of 256", path, p.nSeqMax)
+	if p.nSeqMax > maxSeq {
+		return nil, fmt.Errorf("engine: load %s: n_seq_max %d exceeds llama.cpp's limit of %d", path, p.nSeqMax, maxSeq)
 	}
 	if p.threads <= 0 {
 		p.threads = runtime.NumCPU()
@@ -240,9 +301,49 @@ func Load(path string, opts Options) (*Model, error) {
 		return nil, fmt.Errorf("engine: load %s: %w", path, err)
 	}
 
+	// The weights first, then the context: free memory is known only
+	// once the weights are placed, and a context that does not fit can be
+	// retried smaller without reloading them.
+	p.noContext = !opts.VocabOnly
 	c, err := cLoad(path, p)
 	if err != nil {
 		return nil, fmt.Errorf("engine: load %s: %w", path, err)
+	}
+	kvTok := kvBytesPerToken(gf, p.typeK, p.typeV)
+	var free int64
+	if !opts.VocabOnly {
+		newContext := opts.newContext
+		if newContext == nil {
+			newContext = cContextInit
+		}
+		if !auto {
+			err = newContext(c, p)
+		} else {
+			cost := estimateCost(facts, kvTok, p.nBatch, p.nUBatch, p.flashAttn == 1)
+			var pools []memPool
+			if opts.MemoryBudget > 0 {
+				pools = []memPool{{Name: "memory budget", Free: opts.MemoryBudget, Share: 1}}
+			} else {
+				ci := cInfo(c)
+				pools = freeMemory(p.gpuLayers, ci.nLayer, p.mainGPU, p.splitMode, ci.size, p.mmap)
+			}
+			free = pools[0].Free
+			for _, pl := range pools {
+				free = min(free, pl.Free)
+			}
+			nCtx, ml := planAuto(sizeRequest{Pools: pools, Cost: cost, MaxLength: maxLen, MaxLenGiven: opts.MaxLength > 0, NSeqMax: p.nSeqMax})
+			if p.nCtx > 0 {
+				nCtx = p.nCtx // n_ctx given: only n_seq_max was automatic
+			} else if ml < maxLen {
+				slog.Warn(fmt.Sprintf("batch size auto: free memory (%s) does not fit a %d-token context; max_length is %d", humanBytes(free), maxLen, ml))
+				opts.MaxLength = ml
+			}
+			err = autoContext(c, &p, nCtx, max(opts.MaxLength, ml), newContext)
+		}
+		if err != nil {
+			cFree(c)
+			return nil, fmt.Errorf("engine: load %s: %w", path, err)
+		}
 	}
 	ci := cInfo(c)
 	m := &Model{c: c, path: path, opts: opts, facts: facts}
@@ -257,7 +358,15 @@ func Load(path string, opts Options) (*Model, error) {
 		TypeK: typeName(p.typeK), TypeV: typeName(p.typeV),
 		NVocab: ci.nVocab, NEmbd: ci.nEmbd, NLayer: ci.nLayer, NParams: ci.nParams, Size: ci.size,
 		BOS: ci.bos, EOS: ci.eos, EOT: ci.eot, AddBOS: m.addBOS, VocabType: vocabTypeName(ci.vocabType),
-		Commit: LlamaCppCommit,
+		Commit: LlamaCppCommit, KVBytesPerToken: kvTok, FreeMemory: free,
+	}
+	switch {
+	case auto:
+		m.info.Batch = "auto"
+		slog.Info(fmt.Sprintf("batch size auto: n_ctx %d, n_seq_max %d (free memory %s, KV %d bytes/token)",
+			ci.nCtx, ci.nSeqMax, humanBytes(free), kvTok))
+	case opts.BatchSize > 0:
+		m.info.Batch = fmt.Sprint(opts.BatchSize)
 	}
 	switch {
 	case !GPUOffload():
@@ -285,6 +394,27 @@ func Load(path string, opts Options) (*Model, error) {
 		}
 	}
 	return m, nil
+}
+
+// autoContext makes a context of nCtx cells, halving nCtx after each
+// failure (llama.cpp reports a failed allocation only as a failed context)
+// down to floor, the context one request of max_length needs.
+func autoContext(c cmodel, p *cparams, nCtx, floor int, newContext func(cmodel, cparams) error) error {
+	var tried []string
+	for {
+		p.nCtx = nCtx
+		err := newContext(c, *p)
+		if err == nil {
+			return nil
+		}
+		tried = append(tried, fmt.Sprint(nCtx))
+		if nCtx <= floor {
+			return fmt.Errorf("batch size auto: no context fits (n_ctx tried: %s; n_seq_max %d): %w "+
+				"(free some memory, or lower max_length or n_ubatch)", strings.Join(tried, ", "), p.nSeqMax, err)
+		}
+		slog.Warn(fmt.Sprintf("batch size auto: a context of n_ctx %d failed (%v); trying %d", nCtx, err, max(nCtx/2, floor)))
+		nCtx = max(nCtx/2, floor)
+	}
 }
 
 func backendName() string {

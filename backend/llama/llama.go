@@ -39,7 +39,7 @@ var argNames = []string{
 	"pretrained", "model", "n_ctx", "max_length", "n_batch", "n_ubatch", "n_seq_max", "batch_size",
 	"threads", "n_threads", "n_gpu_layers", "cpu_only", "main_gpu", "split_mode", "tensor_split",
 	"flash_attn", "type_k", "type_v", "add_bos_token", "seed", "prefix_sharing", "skip_leading_bos",
-	"use_mmap", "max_batch_size", "device", "dtype", "trust_remote_code",
+	"use_mmap", "max_batch_size", "memory_budget", "device", "dtype", "trust_remote_code",
 }
 
 // Options parses model_args into engine options and the model path (or Hub
@@ -89,12 +89,32 @@ func Options(args model.Args) (string, engine.Options, error) {
 			intArg(&o.NUBatch)
 		case "n_seq_max":
 			intArg(&o.NSeqMax)
-		case "batch_size", "max_batch_size":
-			// lm-eval's batch size: sequences decoded together. "auto" keeps
-			// the engine's default, which packs by tokens anyway.
-			if !strings.HasPrefix(v, "auto") {
-				intArg(&o.NSeqMax)
+		case "batch_size":
+			// lm-eval's batch size. auto sizes the context to free memory;
+			// auto:N is auto (lm-eval re-tunes N times as requests get
+			// shorter; the engine re-packs every decode by tokens, so there
+			// is nothing to re-tune).
+			if v == "auto" || strings.HasPrefix(v, "auto:") {
+				if n, ok := strings.CutPrefix(v, "auto:"); ok {
+					if k, perr := strconv.Atoi(n); perr != nil || k < 1 {
+						err = fmt.Errorf("want a positive integer, auto, or auto:N")
+					}
+				}
+				o.AutoBatch = true
+			} else {
+				intArg(&o.BatchSize)
+				if err == nil && (o.BatchSize < 1 || o.BatchSize > 256) {
+					err = fmt.Errorf("want 1 to 256 (llama.cpp's limit on sequences), auto, or auto:N")
+				}
 			}
+		case "max_batch_size":
+			// The most sequences auto may pick.
+			intArg(&o.MaxBatchSize)
+			if err == nil && o.MaxBatchSize < 1 {
+				err = fmt.Errorf("want a positive integer")
+			}
+		case "memory_budget":
+			o.MemoryBudget, err = parseBytes(v)
 		case "threads", "n_threads":
 			intArg(&o.Threads)
 		case "n_gpu_layers":
@@ -150,6 +170,24 @@ func Options(args model.Args) (string, engine.Options, error) {
 		}
 	}
 	return path, o, nil
+}
+
+// parseBytes reads a byte count: a number with an optional unit (K, M,
+// G, T, binary: 8G is 8 GiB).
+func parseBytes(s string) (int64, error) {
+	t := strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(s)), "B"), "I")
+	mult := int64(1)
+	if t != "" {
+		if i := strings.IndexByte("KMGT", t[len(t)-1]); i >= 0 {
+			mult = int64(1) << (10 * (i + 1))
+			t = t[:len(t)-1]
+		}
+	}
+	x, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+	if err != nil || x <= 0 || x*float64(mult) > 1<<62 {
+		return 0, fmt.Errorf("want a positive byte count such as 8G or 512M")
+	}
+	return int64(x * float64(mult)), nil
 }
 
 func parseBool(s string) (bool, error) {
@@ -245,32 +283,38 @@ func (l *LM) Describe() map[string]any {
 	f := l.m.Facts()
 	in := l.m.Info()
 	st := l.m.Stats()
-	return map[string]any{
-		"backend":          "llama",
-		"model_path":       in.Path,
-		"architecture":     f.Architecture,
-		"model_name":       f.Name,
-		"file_type":        f.FileType,
-		"params":           in.NParams,
-		"file_size":        f.FileSize,
-		"bits_per_weight":  f.BitsPerWeight,
-		"n_ctx_train":      in.NCtxTrain,
-		"n_ctx":            in.NCtx,
-		"max_length":       in.MaxLength,
-		"n_batch":          in.NBatch,
-		"n_ubatch":         in.NUBatch,
-		"n_seq_max":        in.NSeqMax,
-		"threads":          in.Threads,
-		"n_gpu_layers":     in.GPULayers,
-		"device":           in.Backend,
-		"flash_attn":       in.FlashAttn,
-		"type_k":           in.TypeK,
-		"type_v":           in.TypeV,
-		"add_bos_token":    in.AddBOS,
-		"vocab_size":       in.NVocab,
-		"llama_cpp_commit": in.Commit,
-		"tokens_requested": st.TokensRequested,
-		"tokens_decoded":   st.TokensDecoded,
-		"truncated":        st.Truncated,
+	d := map[string]any{
+		"backend":            "llama",
+		"model_path":         in.Path,
+		"architecture":       f.Architecture,
+		"model_name":         f.Name,
+		"file_type":          f.FileType,
+		"params":             in.NParams,
+		"file_size":          f.FileSize,
+		"bits_per_weight":    f.BitsPerWeight,
+		"n_ctx_train":        in.NCtxTrain,
+		"n_ctx":              in.NCtx,
+		"max_length":         in.MaxLength,
+		"n_batch":            in.NBatch,
+		"n_ubatch":           in.NUBatch,
+		"n_seq_max":          in.NSeqMax,
+		"batch_size":         in.Batch,
+		"kv_bytes_per_token": in.KVBytesPerToken,
+		"threads":            in.Threads,
+		"n_gpu_layers":       in.GPULayers,
+		"device":             in.Backend,
+		"flash_attn":         in.FlashAttn,
+		"type_k":             in.TypeK,
+		"type_v":             in.TypeV,
+		"add_bos_token":      in.AddBOS,
+		"vocab_size":         in.NVocab,
+		"llama_cpp_commit":   in.Commit,
+		"tokens_requested":   st.TokensRequested,
+		"tokens_decoded":     st.TokensDecoded,
+		"truncated":          st.Truncated,
 	}
+	if in.Batch == "auto" {
+		d["free_memory"] = in.FreeMemory
+	}
+	return d
 }

@@ -29,8 +29,16 @@ func TestOptions(t *testing.T) {
 			engine.Options{NGPULayers: 20, MainGPU: 1, SplitMode: "row", TensorSplit: []float32{3, 1}}, ""},
 		{model.Args{"pretrained": "m.gguf", "add_bos_token": "false", "prefix_sharing": "false", "skip_leading_bos": "true"}, "m.gguf",
 			engine.Options{AddBOS: &no, NoPrefixSharing: true, SkipLeadingBOS: true}, ""},
-		{model.Args{"pretrained": "m.gguf", "add_bos_token": "True", "batch_size": "16"}, "m.gguf", engine.Options{AddBOS: &yes, NSeqMax: 16}, ""},
-		{model.Args{"pretrained": "m.gguf", "batch_size": "auto:4", "device": "cuda", "dtype": "float16"}, "m.gguf", engine.Options{}, ""},
+		{model.Args{"pretrained": "m.gguf", "add_bos_token": "True", "batch_size": "16"}, "m.gguf", engine.Options{AddBOS: &yes, BatchSize: 16}, ""},
+		{model.Args{"pretrained": "m.gguf", "batch_size": "auto:4", "device": "cuda", "dtype": "float16"}, "m.gguf", engine.Options{AutoBatch: true}, ""},
+		{model.Args{"pretrained": "m.gguf", "batch_size": "auto", "max_batch_size": "32", "memory_budget": "1.5G"}, "m.gguf",
+			engine.Options{AutoBatch: true, MaxBatchSize: 32, MemoryBudget: 3 << 29}, ""},
+		{model.Args{"pretrained": "m.gguf", "batch_size": "8", "n_seq_max": "4", "memory_budget": "512MiB"}, "m.gguf",
+			engine.Options{BatchSize: 8, NSeqMax: 4, MemoryBudget: 512 << 20}, ""},
+		{model.Args{"pretrained": "m.gguf", "batch_size": "0"}, "", engine.Options{}, "batch_size=0"},
+		{model.Args{"pretrained": "m.gguf", "batch_size": "300"}, "", engine.Options{}, "1 to 256"},
+		{model.Args{"pretrained": "m.gguf", "batch_size": "auto:x"}, "", engine.Options{}, "auto:N"},
+		{model.Args{"pretrained": "m.gguf", "memory_budget": "lots"}, "", engine.Options{}, "memory_budget=lots"},
 		{model.Args{"model": "x.gguf"}, "x.gguf", engine.Options{}, ""},
 		{model.Args{}, "", engine.Options{}, "pretrained"},
 		{model.Args{"pretrained": "m.gguf", "n_ctx": "big"}, "", engine.Options{}, "n_ctx=big"},
@@ -95,6 +103,39 @@ func TestBackend(t *testing.T) {
 		d := lm.(model.Describer).Describe()
 		if d["architecture"] != "llama" || d["n_ctx_train"] != 2048 || d["tokens_decoded"].(int64) == 0 {
 			t.Errorf("%s: Describe() = %v", name, d)
+		}
+	}
+}
+
+// TestDescribeBatch checks that the sizes batch_size picks reach the
+// results' engine settings.
+func TestDescribeBatch(t *testing.T) {
+	path := "../../../shared/models/stories260K.gguf"
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("%s not available: %v", path, err)
+	}
+	for _, tc := range []struct {
+		args      model.Args
+		batch     string
+		nCtx, seq int
+	}{
+		// As engine.TestPlanAuto works out: 0.8*64 MiB fits 2304 cells.
+		{model.Args{"batch_size": "auto:3", "memory_budget": "64M", "max_length": "512", "type_k": "f32", "type_v": "f32"}, "auto", 2304, 256},
+		{model.Args{"batch_size": "auto", "max_batch_size": "2", "memory_budget": "64M", "max_length": "512", "type_k": "f32", "type_v": "f32"}, "auto", 1024, 2},
+		{model.Args{"batch_size": "4", "max_length": "256"}, "4", 1024, 4},
+	} {
+		tc.args["pretrained"], tc.args["threads"] = path, "1"
+		lm, err := New(context.Background(), tc.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := lm.(*LM).Describe()
+		lm.(*LM).Close()
+		if d["batch_size"] != tc.batch || d["n_ctx"] != tc.nCtx || d["n_seq_max"] != tc.seq {
+			t.Errorf("%v: batch_size %v n_ctx %v n_seq_max %v, want %s %d %d", tc.args, d["batch_size"], d["n_ctx"], d["n_seq_max"], tc.batch, tc.nCtx, tc.seq)
+		}
+		if _, ok := d["free_memory"]; ok != (tc.batch == "auto") || d["kv_bytes_per_token"] == int64(0) {
+			t.Errorf("%v: free_memory %v kv_bytes_per_token %v", tc.args, d["free_memory"], d["kv_bytes_per_token"])
 		}
 	}
 }

@@ -1,0 +1,260 @@
+package engine
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"lmeval/gguf"
+)
+
+// Batch sizing: how many KV cache cells (n_ctx, shared by every sequence
+// decoded together) and sequence ids (n_seq_max) a context gets, for
+// lm-eval's batch_size "auto" and N.
+const (
+	// autoSafety is the fraction of the free memory auto sizing plans to
+	// use: the estimate of llama.cpp's compute buffers is approximate, and
+	// other processes allocate too.
+	autoSafety = 0.8
+	// autoMaxCtx caps the cells auto sizing asks for. Each decoded token
+	// attends over the occupied span of the one unified cache, and the
+	// attention score buffer llama.cpp reserves grows with n_ctx (n_ubatch
+	// x n_ctx x heads floats): past ~64K cells a bigger cache holds more
+	// sequences in flight but every decode gets slower and the compute
+	// buffer larger, so throughput stops improving.
+	autoMaxCtx = 65536
+	// maxSeq is llama.cpp's LLAMA_MAX_SEQ.
+	maxSeq = 256
+	// defaultMaxLength is the max_length of a model that states no
+	// training context.
+	defaultMaxLength = 4096
+)
+
+// memCost is what a context of n cells costs in memory, as estimated from
+// the model's hyperparameters: Fixed + n*PerCell bytes.
+type memCost struct {
+	KVPerToken int64 // KV cache bytes per cell (every layer, K and V)
+	PerCell    int64 // KVPerToken plus the attention scores' share of the compute buffer
+	Fixed      int64 // compute and output buffers that do not grow with n_ctx
+}
+
+// kvBytesPerToken is the size of one KV cache cell, laid out as
+// llama.cpp's llama_kv_cache does: for every layer with a KV cache, a K
+// row of n_embd_k_gqa = key_length x head_count_kv elements of type_k and
+// a V row of n_embd_v_gqa = value_length x head_count_kv elements of
+// type_v (key_length defaults to n_embd / n_head; head_count_kv may be
+// given per layer, 0 meaning no KV cache for that layer).
+func kvBytesPerToken(gf *gguf.File, typeK, typeV int) int64 {
+	arch, _ := gf.String("general.architecture")
+	nLayer, _ := gf.Uint(arch + ".block_count")
+	nEmbd, _ := gf.Uint(arch + ".embedding_length")
+	heads := perLayer(gf, arch+".attention.head_count", int(nLayer))
+	headsKV := heads
+	if _, ok := gf.Get(arch + ".attention.head_count_kv"); ok {
+		headsKV = perLayer(gf, arch+".attention.head_count_kv", int(nLayer))
+	}
+	var total int64
+	for l := 0; l < int(nLayer); l++ {
+		if heads[l] == 0 || headsKV[l] == 0 {
+			continue
+		}
+		dk, ok := gf.Uint(arch + ".attention.key_length")
+		if !ok {
+			dk = nEmbd / heads[l]
+		}
+		dv, ok := gf.Uint(arch + ".attention.value_length")
+		if !ok {
+			dv = nEmbd / heads[l]
+		}
+		total += rowBytes(typeK, dk*headsKV[l]) + rowBytes(typeV, dv*headsKV[l])
+	}
+	return total
+}
+
+// perLayer reads a hyperparameter given as a scalar or per-layer array.
+func perLayer(gf *gguf.File, key string, n int) []uint64 {
+	out := make([]uint64, n)
+	if v, ok := gf.Uint(key); ok {
+		for i := range out {
+			out[i] = v
+		}
+		return out
+	}
+	if v, ok := gf.Lookup(key); ok && v.Type == gguf.TypeArray {
+		for i, e := range v.Data.([]any) {
+			if i >= n {
+				break
+			}
+			// Negative or non-integer entries count as 0 (no KV cache).
+			if x, err := strconv.ParseInt(fmt.Sprint(e), 10, 64); err == nil && x > 0 {
+				out[i] = uint64(x)
+			}
+		}
+	}
+	return out
+}
+
+// rowBytes is ggml_row_size: n elements of a (block-quantized) type.
+func rowBytes(typ int, n uint64) int64 {
+	t := gguf.TensorType(typ)
+	bs := max(t.BlockSize(), 1)
+	return int64((n + bs - 1) / bs * t.TypeSize())
+}
+
+// estimateCost estimates a context's memory from the model's facts. The
+// compute buffer is dominated, for long caches, by attention over the
+// whole unified cache (n_kv = n_ctx when llama.cpp reserves the buffer):
+// without flash attention, n_ubatch x n_kv x n_head f32 scores (the
+// softmax reuses them) and an f32 mask; with it, the mask in f32 and in
+// f16. The rest (a ubatch's logits and activations, the host output
+// buffer of n_batch logits rows) does not grow with n_ctx and is
+// estimated high. Checked against the buffer sizes llama.cpp reports
+// (TestCostMatchesLlamaCpp): on stories260K (n_ubatch 512, 8 heads) its
+// compute buffer is 72.63 MiB at n_ctx 4096 and 288.63 MiB at 16384,
+// 18432 bytes per cell = 512 x (8 + 1) x 4.
+func estimateCost(f gguf.Facts, kvPerToken int64, nBatch, nUBatch int, flashOn bool) memCost {
+	c := memCost{KVPerToken: kvPerToken, PerCell: kvPerToken}
+	if flashOn {
+		c.PerCell += 6 * int64(nUBatch)
+	} else {
+		c.PerCell += 4 * int64(nUBatch) * (int64(f.HeadCount) + 1)
+	}
+	nVocab, nEmbd, nFF := int64(f.VocabSize), int64(f.EmbeddingLength), int64(f.FeedForwardLength)
+	c.Fixed = 4*int64(nBatch)*nVocab + 4*int64(nUBatch)*(nVocab+8*nEmbd+2*nFF)
+	return c
+}
+
+// sizeRequest is what auto sizing works from.
+type sizeRequest struct {
+	Pools       []memPool // where the context's memory comes from
+	Cost        memCost
+	MaxLength   int  // longest sequence a request may use
+	MaxLenGiven bool // max_length was set; else it may shrink to fit
+	NSeqMax     int  // sequences decoded together
+}
+
+// planAuto picks n_ctx as large as fits autoSafety of the budget, bounded
+// above by what the work can use (n_seq_max sequences of max_length, at
+// most autoMaxCtx) and below by max_length. When even max_length does not
+// fit and it was not given, max_length shrinks to what fits. n_ctx is a
+// multiple of 256 (llama.cpp rounds it up to one) unless it is max_length.
+func planAuto(r sizeRequest) (nCtx, maxLength int) {
+	maxLength = r.MaxLength
+	// The pool that fits the fewest cells decides; each pool pays the fixed
+	// buffers (conservative: they are split between devices).
+	fit := int64(autoMaxCtx)
+	for _, p := range r.Pools {
+		if p.Share <= 0 || r.Cost.PerCell <= 0 {
+			continue
+		}
+		usable := max(int64(float64(p.Free)*autoSafety)-r.Cost.Fixed, 0)
+		fit = min(fit, int64(float64(usable)/(float64(r.Cost.PerCell)*p.Share)))
+	}
+	hi := int64(max(min(r.NSeqMax*maxLength, autoMaxCtx), maxLength))
+	n := min(fit, hi)
+	if n < int64(maxLength) {
+		if !r.MaxLenGiven {
+			maxLength = max(int(n)/256*256, 256)
+		}
+		return maxLength, maxLength
+	}
+	if n256 := n / 256 * 256; n256 >= int64(maxLength) {
+		n = n256
+	} else {
+		n = int64(maxLength)
+	}
+	return int(n), maxLength
+}
+
+// memPool is memory one part of the context is allocated from: Free
+// bytes, holding Share of the KV cache (the share of the layers there).
+type memPool struct {
+	Name  string
+	Free  int64
+	Share float64
+}
+
+// freeMemory finds the memory the context's buffers go to: the GPUs the
+// offloaded layers are on, and system memory (MemAvailable) for the rest
+// and for weights mapped from the file, which must stay resident.
+func freeMemory(gpuLayers, nLayer int, mainGPU int, splitMode int, modelBytes uint64, mmap bool) []memPool {
+	share := 0.0
+	var gpu memPool
+	if GPUOffload() && gpuLayers != 0 && nLayer > 0 {
+		ngl := nLayer
+		if gpuLayers > 0 {
+			ngl = min(gpuLayers, nLayer)
+		}
+		k := 0
+		for _, d := range Devices() {
+			if d.Type != "gpu" && d.Type != "igpu" {
+				continue
+			}
+			// split_mode none puts everything on main_gpu.
+			if splitMode != 0 || k == mainGPU {
+				gpu.Free += int64(d.Free)
+				gpu.Name = strings.TrimPrefix(gpu.Name+"+"+d.Name, "+")
+			}
+			k++
+		}
+		if gpu.Name != "" {
+			share = float64(ngl) / float64(nLayer)
+			gpu.Share = share
+		}
+	}
+	cpu := memPool{Name: "system memory", Share: 1 - share}
+	if avail, ok := memAvailable(); ok {
+		cpu.Free = avail
+	} else {
+		for _, d := range Devices() {
+			if d.Type == "cpu" {
+				cpu.Free = int64(d.Free)
+			}
+		}
+	}
+	if mmap {
+		cpu.Free -= int64(float64(modelBytes) * (1 - share))
+	}
+	pools := []memPool{cpu}
+	if gpu.Share > 0 {
+		pools = append(pools, gpu)
+	}
+	return pools
+}
+
+// memAvailable reads MemAvailable from /proc/meminfo (Linux).
+func memAvailable() (int64, bool) {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "MemAvailable:"); ok {
+			fs := strings.Fields(rest)
+			if len(fs) == 0 {
+				return 0, false
+			}
+			kb, err := strconv.ParseInt(fs[0], 10, 64)
+			return kb * 1024, err == nil
+		}
+	}
+	return 0, false
+}
+
+// humanBytes formats a byte count in binary units.
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
