@@ -9,6 +9,8 @@ import (
 
 	"github.com/nikolalohinski/gonja/v2/nodes"
 	"github.com/nikolalohinski/gonja/v2/tokens"
+
+	"lmeval/harness/pyval"
 )
 
 // scope is one level of variables: the template's globals and document, a
@@ -816,9 +818,9 @@ func binaryOp(op tokens.Type, sym string, left, right any) (any, error) {
 		}
 		return a + b, nil
 	case tokens.Equals:
-		return equal(left, right), nil
+		return pyval.Equal(left, right), nil
 	case tokens.Ne:
-		return !equal(left, right), nil
+		return !pyval.Equal(left, right), nil
 	case tokens.LowerThan, tokens.LowerThanOrEqual, tokens.GreaterThan, tokens.GreaterThanOrEqual:
 		c, err := compare(left, right)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/nikolalohinski/gonja/v2/nodes"
 
 	"lmeval/harness/pyre"
+	"lmeval/harness/pyval"
 )
 
 // filterFunc implements one Jinja2 filter.
@@ -611,7 +612,7 @@ func init() {
 			out := []any{}
 			for _, kv := range keyed {
 				k, it := kv.(tuple)[0], kv.(tuple)[1]
-				if n := len(out); n > 0 && equal(out[n-1].(tuple)[0], k) {
+				if n := len(out); n > 0 && pyval.Equal(out[n-1].(tuple)[0], k) {
 					g := out[n-1].(tuple)
 					out[n-1] = tuple{k, append(g[1].([]any), it)}
 					continue
@@ -896,7 +897,7 @@ func init() {
 		if len(args) != 1 {
 			return false, errors.New("test needs one argument")
 		}
-		return equal(v, args[0]), nil
+		return pyval.Equal(v, args[0]), nil
 	}
 	ne := func(v any, args []any) (bool, error) {
 		ok, err := eq(v, args)
@@ -947,11 +948,11 @@ func init() {
 		"upper": isType(func(v any) bool { s, _ := str(v); return strIs("isupper", s) }),
 		"odd": func(v any, _ []any) (bool, error) {
 			m, err := arith(tokMod, "%", v, int64(2))
-			return err == nil && equal(m, int64(1)), err
+			return err == nil && pyval.Equal(m, int64(1)), err
 		},
 		"even": func(v any, _ []any) (bool, error) {
 			m, err := arith(tokMod, "%", v, int64(2))
-			return err == nil && equal(m, int64(0)), err
+			return err == nil && pyval.Equal(m, int64(0)), err
 		},
 		"divisibleby": func(v any, args []any) (bool, error) {
 			if len(args) != 1 {
@@ -961,7 +962,7 @@ func init() {
 			if err != nil {
 				return false, err
 			}
-			return equal(m, int64(0)), nil
+			return pyval.Equal(m, int64(0)), nil
 		},
 		"in": func(v any, args []any) (bool, error) {
 			if len(args) != 1 {

@@ -704,7 +704,7 @@ func listMethod(l []any, name string) (callable, bool) {
 			}
 			lo, hi := sliceIndices(int64(len(l)), start, stop, 1, hasStart, hasStop)
 			for i := lo; i < hi; i++ {
-				if equal(l[i], args[0]) {
+				if pyval.Equal(l[i], args[0]) {
 					return i, nil
 				}
 			}
@@ -718,7 +718,7 @@ func listMethod(l []any, name string) (callable, bool) {
 			}
 			n := int64(0)
 			for _, e := range l {
-				if equal(e, args[0]) {
+				if pyval.Equal(e, args[0]) {
 					n++
 				}
 			}

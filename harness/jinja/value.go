@@ -335,76 +335,6 @@ func (c callable) PyRepr() string { return "<function object>" }
 // PyRepr implements pyval.Reprer.
 func (m *macro) PyRepr() string { return "<function object>" }
 
-// equal is Python's ==.
-func equal(a, b any) bool {
-	switch x := a.(type) {
-	case nil:
-		return b == nil
-	case bool:
-		switch y := b.(type) {
-		case bool:
-			return x == y
-		case int64, float64:
-			return equal(boolToInt(x), y)
-		}
-		return false
-	case int64:
-		switch y := b.(type) {
-		case int64:
-			return x == y
-		case float64:
-			return float64(x) == y
-		case bool:
-			return x == boolToInt(y)
-		}
-		return false
-	case float64:
-		switch y := b.(type) {
-		case int64:
-			return x == float64(y)
-		case float64:
-			return x == y
-		case bool:
-			return x == float64(boolToInt(y))
-		}
-		return false
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case []any:
-		y, ok := b.([]any)
-		return ok && seqEqual(x, y)
-	case tuple:
-		y, ok := b.(tuple)
-		return ok && seqEqual(x, y)
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !equal(v, w) {
-				return false
-			}
-		}
-		return true
-	}
-	return a == b
-}
-
-func seqEqual(x, y []any) bool {
-	if len(x) != len(y) {
-		return false
-	}
-	for i := range x {
-		if !equal(x[i], y[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 func boolToInt(b bool) int64 {
 	if b {
 		return 1
@@ -450,7 +380,7 @@ func compare(a, b any) (int, error) {
 
 func compareSeq(x, y []any) (int, error) {
 	for i := 0; i < len(x) && i < len(y); i++ {
-		if equal(x[i], y[i]) {
+		if pyval.Equal(x[i], y[i]) {
 			continue
 		}
 		return compare(x[i], y[i])
@@ -577,7 +507,7 @@ func contains(container, item any) (bool, error) {
 
 func indexOf(l []any, item any) int {
 	for i, e := range l {
-		if equal(e, item) {
+		if pyval.Equal(e, item) {
 			return i
 		}
 	}

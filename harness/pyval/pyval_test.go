@@ -132,3 +132,36 @@ func TestReprStrJSON(t *testing.T) {
 		t.Errorf("JSON with Default = %s, %v; want %s", got, err, want)
 	}
 }
+
+func TestEqual(t *testing.T) {
+	// Python's answers: 1 == 1.0, True == 1, 2**53+1 == float(2**53+1), ...
+	for _, tc := range []struct {
+		a, b any
+		want bool
+	}{
+		{int64(1), 1.0, true},
+		{true, int64(1), true},
+		{int(2), int64(2), true},
+		{int64(1<<53 + 1), float64(1<<53 + 1), false},
+		{float64(1 << 53), int64(1 << 53), true},
+		{0.5, int64(0), false},
+		{[]any{int64(1), int64(2)}, []any{1.0, 2}, true},
+		{[]string{"a"}, []any{"a"}, true},
+		{tuple{int64(1)}, []any{int64(1)}, false},
+		{tuple{int64(1)}, tuple{1.0}, true},
+		{map[string]any{"a": []any{int64(1)}}, map[string]any{"a": []any{true}}, true},
+		{map[string]any{"a": 1}, map[string]any{"b": 1}, false},
+		{nil, int64(0), false},
+		{nil, nil, true},
+		{"a", []any{"a"}, false},
+		{math.NaN(), math.NaN(), false},
+		{[]any{func() {}}, []any{func() {}}, false},
+	} {
+		if got := Equal(tc.a, tc.b); got != tc.want {
+			t.Errorf("Equal(%#v, %#v) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+		if got := Equal(tc.b, tc.a); got != tc.want {
+			t.Errorf("Equal(%#v, %#v) = %v, want %v", tc.b, tc.a, got, tc.want)
+		}
+	}
+}

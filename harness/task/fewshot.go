@@ -128,7 +128,7 @@ func (t *Task) shots(s *sampler, doc Doc, k int, genPrefix *string) ([]shot, err
 	}
 	var selected []Doc
 	for _, x := range drawn {
-		if !pyEqual(x, doc) {
+		if !pyval.Equal(x, doc) {
 			selected = append(selected, x)
 		}
 	}

@@ -20,48 +20,7 @@ func pyIsDigit(s string) bool {
 	return true
 }
 
-// pyEqual is Python's == on JSON-like values (1 == 1.0, lists and dicts
-// element-wise).
-func pyEqual(a, b any) bool {
-	if fa, ok := number(a); ok {
-		if fb, ok := number(b); ok {
-			return fa == fb
-		}
-		return false
-	}
-	switch x := a.(type) {
-	case nil:
-		return b == nil
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !pyEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !pyEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	}
-	return fmt.Sprint(a) == fmt.Sprint(b)
-}
-
+// number reads a Python number (bool included) as a float64.
 func number(v any) (float64, bool) {
 	switch x := v.(type) {
 	case int:
