@@ -94,7 +94,7 @@ func (tr *taskRun) score(d *task.DocInfo, filtered []any) (docScore, error) {
 		if m, err = metrics.ScoreMultipleChoice(tr.specs, r); err != nil {
 			return docScore{}, err
 		}
-		keys := sortedKeys(m)
+		keys := pyval.SortedKeys(m)
 		sort.SliceStable(keys, func(a, b int) bool { return rank(keys[a]) < rank(keys[b]) })
 		return docScore{keys: keys, values: m}, nil
 	case task.OutputLoglikelihood:
@@ -148,15 +148,6 @@ func first(l []any) any {
 		return nil
 	}
 	return l[0]
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // generationGolds is doc_to_target for a generate_until document: a task
