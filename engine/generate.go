@@ -76,11 +76,12 @@ func (m *Model) GenerateUntil(ctx context.Context, reqs []GenerateRequest) ([]st
 			maxGen = defaultMaxGenToks
 		}
 		if maxGen >= maxLen {
-			return nil, fmt.Errorf("engine: generate request %d: max_gen_toks %d leaves no room for a context in max_length %d", i, maxGen, maxLen)
+			return nil, &RequestError{Op: "generate_until", Index: i, Request: "context " + brief(r.Context),
+				Err: fmt.Errorf("max_gen_toks %d leaves no room for a context in max_length %d", maxGen, maxLen)}
 		}
 		toks, err := m.encode(r.Context)
 		if err != nil {
-			return nil, fmt.Errorf("engine: generate request %d: %w", i, err)
+			return nil, &RequestError{Op: "generate_until", Index: i, Request: "context " + brief(r.Context), Err: err}
 		}
 		if keep := maxLen - maxGen; len(toks) > keep {
 			toks = toks[len(toks)-keep:]

@@ -33,6 +33,40 @@ type TokenRequest struct {
 // tokens (lm-eval asserts against it too).
 var ErrEmptyContinuation = errors.New("continuation has no tokens")
 
+// RequestError is the error for a request the engine cannot answer (an
+// empty continuation, a text that does not tokenize, a generation that
+// leaves no room for its context). Requests are checked before anything
+// is decoded, so a call that fails with it has computed nothing.
+type RequestError struct {
+	Op      string // "loglikelihood", "loglikelihood_rolling" or "generate_until"
+	Index   int    // the request's position in the call's slice
+	Request string // the request, quoted briefly
+	Err     error
+}
+
+func (e *RequestError) Error() string {
+	return fmt.Sprintf("engine: %s request %d (%s): %v", e.Op, e.Index, e.Request, e.Err)
+}
+
+func (e *RequestError) Unwrap() error { return e.Err }
+
+// brief quotes a text for an error message, keeping its start and end.
+func brief(s string) string {
+	const n = 40
+	if r := []rune(s); len(r) > 2*n {
+		return fmt.Sprintf("%q...%q", string(r[:n]), string(r[len(r)-n:]))
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+func pairDesc(ctx, cont string) string {
+	return "context " + brief(ctx) + ", continuation " + brief(cont)
+}
+
+func tokensDesc(ctx, cont []int32) string {
+	return fmt.Sprintf("%d context tokens, %d continuation tokens", len(ctx), len(cont))
+}
+
 // Loglikelihood scores each continuation given its context with lm-eval's
 // semantics (TemplateLM.loglikelihood, _encode_pair and HFLM's
 // _loglikelihood_tokens):
@@ -55,7 +89,7 @@ func (m *Model) Loglikelihood(ctx context.Context, reqs []LoglikelihoodRequest) 
 	for i, r := range reqs {
 		c, k, err := m.encodePair(r.Context, r.Continuation)
 		if err != nil {
-			return nil, fmt.Errorf("engine: loglikelihood request %d (context %.40q, continuation %.40q): %w", i, r.Context, r.Continuation, err)
+			return nil, &RequestError{Op: "loglikelihood", Index: i, Request: pairDesc(r.Context, r.Continuation), Err: err}
 		}
 		treqs[i] = TokenRequest{Context: c, Continuation: k}
 	}
@@ -80,7 +114,7 @@ func (m *Model) loglikelihoodTokens(ctx context.Context, reqs []TokenRequest) ([
 	for i, r := range reqs {
 		j, trunc, err := m.tokenJob(r.Context, r.Continuation, int32(i))
 		if err != nil {
-			return nil, fmt.Errorf("engine: loglikelihood request %d: %w", i, err)
+			return nil, &RequestError{Op: "loglikelihood", Index: i, Request: tokensDesc(r.Context, r.Continuation), Err: err}
 		}
 		jobs[i] = j
 		res[i].NumTokens = len(r.Continuation)
@@ -251,19 +285,19 @@ func (m *Model) LoglikelihoodRolling(ctx context.Context, texts []string) ([]Rol
 	for i, text := range texts {
 		toks, err := m.encode(text)
 		if err != nil {
-			return nil, fmt.Errorf("engine: rolling text %d: %w", i, err)
+			return nil, &RequestError{Op: "loglikelihood_rolling", Index: i, Request: "text " + brief(text), Err: err}
 		}
 		if m.opts.SkipLeadingBOS && len(toks) > 0 && toks[0] == prefix {
 			toks = toks[1:]
 		}
 		wins, err := RollingWindows(toks, prefix, m.info.MaxLength, 1)
 		if err != nil {
-			return nil, fmt.Errorf("engine: rolling text %d: %w", i, err)
+			return nil, &RequestError{Op: "loglikelihood_rolling", Index: i, Request: "text " + brief(text), Err: err}
 		}
 		for _, w := range wins {
 			j, _, err := m.tokenJob(w.Context, w.Continuation, int32(i))
 			if err != nil {
-				return nil, fmt.Errorf("engine: rolling text %d: %w", i, err)
+				return nil, &RequestError{Op: "loglikelihood_rolling", Index: i, Request: "text " + brief(text), Err: err}
 			}
 			jobs = append(jobs, j)
 		}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -164,5 +165,52 @@ func TestLoglikelihoodEmptyContinuation(t *testing.T) {
 	_, err := m.Loglikelihood(context.Background(), []LoglikelihoodRequest{{"Once upon a ti", "me"}})
 	if !errors.Is(err, ErrEmptyContinuation) {
 		t.Fatalf("err = %v, want ErrEmptyContinuation", err)
+	}
+}
+
+// TestRequestError checks that a bad request is reported by its index in
+// the call, with the request quoted, before anything is decoded.
+func TestRequestError(t *testing.T) {
+	m := load(t, storiesPath(t), Options{MaxLength: 64})
+	ctx := context.Background()
+	long := strings.TrimSpace(strings.Repeat("Lily went to the park. ", 10))
+	for _, tc := range []struct {
+		name  string
+		call  func() error
+		op    string
+		index int
+		is    error
+		quote string
+	}{
+		{"empty continuation", func() error {
+			_, err := m.Loglikelihood(ctx, []LoglikelihoodRequest{{"Once", " upon"}, {"Once upon a ti", "me"}, {"A", " cat"}})
+			return err
+		}, "loglikelihood", 1, ErrEmptyContinuation, `context "Once upon a ti", continuation "me"`},
+		{"long context quoted briefly", func() error {
+			_, err := m.Loglikelihood(ctx, []LoglikelihoodRequest{{"Once", " upon"}, {"Tom", " ran"}, {long, ""}})
+			return err
+		}, "loglikelihood", 2, ErrEmptyContinuation, `context "Lily went to the park. Lily went to the "..."went to the park. Lily went to the park.", continuation ""`},
+		{"tokens", func() error {
+			_, err := m.LoglikelihoodTokens(ctx, []TokenRequest{{[]int32{1, 400}, nil}})
+			return err
+		}, "loglikelihood", 0, ErrEmptyContinuation, "2 context tokens, 0 continuation tokens"},
+		{"no room to generate", func() error {
+			_, err := m.GenerateUntil(ctx, []GenerateRequest{{Context: "Once", MaxGenToks: 8}, {Context: "Tom", MaxGenToks: 64}})
+			return err
+		}, "generate_until", 1, nil, `context "Tom"`},
+	} {
+		before := m.Stats()
+		err := tc.call()
+		var re *RequestError
+		if !errors.As(err, &re) || re.Op != tc.op || re.Index != tc.index || (tc.is != nil && !errors.Is(err, tc.is)) {
+			t.Errorf("%s: err = %#v, want a RequestError for %s request %d", tc.name, err, tc.op, tc.index)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.quote) || !strings.Contains(err.Error(), fmt.Sprintf("request %d", tc.index)) {
+			t.Errorf("%s: %q does not name the request (%s)", tc.name, err, tc.quote)
+		}
+		if after := m.Stats(); after.TokensDecoded != before.TokensDecoded || after.Requests != before.Requests {
+			t.Errorf("%s: a refused call decoded %d tokens", tc.name, after.TokensDecoded-before.TokensDecoded)
+		}
 	}
 }

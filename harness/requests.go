@@ -5,9 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 
 	"lmeval/harness/model"
 	"lmeval/harness/progress"
@@ -212,6 +214,10 @@ func runStream[Req, Res any](ctx context.Context, ev *evaluation, disp *progress
 		end := min(start+chunk, len(s.reqs))
 		res, err := call(ctx, s.reqs[start:end])
 		if err != nil {
+			var re *model.RequestError
+			if errors.As(err, &re) && re.Index >= 0 && re.Index < end-start {
+				return fmt.Errorf("%s request of %s: %w", s.kind, s.where(start+re.Index), err)
+			}
 			return fmt.Errorf("%s requests: %w", s.kind, err)
 		}
 		if len(res) != end-start {
@@ -233,6 +239,20 @@ func runStream[Req, Res any](ctx context.Context, ev *evaluation, disp *progress
 		phase.Add(end-start, done)
 	}
 	return nil
+}
+
+// where names the tasks and documents a request serves (identical
+// requests are merged, so there may be several).
+func (s *stream[Req]) where(i int) string {
+	var parts []string
+	for k, t := range s.targets[i] {
+		if k == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(s.targets[i])-k))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("task %s, doc_id %d", t.tr.t.Name, t.tr.t.Docs[t.doc].ID))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // docLength is the length of a document's longest request text.

@@ -7,6 +7,7 @@ package llama
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -236,7 +237,7 @@ func (l *LM) Loglikelihood(ctx context.Context, reqs []model.LoglikelihoodReques
 	}
 	res, err := l.m.Loglikelihood(ctx, in)
 	if err != nil {
-		return nil, err
+		return nil, requestError(err)
 	}
 	out := make([]model.LoglikelihoodResult, len(res))
 	for i, r := range res {
@@ -253,7 +254,7 @@ func (l *LM) LoglikelihoodRolling(ctx context.Context, reqs []model.RollingReque
 	}
 	res, err := l.m.LoglikelihoodRolling(ctx, texts)
 	if err != nil {
-		return nil, err
+		return nil, requestError(err)
 	}
 	out := make([]model.RollingResult, len(res))
 	for i, r := range res {
@@ -271,7 +272,18 @@ func (l *LM) GenerateUntil(ctx context.Context, reqs []model.GenerateRequest) ([
 			Temperature: r.Temperature, TopP: r.TopP, TopK: r.TopK, Seed: r.Seed,
 		}
 	}
-	return l.m.GenerateUntil(ctx, in)
+	out, err := l.m.GenerateUntil(ctx, in)
+	return out, requestError(err)
+}
+
+// requestError passes the engine's error for one bad request on as the
+// harness's, so the evaluator can name its task and document.
+func requestError(err error) error {
+	var re *engine.RequestError
+	if errors.As(err, &re) {
+		return &model.RequestError{Index: re.Index, Err: err}
+	}
+	return err
 }
 
 // Close implements model.Closer.

@@ -2,6 +2,7 @@ package llama
 
 import (
 	"context"
+	"errors"
 	"math"
 	"os"
 	"reflect"
@@ -137,5 +138,31 @@ func TestDescribeBatch(t *testing.T) {
 		if _, ok := d["free_memory"]; ok != (tc.batch == "auto") || d["kv_bytes_per_token"] == int64(0) {
 			t.Errorf("%v: free_memory %v kv_bytes_per_token %v", tc.args, d["free_memory"], d["kv_bytes_per_token"])
 		}
+	}
+}
+
+// TestRequestError checks that the engine's error for one bad request
+// reaches the harness as a model.RequestError with the request's index.
+func TestRequestError(t *testing.T) {
+	path := "../../../shared/models/stories260K.gguf"
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("%s not available: %v", path, err)
+	}
+	lm, err := New(context.Background(), model.Args{"pretrained": path, "threads": "1", "max_length": "64"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lm.(*LM).Close()
+	_, err = lm.Loglikelihood(context.Background(), []model.LoglikelihoodRequest{{Context: "Once", Continuation: " upon"}, {Context: "Once upon a ti", Continuation: "me"}})
+	var re *model.RequestError
+	if !errors.As(err, &re) || re.Index != 1 || !errors.Is(err, engine.ErrEmptyContinuation) {
+		t.Errorf("loglikelihood: err = %#v, want a RequestError for request 1", err)
+	}
+	_, err = lm.GenerateUntil(context.Background(), []model.GenerateRequest{{Context: "Tom", MaxGenToks: 64}})
+	if !errors.As(err, &re) || re.Index != 0 {
+		t.Errorf("generate_until: err = %#v, want a RequestError for request 0", err)
+	}
+	if _, err = lm.GenerateUntil(context.Background(), nil); err != nil {
+		t.Errorf("no requests: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -135,6 +136,12 @@ func cached[Req, Res any](ctx context.Context, l *CachingLM, kind string, reqs [
 		}
 		res, err := compute(ctx, batch)
 		if err != nil {
+			// The chunks before this one are committed. A bad request is
+			// named by its place in the caller's slice, not in this chunk.
+			var re *model.RequestError
+			if errors.As(err, &re) && re.Index >= 0 && re.Index < len(idx) {
+				return nil, &model.RequestError{Index: idx[re.Index], Err: re.Err}
+			}
 			return nil, err
 		}
 		if len(res) != len(batch) {

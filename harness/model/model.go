@@ -62,6 +62,20 @@ type LM interface {
 	GenerateUntil(ctx context.Context, reqs []GenerateRequest) ([]string, error)
 }
 
+// RequestError reports that the request at Index of a call's slice cannot
+// be answered (bad input: a continuation with no tokens, a prompt that
+// leaves no room to generate). An LM that returns it has computed nothing
+// of the call; an LM that passes a subset of its requests on to another
+// translates Index back to its own caller's slice, so the evaluator can
+// name the task and document at fault.
+type RequestError struct {
+	Index int
+	Err   error
+}
+
+func (e *RequestError) Error() string { return e.Err.Error() }
+func (e *RequestError) Unwrap() error { return e.Err }
+
 // Closer is implemented by LMs that hold resources (a loaded model).
 type Closer interface{ Close() error }
 
