@@ -165,15 +165,14 @@ func formatOne(spec fmtSpec, arg any) (string, error) {
 			}
 		}
 		body = s
-	case 'r', 'a':
+	case 'r':
 		s, err := repr(arg)
 		if err != nil {
 			return "", err
 		}
-		if spec.verb == 'a' {
-			s = asciiEscape(s)
-		}
 		body = s
+	case 'a':
+		body = pyval.ASCII(arg)
 	case 'c':
 		if i, ok := asInt(arg); ok {
 			if i < 0 || i > unicode.MaxRune {
@@ -392,28 +391,6 @@ func pyGeneralDot0(a float64, prec int) string {
 	return s
 }
 
-// asciiEscape is the difference between Python's ascii() and repr():
-// non-ASCII characters escaped as \xNN, \uNNNN or \UNNNNNNNN.
-func asciiEscape(s string) string {
-	if isASCII(s) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r < 0x80:
-			b.WriteRune(r)
-		case r <= 0xff:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r <= 0xffff:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			fmt.Fprintf(&b, `\U%08x`, r)
-		}
-	}
-	return b.String()
-}
-
 // pyGeneral is Python's %g / {:g}.
 func pyGeneral(a float64, prec int, alt bool) string {
 	if a == 0 {
@@ -553,23 +530,20 @@ func strFormat(format string, args []any, kwargs map[string]any) (string, error)
 			}
 		}
 		switch conv {
-		case 'r', 'a':
+		case 'r':
 			s, err := repr(v)
 			if err != nil {
 				return "", err
 			}
 			v = s
+		case 'a':
+			v = pyval.ASCII(v)
 		case 's':
 			s, err := str(v)
 			if err != nil {
 				return "", err
 			}
 			v = s
-		}
-		if conv == 'a' {
-			if s, ok := v.(string); ok {
-				v = asciiEscape(s)
-			}
 		}
 		s, err := formatValue(specStr, v)
 		if err != nil {

@@ -61,11 +61,10 @@ func (o JSONOptions) write(b *strings.Builder, v any, depth int) error {
 		})
 	default:
 		rv := reflect.ValueOf(v)
+		if writeInt(b, rv) {
+			return nil
+		}
 		switch rv.Kind() {
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			b.WriteString(strconv.FormatInt(rv.Int(), 10))
-		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-			b.WriteString(strconv.FormatUint(rv.Uint(), 10))
 		case reflect.Float32, reflect.Float64:
 			writeJSONFloat(b, rv.Float())
 		case reflect.Slice, reflect.Array:

@@ -79,11 +79,10 @@ func writeRepr(b *strings.Builder, v any) {
 		writeDict(b, x.Keys(), func(k string) any { v, _ := x.Get(k); return v })
 	default:
 		rv := reflect.ValueOf(v)
+		if writeInt(b, rv) {
+			return
+		}
 		switch rv.Kind() {
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			b.WriteString(strconv.FormatInt(rv.Int(), 10))
-		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-			b.WriteString(strconv.FormatUint(rv.Uint(), 10))
 		case reflect.Float32, reflect.Float64:
 			b.WriteString(FloatRepr(rv.Float()))
 		case reflect.Slice, reflect.Array:
@@ -92,6 +91,20 @@ func writeRepr(b *strings.Builder, v any) {
 			fmt.Fprint(b, v)
 		}
 	}
+}
+
+// writeInt writes a value of any Go integer kind; it reports false for
+// other kinds.
+func writeInt(b *strings.Builder, rv reflect.Value) bool {
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		b.WriteString(strconv.FormatInt(rv.Int(), 10))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		b.WriteString(strconv.FormatUint(rv.Uint(), 10))
+	default:
+		return false
+	}
+	return true
 }
 
 func writeList(b *strings.Builder, n int, item func(int) any) {
@@ -187,16 +200,39 @@ func Quote(s string) string {
 		case r < 0x7f || IsPrintable(r):
 			// Invalid UTF-8 reads as U+FFFD, which is printable.
 			b.WriteRune(r)
-		case r <= 0xff:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r <= 0xffff:
-			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
-			fmt.Fprintf(&b, `\U%08x`, r)
+			writeEscape(&b, r)
 		}
 	}
 	b.WriteByte(q)
 	return b.String()
+}
+
+// ASCII is Python's ascii(v): Repr with every non-ASCII character escaped.
+func ASCII(v any) string {
+	s := Repr(v)
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x80 {
+			b.WriteRune(r)
+		} else {
+			writeEscape(&b, r)
+		}
+	}
+	return b.String()
+}
+
+// writeEscape writes r as Python escapes it: \xhh up to U+00FF, then
+// \uhhhh and \Uhhhhhhhh.
+func writeEscape(b *strings.Builder, r rune) {
+	switch {
+	case r <= 0xff:
+		fmt.Fprintf(b, `\x%02x`, r)
+	case r <= 0xffff:
+		fmt.Fprintf(b, `\u%04x`, r)
+	default:
+		fmt.Fprintf(b, `\U%08x`, r)
+	}
 }
 
 // IsPrintable is Python's str.isprintable for one character: false for

@@ -12,7 +12,7 @@ import (
 // vectors are Python 3.11's answers, written by testdata/gen_vectors.py.
 type vectors struct {
 	Floats   [][2]string  `json:"floats"`   // big-endian bits, repr
-	Strings  [][4]string  `json:"strings"`  // s, repr, json ascii, json non-ascii
+	Strings  [][5]string  `json:"strings"`  // s, repr, json ascii, json non-ascii, ascii
 	Literals [][2]*string `json:"literals"` // source, json.dumps of the value or null for an error
 }
 
@@ -49,6 +49,9 @@ func TestQuoteAndJSONString(t *testing.T) {
 	for _, tc := range loadVectors(t).Strings {
 		if got := Quote(tc[0]); got != tc[1] {
 			t.Errorf("Quote(%q) =\n%s\nwant\n%s", tc[0], got, tc[1])
+		}
+		if got := ASCII(tc[0]); got != tc[4] {
+			t.Errorf("ASCII(%q) =\n%s\nwant\n%s", tc[0], got, tc[4])
 		}
 		for i, ascii := range []bool{true, false} {
 			got, err := JSON(tc[0], JSONOptions{Indent: -1, ASCII: ascii})

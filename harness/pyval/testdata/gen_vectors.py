@@ -1,4 +1,4 @@
-"""Writes vectors.json: Python 3.11's repr/str of floats and strings,
+"""Writes vectors.json: Python 3.11's repr/str of floats, repr and ascii of strings,
 json.dumps of strings and ast.literal_eval of literals, for pyval's tests.
 Run: python3 gen_vectors.py > vectors.json"""
 import ast, json, random, struct, unicodedata
@@ -20,7 +20,7 @@ chars = [c for c in chars if not 0xd800 <= c < 0xe000 and
          (unicodedata.category(chr(c)) != "Cn" or c in (0x378, 0x379, 0xffff))]
 strings = ["", "a", "it's", 'say "hi"', "both ' and \"", "back\\slash", "tab\there\nnl\r"]
 strings += ["".join(chr(c) for c in chars[i:i + 64]) for i in range(0, len(chars), 64)]
-out["strings"] = [[s, repr(s), json.dumps(s), json.dumps(s, ensure_ascii=False)] for s in strings]
+out["strings"] = [[s, repr(s), json.dumps(s), json.dumps(s, ensure_ascii=False), ascii(s)] for s in strings]
 
 literals = ["[1, -2, 3.5, 1e-05, True, False, None]", "('a',)", "('a')", "1, 2", "(1, 2,)",
             "{'k': (1, 2), \"j\": [1]}", "{1: 'a', 2.5: 'b', False: 'c', None: 'd'}",
