@@ -69,7 +69,21 @@ func ParseKeyValues(s string) (map[string]any, error) {
 		}
 		return out, nil
 	}
-	for _, item := range SplitTopLevel(t) {
+	pairs, err := keyValuePairs(t)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pairs {
+		out[p[0]] = CLIValue(p[1])
+	}
+	return out, nil
+}
+
+// keyValuePairs splits "k=v,k2=v2" into keys (trimmed, not empty) and
+// values (as written).
+func keyValuePairs(s string) ([][2]string, error) {
+	var pairs [][2]string
+	for _, item := range SplitTopLevel(s) {
 		k, v, ok := strings.Cut(item, "=")
 		if !ok {
 			return nil, fmt.Errorf("expected key=value, got %q", item)
@@ -78,9 +92,9 @@ func ParseKeyValues(s string) (map[string]any, error) {
 		if k == "" {
 			return nil, fmt.Errorf("expected key=value, got %q (empty key)", item)
 		}
-		out[k] = CLIValue(v)
+		pairs = append(pairs, [2]string{k, v})
 	}
-	return out, nil
+	return pairs, nil
 }
 
 // CLIValue converts one command-line value as lm-eval's
@@ -150,15 +164,12 @@ func ParseModelArgs(s string) (map[string]string, error) {
 		}
 		return out, nil
 	}
-	for _, item := range SplitTopLevel(t) {
-		k, v, ok := strings.Cut(item, "=")
-		if !ok {
-			return nil, fmt.Errorf("expected key=value, got %q", item)
-		}
-		k = strings.TrimSpace(k)
-		if k == "" {
-			return nil, fmt.Errorf("expected key=value, got %q (empty key)", item)
-		}
+	pairs, err := keyValuePairs(t)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pairs {
+		k, v := p[0], p[1]
 		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
 			if lit, err := pyval.LiteralEval(v); err == nil {
 				if s, ok := lit.(string); ok {
