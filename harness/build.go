@@ -113,7 +113,15 @@ func (ev *evaluation) build(ctx context.Context) error {
 	if cfg.ChatTemplate.Enabled {
 		var err error
 		if chat, err = chatTemplate(ev.lm, cfg.ChatTemplate.Name); err != nil {
-			return fmt.Errorf("--apply_chat_template: model %s: %w", cfg.Model, err)
+			which := "the default template"
+			if cfg.ChatTemplate.Name != "" {
+				which = fmt.Sprintf("template %q", cfg.ChatTemplate.Name)
+			}
+			model := cfg.Model
+			if p := cfg.ModelArgs["pretrained"]; p != "" {
+				model += " " + p
+			}
+			return fmt.Errorf("--apply_chat_template: model %s, %s: %w", model, which, err)
 		}
 	}
 	if err := ev.deleteCachedRequests(); err != nil {

@@ -148,7 +148,7 @@ func TestChatTemplateErrors(t *testing.T) {
 	}{
 		{"tool_use", "", []string{"--apply_chat_template", `no chat template named "tool_use"`}},
 		{"missing.jinja", "", []string{"--apply_chat_template", `no chat template named "missing.jinja"`}},
-		{"broken", "", []string{"--apply_chat_template", "endfor"}},
+		{"broken", "", []string{"--apply_chat_template", "chat.gguf", `template "broken"`, "endfor"}},
 		{"gemma", "Be brief.", []string{"chat_mc", "System role not supported"}},
 	} {
 		line := []string{"run", "--model", "llama", "--model_args", "pretrained=" + model + ",threads=1",
