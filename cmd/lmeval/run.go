@@ -220,7 +220,9 @@ func backendArgs(cfg *config.Config) model.Args {
 
 // identityExtras adds to the cache identity what the backend reports about
 // itself that changes answers without showing in model_args: the engine's
-// version and the context size and BOS handling it settled on.
+// version and the max length and BOS handling it settled on. n_ctx is left
+// out: with --batch_size auto it follows free memory, and the truncation it
+// could cause is max_length's.
 func identityExtras(lm model.LM) map[string]string {
 	extra := map[string]string{"lmeval": Version}
 	if commit, _ := engineInfo(); commit != "" {
@@ -231,7 +233,7 @@ func identityExtras(lm model.LM) map[string]string {
 		return extra
 	}
 	desc := d.Describe()
-	for _, k := range []string{"n_ctx", "add_bos", "add_bos_token", "max_length", "chat_template",
+	for _, k := range []string{"add_bos", "add_bos_token", "max_length", "chat_template",
 		"type_k", "type_v", "flash_attn", "device", "n_gpu_layers", "n_batch", "n_ubatch"} {
 		if v, ok := desc[k]; ok {
 			extra[k] = fmt.Sprint(v)
