@@ -79,12 +79,12 @@ func TestBackend(t *testing.T) {
 		defer lm.(model.Closer).Close()
 		eng := lm.(*LM).Model()
 
-		reqs := []model.LoglikelihoodRequest{{"Once upon a time", ", there was"}, {"", "Lily"}}
+		reqs := []model.LoglikelihoodRequest{{Context: "Once upon a time", Continuation: ", there was"}, {Context: "", Continuation: "Lily"}}
 		got, err := lm.Loglikelihood(ctx, reqs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := eng.Loglikelihood(ctx, []engine.LoglikelihoodRequest{{"Once upon a time", ", there was"}, {"", "Lily"}})
+		want, err := eng.Loglikelihood(ctx, []engine.LoglikelihoodRequest{{Context: "Once upon a time", Continuation: ", there was"}, {Context: "", Continuation: "Lily"}})
 		if err != nil {
 			t.Fatal(err)
 		}
