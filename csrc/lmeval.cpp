@@ -64,9 +64,25 @@ static void set_err(char *err, int32_t errlen, const std::string &msg) {
 	}
 }
 
+struct load_progress {
+	lm_progress_fn fn;
+	uintptr_t id;
+};
+
+static bool load_progress_cb(float progress, void *user) {
+	auto *lp = (load_progress *)user;
+	return lp->fn(progress, lp->id) != 0;
+}
+
 lm_model *lm_load(const char *path, const lm_params *p, char *err, int32_t errlen) {
 	auto *m = new lm_model();
 	llama_model_params mp = llama_model_default_params();
+	// Lives on this stack frame: llama.cpp calls it only while loading.
+	load_progress lp = {p->progress, p->progress_id};
+	if (lp.fn != nullptr) {
+		mp.progress_callback = load_progress_cb;
+		mp.progress_callback_user_data = &lp;
+	}
 	mp.n_gpu_layers = p->n_gpu_layers < 0 ? 999999 : p->n_gpu_layers;
 	mp.main_gpu = p->main_gpu;
 	mp.split_mode = (enum llama_split_mode)p->split_mode;

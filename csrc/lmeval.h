@@ -21,6 +21,9 @@ typedef struct lm_model lm_model;
 typedef struct lm_sampler lm_sampler;
 
 typedef void (*lm_log_fn)(int level, const char *text);
+/* lm_progress_fn receives model loading progress in [0, 1] with the id
+ * given in lm_params; returning 0 aborts the load. */
+typedef int32_t (*lm_progress_fn)(float progress, uintptr_t id);
 
 /* lm_init initialises the ggml backends once and routes llama.cpp's log to
  * fn (NULL: discard). */
@@ -48,6 +51,8 @@ typedef struct lm_params {
 	int32_t vocab_only;
 	int32_t use_mmap;
 	int32_t no_context; /* load the weights only; lm_context_init follows */
+	lm_progress_fn progress; /* NULL: none (llama.cpp then logs dots) */
+	uintptr_t progress_id;
 } lm_params;
 
 /* lm_load loads a model and (unless vocab_only or no_context) makes its

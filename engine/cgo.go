@@ -10,6 +10,12 @@ package engine
 
 extern void lmevalGoLog(int level, char *text);
 static void lmeval_init_go(void) { lm_init((lm_log_fn)lmevalGoLog); }
+
+extern int32_t lmevalGoLoadProgress(float progress, uintptr_t id);
+static void lmeval_set_progress(lm_params *p, uintptr_t id) {
+	p->progress = (lm_progress_fn)lmevalGoLoadProgress;
+	p->progress_id = id;
+}
 */
 import "C"
 
@@ -29,6 +35,12 @@ func lmevalGoLog(level C.int, text *C.char) {
 	logNative(int(level), C.GoString(text))
 }
 
+//export lmevalGoLoadProgress
+func lmevalGoLoadProgress(progress C.float, id C.uintptr_t) C.int32_t {
+	loadProgressNative(uintptr(id), float64(progress))
+	return 1
+}
+
 // cparams mirrors lm_params.
 type cparams struct {
 	nCtx, nBatch, nUBatch, nSeqMax, threads int
@@ -38,6 +50,7 @@ type cparams struct {
 	typeK, typeV                            int
 	vocabOnly, mmap                         bool
 	noContext                               bool
+	progressID                              uintptr // a loadProgress handle; 0: none
 }
 
 func b2i(b bool) C.int32_t {
@@ -69,6 +82,9 @@ func cLoad(path string, p cparams) (*C.lm_model, error) {
 	cp.vocab_only = b2i(p.vocabOnly)
 	cp.use_mmap = b2i(p.mmap)
 	cp.no_context = b2i(p.noContext)
+	if p.progressID != 0 {
+		C.lmeval_set_progress(&cp, C.uintptr_t(p.progressID))
+	}
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
 	var errbuf [512]C.char

@@ -101,6 +101,11 @@ type Options struct {
 	// the tokenizer methods and Facts work.
 	VocabOnly bool
 	NoMmap    bool
+
+	// LoadProgress, when set, is called as Load reads the weights with
+	// the fraction done, rising, ending at 1 once the model is loaded.
+	// llama.cpp calls it from the loading thread; it should return quickly.
+	LoadProgress func(frac float64)
 }
 
 // Info is what the engine settled on when loading, beyond the file's facts.
@@ -305,6 +310,13 @@ func Load(path string, opts Options) (*Model, error) {
 	// once the weights are placed, and a context that does not fit can be
 	// retried smaller without reloading them.
 	p.noContext = !opts.VocabOnly
+	var lr *loadReporter
+	if opts.LoadProgress != nil {
+		lr = &loadReporter{fn: opts.LoadProgress}
+		id, forget := registerLoadProgress(lr)
+		defer forget()
+		p.progressID = id
+	}
 	c, err := cLoad(path, p)
 	if err != nil {
 		return nil, fmt.Errorf("engine: load %s: %w", path, err)
@@ -392,6 +404,11 @@ func Load(path string, opts Options) (*Model, error) {
 		if t, ok := cChatTemplate(c); ok {
 			m.facts.ChatTemplate = t
 		}
+	}
+	// llama.cpp reports 1 once the weights are in, but nothing for a
+	// vocabulary-only load; the context comes after either way.
+	if lr != nil {
+		lr.report(1)
 	}
 	return m, nil
 }

@@ -112,14 +112,16 @@ func (m *Model) GenerateUntil(ctx context.Context, reqs []GenerateRequest) ([]st
 	slices.SortStableFunc(order, func(a, b *genSeq) int { return len(b.prompt) - len(a.prompt) })
 
 	out := make([]string, len(reqs))
-	if err := m.runGen(ctx, order, out); err != nil {
+	if err := m.runGen(ctx, order, out, progressFrom(ctx)); err != nil {
 		return nil, fmt.Errorf("engine: generate_until: %w", err)
 	}
 	m.stats.Requests += len(reqs)
 	return out, nil
 }
 
-func (m *Model) runGen(ctx context.Context, queue []*genSeq, out []string) error {
+// runGen decodes the queued generations, telling report of the requests
+// that finish (and their prompt tokens) once per step.
+func (m *Model) runGen(ctx context.Context, queue []*genSeq, out []string, report func(requests, tokens int)) error {
 	nCtx, nBatch, nSeq := m.info.NCtx, m.info.NBatch, m.info.NSeqMax
 	cMemClear(m.c)
 	defer cMemClear(m.c)
@@ -200,6 +202,7 @@ func (m *Model) runGen(ctx context.Context, queue []*genSeq, out []string) error
 		m.stats.ScoreTime += time.Since(t0)
 
 		keep := active[:0]
+		finished, finishedToks := 0, 0
 		for _, s := range active {
 			if s.row < 0 {
 				keep = append(keep, s)
@@ -216,8 +219,13 @@ func (m *Model) runGen(ctx context.Context, queue []*genSeq, out []string) error
 			cSeqRm(m.c, s.id)
 			free = append(free, s.id)
 			used -= s.cells
+			finished++
+			finishedToks += len(s.prompt)
 		}
 		active = keep
+		if finished > 0 {
+			report(finished, finishedToks)
+		}
 	}
 	return nil
 }

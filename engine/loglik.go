@@ -111,12 +111,14 @@ func (m *Model) loglikelihoodTokens(ctx context.Context, reqs []TokenRequest) ([
 	}
 	res := make([]LoglikelihoodResult, len(reqs))
 	jobs := make([]job, len(reqs))
+	toks := make([]int, len(reqs))
 	for i, r := range reqs {
 		j, trunc, err := m.tokenJob(r.Context, r.Continuation, int32(i))
 		if err != nil {
 			return nil, &RequestError{Op: "loglikelihood", Index: i, Request: tokensDesc(r.Context, r.Continuation), Err: err}
 		}
 		jobs[i] = j
+		toks[i] = len(j.inp) + 1
 		res[i].NumTokens = len(r.Continuation)
 		res[i].Truncated = trunc
 	}
@@ -124,9 +126,11 @@ func (m *Model) loglikelihoodTokens(ctx context.Context, reqs []TokenRequest) ([
 	for i := range greedy {
 		greedy[i] = 1
 	}
-	if err := m.runJobs(ctx, jobs, lp, greedy); err != nil {
+	fin := newFinishTracker(ctx, jobs, toks)
+	if err := m.runJobs(ctx, jobs, lp, greedy, fin); err != nil {
 		return nil, fmt.Errorf("engine: loglikelihood: %w", err)
 	}
+	fin.flush()
 	for i := range res {
 		res[i].LogProb = lp[i]
 		res[i].IsGreedy = greedy[i] == 1
@@ -281,6 +285,7 @@ func (m *Model) LoglikelihoodRolling(ctx context.Context, texts []string) ([]Rol
 	}
 	res := make([]RollingResult, len(texts))
 	var jobs []job
+	ntoks := make([]int, len(texts))
 	prefix := m.prefixToken()
 	for i, text := range texts {
 		toks, err := m.encode(text)
@@ -303,11 +308,14 @@ func (m *Model) LoglikelihoodRolling(ctx context.Context, texts []string) ([]Rol
 		}
 		res[i].NumTokens = len(toks)
 		res[i].Windows = len(wins)
+		ntoks[i] = len(toks)
 	}
 	lp, greedy := make([]float64, len(texts)), make([]uint8, len(texts))
-	if err := m.runJobs(ctx, jobs, lp, greedy); err != nil {
+	fin := newFinishTracker(ctx, jobs, ntoks)
+	if err := m.runJobs(ctx, jobs, lp, greedy, fin); err != nil {
 		return nil, fmt.Errorf("engine: loglikelihood_rolling: %w", err)
 	}
+	fin.flush()
 	for i := range res {
 		res[i].LogProb = lp[i]
 	}
@@ -361,7 +369,7 @@ func (m *Model) Perplexity(ctx context.Context, text string, chunkSize int) (Per
 		jobs = append(jobs, job{inp: chunk[:chunkSize-1], targets: chunk[first+1:], slot: 0})
 	}
 	lp, greedy := make([]float64, 1), make([]uint8, 1)
-	if err := m.runJobs(ctx, jobs, lp, greedy); err != nil {
+	if err := m.runJobs(ctx, jobs, lp, greedy, nil); err != nil {
 		return PerplexityResult{}, fmt.Errorf("engine: perplexity: %w", err)
 	}
 	n := nChunks * (chunkSize - 1 - first)

@@ -21,6 +21,7 @@ type job struct {
 // the sequence ids of every job that uses them.
 type group struct {
 	nodes  []gnode // depth-first order: each job's tokens appear in position order
+	jobs   []int   // indices of the group's jobs
 	njobs  int
 	maxLen int
 	first  int // index of the group's first job, for a stable order
@@ -40,7 +41,7 @@ type gitem struct{ target, slot int32 }
 // buildGroup makes the trie of jobs (given in lexicographic order of inp,
 // so that shared prefixes are adjacent).
 func buildGroup(jobs []job, idx []int) *group {
-	g := &group{njobs: len(idx), first: slices.Min(idx)}
+	g := &group{njobs: len(idx), first: slices.Min(idx), jobs: idx}
 	// path[d] is the node index of the previous job at depth d.
 	var path []int
 	var prev []int32
@@ -129,8 +130,9 @@ func planGroups(jobs []job, share bool, nSeqMax, nCtx int) []*group {
 // runJobs decodes the jobs, many sequences per llama_batch, admitting
 // groups as earlier ones finish and free their sequences and cache cells.
 // It adds each job's log-probs into lp[slot] and clears greedy[slot] when a
-// target is not its row's argmax.
-func (m *Model) runJobs(ctx context.Context, jobs []job, lp []float64, greedy []uint8) error {
+// target is not its row's argmax, and tells fin (when not nil) of each job
+// finished, flushing it once per decode step.
+func (m *Model) runJobs(ctx context.Context, jobs []job, lp []float64, greedy []uint8, fin *finishTracker) error {
 	if len(jobs) == 0 {
 		return nil
 	}
@@ -216,10 +218,14 @@ func (m *Model) runJobs(ctx context.Context, jobs []job, lp []float64, greedy []
 			for _, id := range g.ids {
 				cSeqRm(m.c, id)
 			}
+			for _, j := range g.jobs {
+				fin.jobDone(jobs[j].slot)
+			}
 			free = append(free, g.ids...)
 			used -= len(g.nodes)
 		}
 		active = keep
+		fin.flush()
 	}
 	return nil
 }
