@@ -212,7 +212,21 @@ func runStream[Req, Res any](ctx context.Context, ev *evaluation, disp *progress
 	chunk := ev.chunkSize(len(s.reqs))
 	for start := 0; start < len(s.reqs); start += chunk {
 		end := min(start+chunk, len(s.reqs))
-		res, err := call(ctx, s.reqs[start:end])
+		done := 0
+		if toks != nil {
+			for _, n := range toks[start:end] {
+				done += n
+			}
+		}
+		// The model may report requests as they finish, so the bar moves
+		// within the chunk; the chunk adds whatever it did not report once
+		// the call returns.
+		part := phase.Chunk(end-start, done)
+		cctx := ctx
+		if disp.Enabled() {
+			cctx = progress.NewReporterContext(ctx, part)
+		}
+		res, err := call(cctx, s.reqs[start:end])
 		if err != nil {
 			var re *model.RequestError
 			if errors.As(err, &re) && re.Index >= 0 && re.Index < end-start {
@@ -230,13 +244,7 @@ func runStream[Req, Res any](ctx context.Context, ev *evaluation, disp *progress
 				}
 			}
 		}
-		done := 0
-		if toks != nil {
-			for _, n := range toks[start:end] {
-				done += n
-			}
-		}
-		phase.Add(end-start, done)
+		part.Close()
 	}
 	return nil
 }

@@ -10,12 +10,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"lmeval/engine"
 	"lmeval/harness/model"
+	"lmeval/harness/progress"
 	"lmeval/hub"
 )
 
@@ -202,25 +204,45 @@ func parseBool(s string) (bool, error) {
 }
 
 // New loads the model named by args (a local GGUF path or a Hub reference,
-// which is downloaded first).
+// which is downloaded first). The download and the loading get bars from
+// the progress display in ctx (progress.NewContext), when it draws them.
 func New(ctx context.Context, args model.Args) (model.LM, error) {
 	path, opts, err := Options(args)
 	if err != nil {
 		return nil, err
 	}
+	disp := progress.FromContext(ctx)
 	if _, statErr := os.Stat(path); statErr != nil {
 		if _, ok := hub.ParseModelRef(path); ok {
-			path, err = hub.New(hub.Options{Progress: os.Stderr}).ResolveModel(ctx, path)
+			path, err = hub.New(hub.Options{Progress: disp.Writer()}).ResolveModel(ctx, path)
 			if err != nil {
 				return nil, fmt.Errorf("model %s: %w", args["pretrained"], err)
 			}
 		}
+	}
+	if disp.Enabled() {
+		var size int64
+		if fi, err := os.Stat(path); err == nil {
+			size = fi.Size()
+		}
+		bar := disp.Meter("loading "+filepath.Base(path), size)
+		defer bar.Close()
+		opts.LoadProgress = bar.Set
 	}
 	m, err := engine.Load(path, opts)
 	if err != nil {
 		return nil, err
 	}
 	return &LM{m: m}, nil
+}
+
+// withProgress passes the harness's progress reporter in ctx, if any, on to
+// the engine, which reports requests as they finish.
+func withProgress(ctx context.Context) context.Context {
+	if r := progress.ReporterFromContext(ctx); r != nil {
+		return engine.WithProgress(ctx, r.Add)
+	}
+	return ctx
 }
 
 // Wrap adapts an already loaded model.
@@ -235,7 +257,7 @@ func (l *LM) Loglikelihood(ctx context.Context, reqs []model.LoglikelihoodReques
 	for i, r := range reqs {
 		in[i] = engine.LoglikelihoodRequest{Context: r.Context, Continuation: r.Continuation}
 	}
-	res, err := l.m.Loglikelihood(ctx, in)
+	res, err := l.m.Loglikelihood(withProgress(ctx), in)
 	if err != nil {
 		return nil, requestError(err)
 	}
@@ -252,7 +274,7 @@ func (l *LM) LoglikelihoodRolling(ctx context.Context, reqs []model.RollingReque
 	for i, r := range reqs {
 		texts[i] = r.Text
 	}
-	res, err := l.m.LoglikelihoodRolling(ctx, texts)
+	res, err := l.m.LoglikelihoodRolling(withProgress(ctx), texts)
 	if err != nil {
 		return nil, requestError(err)
 	}
@@ -272,7 +294,7 @@ func (l *LM) GenerateUntil(ctx context.Context, reqs []model.GenerateRequest) ([
 			Temperature: r.Temperature, TopP: r.TopP, TopK: r.TopK, Seed: r.Seed,
 		}
 	}
-	out, err := l.m.GenerateUntil(ctx, in)
+	out, err := l.m.GenerateUntil(withProgress(ctx), in)
 	return out, requestError(err)
 }
 

@@ -1,6 +1,7 @@
 package llama
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
@@ -11,6 +12,7 @@ import (
 
 	"lmeval/engine"
 	"lmeval/harness/model"
+	"lmeval/harness/progress"
 )
 
 func TestOptions(t *testing.T) {
@@ -164,5 +166,69 @@ func TestRequestError(t *testing.T) {
 	}
 	if _, err = lm.GenerateUntil(context.Background(), nil); err != nil {
 		t.Errorf("no requests: %v", err)
+	}
+}
+
+// TestProgress checks the loading bar, and that requests reported by the
+// engine as they finish bring a phase whose totals the harness took from
+// CountTokens to its end before the chunk is closed: the engine's tokens
+// and the harness's agree.
+func TestProgress(t *testing.T) {
+	path := "../../../shared/models/stories260K.gguf"
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("%s not available: %v", path, err)
+	}
+	var buf bytes.Buffer
+	disp := progress.New(&buf, true)
+	ctx := progress.NewContext(context.Background(), disp)
+	lm, err := New(ctx, model.Args{"pretrained": path, "threads": "1", "n_seq_max": "2", "n_ctx": "512"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lm.(model.Closer).Close()
+	if out := buf.String(); !strings.Contains(out, "loading stories260K.gguf") || !strings.Contains(out, "100%") {
+		t.Errorf("loading bar: %q", out)
+	}
+	l := lm.(*LM)
+
+	var reqs []model.LoglikelihoodRequest
+	var texts []model.RollingRequest
+	var gens []model.GenerateRequest
+	wantL, wantR, wantG := 0, 0, 0
+	count := func(s string) int {
+		n, err := l.CountTokens(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, s := range []string{"Once upon a time", "Lily went to the park", "The dog was happy", "She saw a big tree"} {
+		reqs = append(reqs, model.LoglikelihoodRequest{Context: s, Continuation: " and"})
+		wantL += count(s + " and")
+		texts = append(texts, model.RollingRequest{Text: s + "."})
+		wantR += count(s + ".")
+		gens = append(gens, model.GenerateRequest{Context: s, Until: []string{"."}, MaxGenToks: 8})
+		wantG += count(s)
+	}
+	for _, tc := range []struct {
+		name string
+		n    int
+		toks int
+		call func(context.Context) error
+	}{
+		{"loglikelihood", len(reqs), wantL, func(ctx context.Context) error { _, err := l.Loglikelihood(ctx, reqs); return err }},
+		{"loglikelihood_rolling", len(texts), wantR, func(ctx context.Context) error { _, err := l.LoglikelihoodRolling(ctx, texts); return err }},
+		{"generate_until", len(gens), wantG, func(ctx context.Context) error { _, err := l.GenerateUntil(ctx, gens); return err }},
+	} {
+		phase := disp.Phase(tc.name, tc.n, tc.toks)
+		chunk := phase.Chunk(tc.n, tc.toks)
+		if err := tc.call(progress.NewReporterContext(ctx, chunk)); err != nil {
+			t.Fatal(err)
+		}
+		if r, tok := phase.Done(); r != tc.n || tok != tc.toks {
+			t.Errorf("%s: the engine reported %d requests, %d tokens; want %d, %d", tc.name, r, tok, tc.n, tc.toks)
+		}
+		chunk.Close()
+		phase.Finish()
 	}
 }

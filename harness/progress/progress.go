@@ -47,6 +47,15 @@ func IsTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 // Enabled reports whether bars are drawn.
 func (d *Display) Enabled() bool { return d != nil && d.enabled }
 
+// Writer returns where bars are drawn, or nil when they are not: for
+// libraries that draw their own (downloads).
+func (d *Display) Writer() io.Writer {
+	if !d.Enabled() {
+		return nil
+	}
+	return d.w
+}
+
 type ctxKey struct{}
 
 // NewContext returns ctx carrying d, for code far from the command line.
@@ -60,6 +69,20 @@ func FromContext(ctx context.Context) *Display {
 		return d
 	}
 	return nil
+}
+
+type reporterKey struct{}
+
+// NewReporterContext returns ctx carrying r, for a model to report requests
+// as they finish within one call (see Phase.Chunk).
+func NewReporterContext(ctx context.Context, r Reporter) context.Context {
+	return context.WithValue(ctx, reporterKey{}, r)
+}
+
+// ReporterFromContext returns the Reporter in ctx, or nil.
+func ReporterFromContext(ctx context.Context) Reporter {
+	r, _ := ctx.Value(reporterKey{}).(Reporter)
+	return r
 }
 
 // Phase is the bar of one phase of work. Safe for concurrent use.
@@ -120,6 +143,42 @@ func (p *Phase) Add(requests, tokens int) {
 	}
 }
 
+// Chunk is the part of a phase that one call to the model covers. The
+// model may report requests as they finish (Add, usually through
+// NewReporterContext); Close adds what it left unreported. So the phase
+// counts each request and token of the chunk exactly once whether the
+// model reports all, some or none of them, and the chunk's own totals, not
+// the model's counts, are what the bar shows: reports beyond them are
+// dropped.
+type Chunk struct {
+	mu               sync.Mutex
+	p                *Phase
+	requests, tokens int
+	doneReq, doneTok int
+}
+
+// Chunk starts a chunk of requests requests and tokens tokens.
+func (p *Phase) Chunk(requests, tokens int) *Chunk {
+	return &Chunk{p: p, requests: requests, tokens: tokens}
+}
+
+// Add implements Reporter.
+func (c *Chunk) Add(requests, tokens int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := min(max(requests, 0), c.requests-c.doneReq)
+	t := min(max(tokens, 0), c.tokens-c.doneTok)
+	if r == 0 && t == 0 {
+		return
+	}
+	c.doneReq += r
+	c.doneTok += t
+	c.p.Add(r, t)
+}
+
+// Close adds the chunk's requests and tokens not yet reported.
+func (c *Chunk) Close() { c.Add(c.requests, c.tokens) }
+
 // Done returns the requests and tokens reported so far.
 func (p *Phase) Done() (requests, tokens int) {
 	p.mu.Lock()
@@ -154,6 +213,62 @@ func (d *Display) Bytes(name string, total int64) io.WriteCloser {
 		progressbar.OptionOnCompletion(func() { fmt.Fprintln(d.w) }),
 		progressbar.OptionSpinnerType(14),
 	)
+}
+
+// Meter is a bar filled by fraction, for work that reports how far it
+// got rather than what it did (model loading). Safe for concurrent use.
+type Meter struct {
+	mu    sync.Mutex
+	bar   *progressbar.ProgressBar // nil when disabled
+	total int64
+	drawn bool
+}
+
+// Meter starts a bar named name over total bytes (when total <= 0, a
+// percentage). Set it as the work goes; Close it when done or failed.
+func (d *Display) Meter(name string, total int64) *Meter {
+	if !d.Enabled() {
+		return &Meter{}
+	}
+	m := &Meter{total: total}
+	opts := []progressbar.Option{
+		progressbar.OptionSetWriter(d.w),
+		progressbar.OptionSetDescription(name),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionThrottle(100 * time.Millisecond),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(d.w) }),
+	}
+	if total > 0 {
+		opts = append(opts, progressbar.OptionShowBytes(true), progressbar.OptionShowCount())
+	} else {
+		m.total = 100
+	}
+	m.bar = progressbar.NewOptions64(m.total, opts...)
+	return m
+}
+
+// Set moves the bar to frac (0 to 1) of its total.
+func (m *Meter) Set(frac float64) {
+	if m.bar == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.drawn = true
+	m.bar.Set64(int64(min(max(frac, 0), 1) * float64(m.total)))
+}
+
+// Close ends the bar's line, finished or not (a bar never set draws
+// nothing).
+func (m *Meter) Close() {
+	if m.bar == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.drawn && !m.bar.IsFinished() {
+		m.bar.Exit()
+	}
 }
 
 type nopWriteCloser struct{}

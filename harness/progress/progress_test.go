@@ -3,8 +3,10 @@ package progress
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -85,5 +87,113 @@ func TestBytes(t *testing.T) {
 	w.Close()
 	if out := buf.String(); !strings.Contains(out, "model.gguf") || !strings.Contains(out, "2.0 kB") {
 		t.Errorf("bytes bar output: %q", out)
+	}
+}
+
+// TestETAFromTokens checks that the bar's time left comes from tokens
+// remaining, not requests: two phases each halfway through their requests,
+// one having done the long requests (700 of 1000 tokens) and one the short
+// (300 of 1000), expect remaining/elapsed of 3/7 and 7/3.
+func TestETAFromTokens(t *testing.T) {
+	for _, tc := range []struct {
+		doneTok, wantMax, wantCur int
+		ratio                     float64
+	}{
+		{700, 1000, 700, 300.0 / 700},
+		{300, 1000, 300, 700.0 / 300},
+	} {
+		var buf bytes.Buffer
+		p := New(&buf, true).Phase("loglikelihood", 4, 1000)
+		p.Add(2, tc.doneTok)
+		st := p.bar.State()
+		if st.Max != int64(tc.wantMax) || st.CurrentNum != int64(tc.wantCur) {
+			t.Fatalf("bar at %d of %d; want %d of %d", st.CurrentNum, st.Max, tc.wantCur, tc.wantMax)
+		}
+		if st.SecondsSince <= 0 {
+			t.Fatalf("bar not started")
+		}
+		if got := st.SecondsLeft / st.SecondsSince; math.Abs(got-tc.ratio) > 1e-9*tc.ratio {
+			t.Errorf("%d of 1000 tokens done: time left / elapsed = %g, want %g", tc.doneTok, got, tc.ratio)
+		}
+		if !strings.Contains(buf.String(), "loglikelihood 2/4") {
+			t.Errorf("bar does not show requests done: %q", buf.String())
+		}
+	}
+}
+
+// TestChunk checks that a chunk counts each request and token once, however
+// much of it the model reported.
+func TestChunk(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		reports [][2]int // what the model reports during the call
+		want    [][2]int // phase totals after each report, then after Close
+	}{
+		{"model silent", nil, [][2]int{{10, 500}}},
+		{"model reports all", [][2]int{{4, 300}, {6, 200}}, [][2]int{{4, 300}, {10, 500}, {10, 500}}},
+		{"model reports part", [][2]int{{3, 100}}, [][2]int{{3, 100}, {10, 500}}},
+		{"model over-reports tokens", [][2]int{{2, 400}, {2, 400}, {6, 10}}, [][2]int{{2, 400}, {4, 500}, {10, 500}, {10, 500}}},
+		{"model over-reports requests", [][2]int{{12, 100}}, [][2]int{{10, 100}, {10, 500}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			p := New(&buf, true).Phase("x", 30, 1500)
+			p.Add(20, 1000) // earlier chunks
+			c := p.Chunk(10, 500)
+			ctx := NewReporterContext(context.Background(), c)
+			var got [][2]int
+			for _, r := range tc.reports {
+				ReporterFromContext(ctx).Add(r[0], r[1])
+				dr, dt := p.Done()
+				got = append(got, [2]int{dr - 20, dt - 1000})
+			}
+			c.Close()
+			dr, dt := p.Done()
+			got = append(got, [2]int{dr - 20, dt - 1000})
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("phase progress %v, want %v", got, tc.want)
+			}
+			if st := p.bar.State(); st.CurrentNum != 1500 {
+				t.Errorf("bar at %d tokens, want 1500", st.CurrentNum)
+			}
+		})
+	}
+	if ReporterFromContext(context.Background()) != nil {
+		t.Error("a bare context carries a reporter")
+	}
+}
+
+func TestMeter(t *testing.T) {
+	var buf bytes.Buffer
+	m := New(&buf, true).Meter("loading model.gguf", 4096)
+	for _, f := range []float64{0, 0.25, 0.5, 1} {
+		m.Set(f)
+		if got, want := m.bar.State().CurrentNum, int64(f*4096); got != want {
+			t.Errorf("Set(%g): bar at %d, want %d", f, got, want)
+		}
+	}
+	m.Close()
+	out := buf.String()
+	if !strings.Contains(out, "loading model.gguf") || !strings.Contains(out, "4.1 kB") || !strings.HasSuffix(out, "\n") {
+		t.Errorf("meter output: %q", out)
+	}
+
+	// Unfinished, Close ends the line; never set, it draws nothing.
+	buf.Reset()
+	m = New(&buf, true).Meter("loading", 0)
+	m.Set(0.5)
+	m.Close()
+	if out := buf.String(); !strings.Contains(out, "50%") || !strings.HasSuffix(out, "\n") {
+		t.Errorf("unfinished meter output: %q", out)
+	}
+	buf.Reset()
+	New(&buf, true).Meter("loading", 10).Close()
+	var nilDisplay *Display
+	nilDisplay.Meter("loading", 10).Set(1)
+	if buf.Len() != 0 {
+		t.Errorf("unused meter wrote %q", buf.String())
+	}
+	if nilDisplay.Writer() != nil || New(&buf, false).Writer() != nil || New(&buf, true).Writer() != &buf {
+		t.Error("Writer is not nil exactly when bars are off")
 	}
 }
