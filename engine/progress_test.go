@@ -131,6 +131,30 @@ func TestCallProgress(t *testing.T) {
 	}
 	pg.check(t, len(greqs), wantG, true)
 
+	// With sharing, requests that share BOS are one group of sequences;
+	// they still finish one by one, not when the group does (small
+	// batches, so the call takes several steps).
+	big := load(t, path, Options{NCtx: 4096, MaxLength: 64, NBatch: 64})
+	var breqs []LoglikelihoodRequest
+	wantB := 0
+	for i, r := range lreqs {
+		r.Context = fmt.Sprintf("%s %d", words[i%len(words)], i) + r.Context
+		breqs = append(breqs, r)
+		c, k, err := big.EncodePair(r.Context, r.Continuation)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantB += len(c) + len(k)
+	}
+	var pb progressLog
+	if _, err := big.Loglikelihood(pb.ctx(), breqs); err != nil {
+		t.Fatal(err)
+	}
+	pb.check(t, len(breqs), wantB, true)
+	if d := big.Stats().Decodes; len(pb.reqs) < int(d)/2 {
+		t.Errorf("%d reports in %d decode steps", len(pb.reqs), d)
+	}
+
 	// The hook changes nothing in the results.
 	plain, err := m.Loglikelihood(context.Background(), lreqs)
 	if err != nil {

@@ -22,6 +22,8 @@ type job struct {
 type group struct {
 	nodes  []gnode // depth-first order: each job's tokens appear in position order
 	jobs   []int   // indices of the group's jobs
+	ends   []int   // per job: the index of its last node (non-decreasing)
+	ended  int     // jobs whose last node is decoded and scored
 	njobs  int
 	maxLen int
 	first  int // index of the group's first job, for a stable order
@@ -65,6 +67,7 @@ func buildGroup(jobs []job, idx []int) *group {
 				n.items = append(n.items, gitem{target: j.targets[d-scoreFrom], slot: j.slot})
 			}
 		}
+		g.ends = append(g.ends, path[len(path)-1])
 		prev = j.inp
 	}
 	return g
@@ -211,15 +214,18 @@ func (m *Model) runJobs(ctx context.Context, jobs []job, lp []float64, greedy []
 
 		keep := active[:0]
 		for _, g := range active {
+			// A job is done once its last node is decoded and scored,
+			// though its sequence id stays in use until the group ends.
+			for g.ended < len(g.ends) && g.ends[g.ended] < g.cursor {
+				fin.jobDone(jobs[g.jobs[g.ended]].slot)
+				g.ended++
+			}
 			if g.cursor < len(g.nodes) {
 				keep = append(keep, g)
 				continue
 			}
 			for _, id := range g.ids {
 				cSeqRm(m.c, id)
-			}
-			for _, j := range g.jobs {
-				fin.jobDone(jobs[j].slot)
 			}
 			free = append(free, g.ids...)
 			used -= len(g.nodes)

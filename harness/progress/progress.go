@@ -94,7 +94,16 @@ type Phase struct {
 	tokens   int // total; 0 when unknown
 	doneReq  int
 	doneTok  int
+	// The bar is drawn at most every throttle: shown is what it shows,
+	// and a timer draws what came in since, so a burst of reports followed
+	// by a pause is not left undrawn.
+	shown    int
+	lastDraw time.Time
+	timer    *time.Timer
 }
+
+// throttle is the least time between two drawings of a phase's bar.
+const throttle = 100 * time.Millisecond
 
 // Phase starts a bar for name with the given totals. With tokens > 0 the
 // bar advances by tokens, so its rate is tokens/s and its ETA the tokens
@@ -116,7 +125,6 @@ func (d *Display) Phase(name string, requests, tokens int) *Phase {
 		progressbar.OptionSetItsString(unit),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionOnCompletion(func() { fmt.Fprintln(d.w) }),
 	)
 	return p
@@ -135,12 +143,32 @@ func (p *Phase) Add(requests, tokens int) {
 	if p.bar == nil {
 		return
 	}
-	p.bar.Describe(p.describe())
-	if p.tokens > 0 {
-		p.bar.Add(tokens)
-	} else {
-		p.bar.Add(requests)
+	if wait := throttle - time.Since(p.lastDraw); wait > 0 {
+		if p.timer == nil {
+			p.timer = time.AfterFunc(wait, func() {
+				p.mu.Lock()
+				defer p.mu.Unlock()
+				p.timer = nil
+				p.draw()
+			})
+		}
+		return
 	}
+	p.draw()
+}
+
+// draw brings the bar up to date. The caller holds p.mu.
+func (p *Phase) draw() {
+	p.lastDraw = time.Now()
+	done := p.doneReq
+	if p.tokens > 0 {
+		done = p.doneTok
+	}
+	// Both calls render (the bar itself is not throttled): the count
+	// first, so the last line drawn has the new description too.
+	p.bar.Add(done - p.shown)
+	p.shown = done
+	p.bar.Describe(p.describe())
 }
 
 // Chunk is the part of a phase that one call to the model covers. The
@@ -190,7 +218,15 @@ func (p *Phase) Done() (requests, tokens int) {
 func (p *Phase) Finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.bar != nil && !p.bar.IsFinished() {
+	if p.bar == nil || p.bar.IsFinished() {
+		return
+	}
+	if p.timer != nil {
+		p.timer.Stop()
+		p.timer = nil
+	}
+	p.draw()
+	if !p.bar.IsFinished() {
 		p.bar.Finish()
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestPhase(t *testing.T) {
@@ -148,6 +149,7 @@ func TestChunk(t *testing.T) {
 				got = append(got, [2]int{dr - 20, dt - 1000})
 			}
 			c.Close()
+			p.Finish()
 			dr, dt := p.Done()
 			got = append(got, [2]int{dr - 20, dt - 1000})
 			if !reflect.DeepEqual(got, tc.want) {
@@ -196,4 +198,40 @@ func TestMeter(t *testing.T) {
 	if nilDisplay.Writer() != nil || New(&buf, false).Writer() != nil || New(&buf, true).Writer() != &buf {
 		t.Error("Writer is not nil exactly when bars are off")
 	}
+}
+
+// TestPhaseDrawsLateReports checks that a report arriving within the
+// throttle interval of the previous drawing is drawn soon after, not left
+// until the next report.
+func TestPhaseDrawsLateReports(t *testing.T) {
+	var buf syncBuffer
+	p := New(&buf, true).Phase("loglikelihood", 4, 100)
+	p.Add(1, 10)
+	p.Add(1, 30) // within the throttle interval: drawn by the timer
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(buf.String(), "loglikelihood 2/4") || p.bar.State().CurrentNum != 40 {
+		if time.Now().After(deadline) {
+			t.Fatalf("second report never drawn: bar at %d, output %q", p.bar.State().CurrentNum, buf.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	p.Finish()
+}
+
+// syncBuffer is a bytes.Buffer safe for the timer's goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
