@@ -159,16 +159,26 @@ func (p *Phase) Add(requests, tokens int) {
 
 // draw brings the bar up to date. The caller holds p.mu.
 func (p *Phase) draw() {
-	p.lastDraw = time.Now()
-	done := p.doneReq
-	if p.tokens > 0 {
-		done = p.doneTok
+	if p.bar.IsFinished() {
+		return
 	}
-	// Both calls render (the bar itself is not throttled): the count
-	// first, so the last line drawn has the new description too.
-	p.bar.Add(done - p.shown)
-	p.shown = done
+	p.lastDraw = time.Now()
+	done, max := p.doneReq, p.requests
+	if p.tokens > 0 {
+		done, max = p.doneTok, p.tokens
+	}
+	// The bar finishes (and ends its line) when it reaches its max, so
+	// it stops short of it until every request is in, whatever the tokens.
+	if p.doneReq < p.requests {
+		done = min(done, max-1)
+	}
+	// Both calls render (the bar itself is not throttled): the
+	// description first, so the last line drawn has the new count too.
 	p.bar.Describe(p.describe())
+	if done > p.shown {
+		p.bar.Add(done - p.shown)
+		p.shown = done
+	}
 }
 
 // Chunk is the part of a phase that one call to the model covers. The

@@ -235,3 +235,25 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestPhaseEndsOnce checks that a bar whose tokens are all in before its
+// requests ends its line once, with the final count, when the last request
+// comes.
+func TestPhaseEndsOnce(t *testing.T) {
+	var buf bytes.Buffer
+	p := New(&buf, true).Phase("loglikelihood", 3, 100)
+	p.Add(2, 100)
+	if n := p.bar.State().CurrentNum; n != 99 {
+		t.Errorf("bar at %d of 100 tokens with a request to come, want 99", n)
+	}
+	p.Add(1, 0)
+	p.Finish()
+	out := buf.String()
+	if strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\n") {
+		t.Errorf("bar ends its line %d times: %q", strings.Count(out, "\n"), out)
+	}
+	last := out[strings.LastIndex(out, "\r")+1:]
+	if !strings.Contains(last, "loglikelihood 3/3") || !strings.Contains(last, "100/100") {
+		t.Errorf("last drawing %q lacks the final counts", last)
+	}
+}
