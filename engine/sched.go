@@ -85,8 +85,11 @@ func lcp(a, b []int32) int {
 
 // planGroups partitions jobs into groups and orders them longest first (as
 // lm-eval's Collator orders requests), so the biggest batches come first.
-// Without sharing every job is its own group.
-func planGroups(jobs []job, share bool, nSeqMax, nCtx int) []*group {
+// Without sharing every job is its own group. With minShare > 0 a job joins
+// the previous job's group only when the prefix they share is at least
+// 1/minShare of the tokens it adds: sharing a BOS saves nothing but would
+// keep unrelated sequences in the cache together.
+func planGroups(jobs []job, share bool, nSeqMax, nCtx, minShare int) []*group {
 	order := make([]int, len(jobs))
 	for i := range order {
 		order[i] = i
@@ -110,7 +113,7 @@ func planGroups(jobs []job, share bool, nSeqMax, nCtx int) []*group {
 				shared = lcp(jobs[order[k-1]].inp, jobs[i].inp)
 			}
 			add := len(jobs[i].inp) - shared
-			if len(cur) > 0 && (shared == 0 || len(cur) >= nSeqMax || cells+add > limit) {
+			if len(cur) > 0 && (shared == 0 || len(cur) >= nSeqMax || cells+add > limit || (minShare > 0 && shared*minShare < add)) {
 				groups = append(groups, buildGroup(jobs, cur))
 				cur, cells, add = cur[:0:0], 0, len(jobs[i].inp)
 			}
@@ -146,7 +149,10 @@ func (m *Model) runJobs(ctx context.Context, jobs []job, lp []float64, greedy []
 		}
 		m.stats.TokensRequested += int64(len(jobs[i].inp))
 	}
-	groups := planGroups(jobs, !m.opts.NoPrefixSharing, nSeq, nCtx)
+	// A group's cells are all in the cache while it decodes, and every token
+	// attends over every occupied cell; so a group is kept to a few batches'
+	// worth of cells even when the cache is far larger (auto sizing).
+	groups := planGroups(jobs, !m.opts.NoPrefixSharing, nSeq, min(nCtx, 16*nBatch), 4)
 
 	cMemClear(m.c)
 	defer cMemClear(m.c)
@@ -165,11 +171,20 @@ func (m *Model) runJobs(ctx context.Context, jobs []job, lp []float64, greedy []
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		for next < len(groups) {
+		// Admit groups only while the next decode is not yet full: every
+		// token attends over all occupied cells of the unified cache, so
+		// sequences admitted early would only widen attention (with a large
+		// auto-sized cache, rolling windows ran 5x slower that way).
+		pending := 0
+		for _, g := range active {
+			pending += len(g.nodes) - g.cursor
+		}
+		for next < len(groups) && pending < nBatch {
 			g := groups[next]
 			if g.njobs > len(free) || used+len(g.nodes) > nCtx {
 				break
 			}
+			pending += len(g.nodes)
 			g.ids = append(g.ids[:0], free[len(free)-g.njobs:]...)
 			free = free[:len(free)-g.njobs]
 			for k := range g.nodes {

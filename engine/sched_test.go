@@ -41,7 +41,7 @@ func TestPlanGroups(t *testing.T) {
 		nSeqMax, nCtx int
 	}{{true, 256, 100000}, {true, 7, 400}, {false, 7, 400}} {
 		share, nSeqMax, nCtx := tc.share, tc.nSeqMax, tc.nCtx
-		groups := planGroups(jobs, share, nSeqMax, nCtx)
+		groups := planGroups(jobs, share, nSeqMax, nCtx, 0)
 		seen := map[int32]bool{}
 		totalNodes, totalTokens := 0, 0
 		for gi, g := range groups {
@@ -118,5 +118,34 @@ func TestPlanGroups(t *testing.T) {
 		if share && totalNodes >= requested*3/4 {
 			t.Errorf("with sharing %d nodes for %d tokens", totalNodes, requested)
 		}
+	}
+}
+
+// TestPlanGroupsMinShare: with a minimum share, jobs that share only a few
+// leading tokens (a BOS) are planned apart, while choices of one question,
+// which share their long context, stay together.
+func TestPlanGroupsMinShare(t *testing.T) {
+	var jobs []job
+	for q := 0; q < 6; q++ {
+		ctx := []int32{1} // BOS, then a context of its own
+		for i := 0; i < 40; i++ {
+			ctx = append(ctx, int32(2+q*50+i))
+		}
+		for c := 0; c < 4; c++ {
+			jobs = append(jobs, job{inp: append(slices.Clone(ctx), int32(1000+c)), targets: []int32{int32(2000 + c)}, slot: int32(len(jobs))})
+		}
+	}
+	groups := planGroups(jobs, true, 256, 100000, 4)
+	if len(groups) != 6 {
+		t.Fatalf("%d groups, want one per question", len(groups))
+	}
+	for gi, g := range groups {
+		if g.njobs != 4 || len(g.nodes) != 41+4 {
+			t.Errorf("group %d: %d jobs, %d nodes; want 4 jobs sharing 41 tokens (45 nodes)", gi, g.njobs, len(g.nodes))
+		}
+	}
+	// Without the minimum every question joins one trie through the BOS.
+	if n := len(planGroups(jobs, true, 256, 100000, 0)); n != 1 {
+		t.Errorf("minShare 0: %d groups, want 1", n)
 	}
 }
