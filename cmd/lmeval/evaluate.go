@@ -21,10 +21,9 @@ import (
 // evaluate runs cfg's tasks on lm (harness.Evaluate), prints the results
 // table on stdout and writes the results JSON and, with --log_samples, the
 // samples files under --output_path.
-func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.LM) error {
+func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.LM, opts ...harness.Option) error {
 	start := time.Now()
 	var layout output.Layout
-	var opts []harness.Option
 	if cfg.OutputPath != "" {
 		layout = output.NewLayout(cfg.OutputPath, output.ModelName(cfg.ModelArgs), start)
 		if cfg.LogSamples || cfg.PredictOnly {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lmeval/harness"
 	"lmeval/harness/cache"
 	"lmeval/harness/config"
 	"lmeval/harness/model"
@@ -140,13 +141,25 @@ func runAction(c *cli.Context) error {
 	}
 	ctx := progress.NewContext(c.Context, progress.ForStderr(cfg.NoProgress))
 
+	// Tasks are resolved before the model loads, so a misspelt name or a
+	// broken YAML fails in a second rather than after loading a large model.
+	reg, err := harness.NewRegistry(cfg.IncludePaths, cfg.Metadata)
+	if err != nil {
+		return err
+	}
+	for _, spec := range cfg.Tasks {
+		if _, err := reg.Load([]string{spec.Name}); err != nil {
+			return fmt.Errorf("--tasks %s: %w", spec.Name, err)
+		}
+	}
+
 	lm, closeLM, err := openModel(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer closeLM()
 
-	err = evaluate(ctx, c, cfg, lm)
+	err = evaluate(ctx, c, cfg, lm, harness.WithRegistry(reg))
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		msg := "interrupted"
 		if cfg.UseCache != "" {
