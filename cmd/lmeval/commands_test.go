@@ -249,3 +249,14 @@ filter_list:
 		}
 	}
 }
+
+// TestRunResolvesTasksFirst: a task name that resolves to nothing is
+// reported before the model is opened (here the model file does not even
+// exist, so a model-first order would report the file instead).
+func TestRunResolvesTasksFirst(t *testing.T) {
+	_, err := runApp(t, "run", "--model_args", "pretrained="+filepath.Join(t.TempDir(), "absent.gguf"),
+		"--tasks", "no_such_task_anywhere", "--no_progress")
+	if err == nil || !strings.Contains(err.Error(), "--tasks no_such_task_anywhere") || strings.Contains(err.Error(), "absent.gguf") {
+		t.Fatalf("err = %v, want the unknown task named before any model error", err)
+	}
+}
