@@ -352,3 +352,43 @@ func TestLoadYAMLPathAndProcessResults(t *testing.T) {
 		t.Error("qa_mc has no process_results")
 	}
 }
+
+// A task whose shots come from its own test split without naming it as
+// fewshot_split draws n, not n+1 (lm-eval's sampler), so the evaluated
+// document, when drawn, leaves n-1 shots. That is lm-eval's prompt, not a
+// cut to fit the context, and must not be reported as one.
+func TestShotsFromOwnSplitNotReported(t *testing.T) {
+	dir := t.TempDir()
+	yaml := "task: own_split\ndataset_path: mem/qa\noutput_type: multiple_choice\ntest_split: test\n" +
+		"doc_to_text: \"{{question}}\"\ndoc_to_choice: \"{{choices}}\"\ndoc_to_target: answer\nnum_fewshot: 3\n"
+	if err := os.WriteFile(filepath.Join(dir, "own_split.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := NewRegistry()
+	if err := r.AddDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	tk := built(t, r, "own_split", BuildOptions{})
+	short := 0
+	for _, d := range tk.Docs {
+		if d.Shots < 3 {
+			short++
+		}
+		if d.Cut != 0 {
+			t.Errorf("doc %d: %d shots reported cut with no context limit", d.ID, d.Cut)
+		}
+	}
+	if short == 0 {
+		t.Fatal("no document drew itself: the case this test is about did not occur")
+	}
+	if tk.Fewshot.Reduced != 0 || tk.Fewshot.MinShots != 3 {
+		t.Errorf("report %+v: want nothing reduced", tk.Fewshot)
+	}
+	var b bytes.Buffer
+	if err := WriteOut(&b, tk, len(tk.Docs)); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "cut to fit") {
+		t.Errorf("write-out claims a cut:\n%s", b.String())
+	}
+}

@@ -301,7 +301,7 @@ func (t *Task) buildDoc(d *DocInfo, smp *sampler, genKwargs map[string]any, opts
 		}
 		used--
 	}
-	d.Shots = used
+	d.Shots, d.Cut = used, len(shots)-used
 	return t.requests(d, genKwargs, opts)
 }
 

@@ -77,8 +77,12 @@ type DocInfo struct {
 	// holds the indices when MultipleTarget.
 	Gold  int
 	Golds []int
-	// Shots is the number of few-shot examples in Context.
+	// Shots is the number of few-shot examples in Context; Cut the number
+	// drawn but dropped to fit the context. Shots+Cut can be below the
+	// task's num_fewshot without any cut: lm-eval drops the evaluated
+	// document from its own shots.
 	Shots int
+	Cut   int
 }
 
 // FewshotReport tells how many shots the documents got.
@@ -288,7 +292,7 @@ func (t *Task) build(ctx context.Context, opts BuildOptions) error {
 			return fmt.Errorf("document %d: %w", o.index, err)
 		}
 		t.Docs = append(t.Docs, d)
-		if smp != nil && d.Shots < t.NumFewshot {
+		if d.Cut > 0 {
 			t.Fewshot.Reduced++
 			t.Fewshot.MinShots = min(t.Fewshot.MinShots, d.Shots)
 		}

@@ -42,8 +42,8 @@ func WriteOut(w io.Writer, t *Task, numExamples int) error {
 		for j, c := range d.Contexts {
 			fmt.Fprintf(bw, "!!@@##@@!! -- Context %d: %s\n", j, pyval.Repr(c))
 		}
-		if t.Fewshot.Reduced > 0 && d.Shots < t.NumFewshot {
-			fmt.Fprintf(bw, "!!@@##@@!! -- Shots: %d of %d (cut to fit the context)\n", d.Shots, t.NumFewshot)
+		if d.Cut > 0 {
+			fmt.Fprintf(bw, "!!@@##@@!! -- Shots: %d of %d (cut to fit the context)\n", d.Shots, d.Shots+d.Cut)
 		}
 	}
 	return bw.Flush()
