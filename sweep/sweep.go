@@ -458,7 +458,8 @@ func (cfg *Config) resolve() ([]*entry, error) {
 		models = append(models, m)
 		return m, nil
 	}
-	if _, err := add(basePath, true); err != nil {
+	base, err := add(basePath, true)
+	if err != nil {
 		return nil, err
 	}
 	for _, p := range paths {
@@ -487,7 +488,10 @@ func (cfg *Config) resolve() ([]*entry, error) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("sweep: quantization directory: %w", err)
 		}
-		stem := strings.TrimSuffix(filepath.Base(basePath), filepath.Ext(basePath))
+		// The base's hash is in the name: bases of the same file name
+		// (model-f16.gguf of two fine-tunes) share the default directory,
+		// and one's quantizations must not be reused for the other.
+		stem := strings.TrimSuffix(filepath.Base(basePath), filepath.Ext(basePath)) + "-" + base.res.SHA256[:8]
 		for _, q := range cfg.Quants {
 			ft, err := gguf.ParseFileType(q)
 			if err != nil {

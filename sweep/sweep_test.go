@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -261,5 +262,36 @@ func TestSweepRejectsOtherVocabulary(t *testing.T) {
 		ChunkSize: 64, Store: openStore(t, dir)})
 	if err == nil || !strings.Contains(err.Error(), "same vocabulary") {
 		t.Errorf("err %v, want a vocabulary mismatch", err)
+	}
+}
+
+// Two bases of the same file name (model-f16.gguf of two fine-tunes)
+// share the quantization directory: the second must get quantizations of
+// itself, not the first's files reused.
+func TestQuantsOfSameNamedBases(t *testing.T) {
+	dir := t.TempDir()
+	qdir := filepath.Join(dir, "q")
+	text := storiesText(t)[:600]
+	var f16 []*Result
+	for _, seed := range []int64{1, 2} {
+		base := filepath.Join(dir, fmt.Sprint(seed), "model-f32.gguf")
+		if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := ggufwrite.WriteLlama(base, ggufwrite.LlamaSpec{Seed: seed}); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Run(context.Background(), Config{Base: base, Quants: []string{"F16"}, QuantDir: qdir,
+			Docs: []string{text}, ChunkSize: 32, TopK: 8, Engine: exact, Store: openStore(t, dir), Log: io.Discard})
+		if err != nil {
+			t.Fatalf("base seed %d: %v", seed, err)
+		}
+		f16 = append(f16, result(t, rep, "F16"))
+	}
+	if f16[0].SHA256 == f16[1].SHA256 {
+		t.Errorf("the second base's F16 is the first base's file %s", f16[1].Path)
+	}
+	if k := f16[1].KLD; k == nil || k.SameTop < 0.9 {
+		t.Errorf("F16 of the second base against it: %+v", k)
 	}
 }
