@@ -2,10 +2,13 @@ package sweep
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"sync"
 
@@ -117,10 +120,78 @@ func (p *PPLTask) Metrics(ctx context.Context, logliks []float64) (map[string]fl
 type HarnessTasks struct {
 	Config  *config.Config
 	Options []harness.Option
+
+	keyOnce sync.Once
+	key     string
 }
 
-// Key identifies the tasks and the settings that change their scores.
+// Key identifies the tasks and the settings that change their scores, and
+// fingerprints what the tasks are now: an edited task YAML or a changed
+// dataset must be evaluated afresh, not served from the store under the
+// same task names.
 func (h *HarnessTasks) Key() string {
+	h.keyOnce.Do(func() { h.key = h.settingsKey() + "\x00" + h.fingerprint() })
+	return h.key
+}
+
+// fingerprint hashes the tasks' configs, requests and scores on the dummy
+// model (whose answers derive from each request), so prompts, documents,
+// targets, metrics and filters all count. A task the dummy model cannot
+// run fails the real run too, which then stores nothing.
+func (h *HarnessTasks) fingerprint() string {
+	rec := &requestHasher{}
+	res, err := harness.Evaluate(context.Background(), h.Config, rec, h.Options...)
+	if err != nil {
+		return "unknown"
+	}
+	b, err := json.Marshal(struct {
+		Configs map[string]any
+		Results any
+	}{res.Configs, res.Results})
+	if err != nil {
+		return "unknown"
+	}
+	// Requests may come in any order and batching.
+	sort.Strings(rec.calls)
+	sum := sha256.New()
+	for _, c := range rec.calls {
+		fmt.Fprintf(sum, "%d:%s", len(c), c)
+	}
+	sum.Write(b)
+	return hex.EncodeToString(sum.Sum(nil))[:32]
+}
+
+// requestHasher is the dummy model, recording every request it answers.
+type requestHasher struct {
+	model.Dummy
+	mu    sync.Mutex
+	calls []string
+}
+
+func record[T any](r *requestHasher, kind string, reqs []T) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, q := range reqs {
+		r.calls = append(r.calls, fmt.Sprintf("%s%#v", kind, q))
+	}
+}
+
+func (r *requestHasher) Loglikelihood(ctx context.Context, reqs []model.LoglikelihoodRequest) ([]model.LoglikelihoodResult, error) {
+	record(r, "ll", reqs)
+	return r.Dummy.Loglikelihood(ctx, reqs)
+}
+
+func (r *requestHasher) LoglikelihoodRolling(ctx context.Context, reqs []model.RollingRequest) ([]model.RollingResult, error) {
+	record(r, "roll", reqs)
+	return r.Dummy.LoglikelihoodRolling(ctx, reqs)
+}
+
+func (r *requestHasher) GenerateUntil(ctx context.Context, reqs []model.GenerateRequest) ([]string, error) {
+	record(r, "gen", reqs)
+	return r.Dummy.GenerateUntil(ctx, reqs)
+}
+
+func (h *HarnessTasks) settingsKey() string {
 	b, _ := json.Marshal(struct {
 		Tasks   []config.TaskSpec
 		Shots   *int

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -135,5 +136,46 @@ func TestSweepWithHarnessTasks(t *testing.T) {
 	WriteTable(&table, rep)
 	if !strings.Contains(table.String(), "sweep_mc acc,none") {
 		t.Errorf("table lacks the task column:\n%s", table.String())
+	}
+}
+
+// The store key of --tasks follows what the tasks are, not only their
+// names: an edited task (here a different gold answer) must not be served
+// the scores stored for the old one, and the same task keys the same.
+func TestTaskKeyFollowsTaskContent(t *testing.T) {
+	orig, err := os.ReadFile("testdata/tasks/sweep_mc.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	key := func(yaml string) string {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, "sweep_mc.yaml"), []byte(yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		reg, err := harness.NewRegistry([]string{dir}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := &HarnessTasks{Config: harnessConfig(t, []string{"sweep_mc"}, ""),
+			Options: []harness.Option{harness.WithRegistry(reg), harness.WithLoader(memoryLoader(t))}}
+		return h.Key()
+	}
+	k1, k2 := key(string(orig)), key(string(orig))
+	if k1 != k2 {
+		t.Errorf("the same tasks give different keys:\n%s\n%s", k1, k2)
+	}
+	for _, edit := range []struct{ from, to string }{
+		{"doc_to_target: label", `doc_to_target: "{{ (label + 1) % 3 }}"`},
+		{`doc_to_text: "{{question}}"`, `doc_to_text: "Story: {{question}}"`},
+		{"  - metric: acc_norm\n", ""},
+	} {
+		edited := strings.Replace(string(orig), edit.from, edit.to, 1)
+		if edited == string(orig) {
+			t.Fatalf("edit %q not applied", edit.from)
+		}
+		if key(edited) == k1 {
+			t.Errorf("task edited (%q -> %q) keeps its key", edit.from, edit.to)
+		}
 	}
 }
