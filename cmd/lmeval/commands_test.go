@@ -235,6 +235,8 @@ filter_list:
   - name: x
     filter:
       - function: no_such_filter
+metric_list:
+  - metric: no_such_metric
 `
 	if err := os.WriteFile(filepath.Join(dir, "broken.yaml"), []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
@@ -243,7 +245,7 @@ filter_list:
 	if err == nil {
 		t.Fatalf("validate of a broken task succeeded: %q", out)
 	}
-	for _, want := range []string{"doc_to_text", "no_such_filter"} {
+	for _, want := range []string{"doc_to_text", "no_such_filter", `unknown metric "no_such_metric"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("validate output lacks %q:\n%s", want, out)
 		}

@@ -15,6 +15,7 @@ import (
 	"lmeval/harness/config"
 	"lmeval/harness/dataset"
 	"lmeval/harness/filters"
+	"lmeval/harness/metrics"
 	"lmeval/harness/progress"
 	"lmeval/harness/task"
 	"lmeval/hub"
@@ -142,6 +143,7 @@ func validateCommand() *cli.Command {
 			ctx := progress.NewContext(c.Context, progress.ForStderr(c.Bool("no_progress")))
 			opts := task.ValidateOptions{
 				NumDocs:     c.Int("num_docs"),
+				MetricKnown: func(name string) bool { _, ok := metrics.Lookup(name); return ok },
 				FilterKnown: func(name string) bool { _, ok := filters.Lookup(name); return ok },
 			}
 			if !c.Bool("no_docs") {
