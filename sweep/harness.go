@@ -149,7 +149,8 @@ func (h *HarnessTasks) fingerprint() string {
 		Results any
 	}{res.Configs, res.Results})
 	if err != nil {
-		return "unknown"
+		// fmt prints maps sorted: still a fingerprint of the content.
+		b = fmt.Appendf(nil, "%v %v", res.Configs, res.Results)
 	}
 	// Requests may come in any order and batching.
 	sort.Strings(rec.calls)
