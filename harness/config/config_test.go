@@ -191,7 +191,10 @@ func TestParseKeyValues(t *testing.T) {
 		{`until=["\n\n", "Q:"],max_gen_toks=64`, map[string]any{"until": []any{"\n\n", "Q:"}, "max_gen_toks": int64(64)}, false},
 		{`name='a,b',x=None`, map[string]any{"name": "a,b", "x": nil}, false},
 		{`tokenizer=gpt2,max_seq_lengths=[4096,8192]`, map[string]any{"tokenizer": "gpt2", "max_seq_lengths": []any{int64(4096), int64(8192)}}, false},
-		{`{"a": 1, "b": [true]}`, map[string]any{"a": 1.0, "b": []any{true}}, false},
+		{`{"a": 1, "b": [true]}`, map[string]any{"a": int64(1), "b": []any{true}}, false},
+		// JSON numbers keep json.loads's types, nested too.
+		{`{"n": [4096, 8192], "t": 0.5, "e": 1e3, "m": {"k": -2}}`, map[string]any{"n": []any{int64(4096), int64(8192)}, "t": 0.5, "e": 1000.0, "m": map[string]any{"k": int64(-2)}}, false},
+		{`{"a": 1} x`, nil, true},
 		{`t=1e-3,n=-2,h=0x10,s=(1, 'x')`, map[string]any{"t": 0.001, "n": int64(-2), "h": int64(16), "s": []any{int64(1), "x"}}, false},
 		{`d={'k': "v\tw"}`, map[string]any{"d": map[string]any{"k": "v\tw"}}, false},
 		{"novalue", nil, true},

@@ -64,10 +64,16 @@ func ParseKeyValues(s string) (map[string]any, error) {
 		return out, nil
 	}
 	if strings.HasPrefix(t, "{") {
-		if err := json.Unmarshal([]byte(t), &out); err != nil {
+		// Numbers keep Python's json.loads types: 1 an int, 1.5 a float.
+		dec := json.NewDecoder(strings.NewReader(t))
+		dec.UseNumber()
+		if err := dec.Decode(&out); err != nil {
 			return nil, fmt.Errorf("invalid JSON object %q (use double quotes): %w", t, err)
 		}
-		return out, nil
+		if dec.More() {
+			return nil, fmt.Errorf("invalid JSON object %q: text after the object", t)
+		}
+		return jsonNumbers(out).(map[string]any), nil
 	}
 	pairs, err := keyValuePairs(t)
 	if err != nil {
@@ -77,6 +83,28 @@ func ParseKeyValues(s string) (map[string]any, error) {
 		out[p[0]] = CLIValue(p[1])
 	}
 	return out, nil
+}
+
+// jsonNumbers replaces json.Numbers in v: integers become int64 (as the
+// k=v form gives), the rest float64.
+func jsonNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = jsonNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = jsonNumbers(e)
+		}
+	}
+	return v
 }
 
 // keyValuePairs splits "k=v,k2=v2" into keys (trimmed, not empty) and
