@@ -62,9 +62,19 @@ type docScore struct {
 // resolve loads every --tasks entry into the hierarchy.
 func (ev *evaluation) resolve() error {
 	seen := map[string]*taskRun{}
+	warned := map[string]bool{}
 	var errs []error
 	for _, spec := range ev.cfg.Tasks {
+		nwarn := len(ev.opts.registry.Warnings())
 		sel, err := ev.opts.registry.Load([]string{spec.Name})
+		// Unknown keys are found as the YAML is parsed: say so, so that a
+		// misspelt key does not pass silently.
+		for _, w := range ev.opts.registry.Warnings()[nwarn:] {
+			if !warned[w] {
+				warned[w] = true
+				slog.Warn("task config", "warning", w)
+			}
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -764,5 +765,43 @@ func TestSharedTask(t *testing.T) {
 		if a, _ := ppl.Get("alias"); a != " - toy_ppl" {
 			t.Errorf("toy_ppl alias %q", a)
 		}
+	}
+}
+
+// TestUnknownKeyWarned: a misspelt key in a task's YAML is logged as a
+// warning naming the key and the file when the task is evaluated, not only
+// by `lmeval validate`.
+func TestUnknownKeyWarned(t *testing.T) {
+	data, err := filepath.Abs("testdata/data/mc_b.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "typo.yaml")
+	yaml := "task: typo_mc\ndataset_path: json\ndataset_kwargs:\n  data_files:\n    test: " + data +
+		"\noutput_type: multiple_choice\ntest_split: test\ndoc_to_text: \"{{question}}\"\ndoc_to_choice: choices\n" +
+		"doc_to_target: label\nnum_fewshots: 2\nmetric_list:\n  - metric: acc\n"
+	if err := os.WriteFile(file, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRegistry([]string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs strings.Builder
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
+	lm, _ := model.NewDummy(nil)
+	cfg := testConfig(t, "typo_mc")
+	cfg.BootstrapIters = 0
+	if _, err := Evaluate(context.Background(), cfg, lm, WithRegistry(r)); err != nil {
+		t.Fatal(err)
+	}
+	out := logs.String()
+	if !strings.Contains(out, "level=WARN") || !strings.Contains(out, "num_fewshots") || !strings.Contains(out, file) {
+		t.Errorf("no warning naming the unknown key and its file:\n%s", out)
+	}
+	if n := strings.Count(out, "num_fewshots"); n != 1 {
+		t.Errorf("the unknown key is reported %d times, want once:\n%s", n, out)
 	}
 }
