@@ -302,3 +302,24 @@ func TestLMEvalPrintedMMLUTables(t *testing.T) {
 		t.Errorf("groups table differs from lm-eval's:\n%s", got)
 	}
 }
+
+// Generation arguments print as json.dumps prints Python's values: a float
+// temperature is 1.0, as in the task's config, not 1; both in the samples
+// streamed to disk (the Sample's MarshalJSON) and in WriteSamples.
+func TestSampleGenerationArguments(t *testing.T) {
+	gen := map[string]any{"temperature": 1.0, "until": []any{"\n"}, "max_gen_toks": int64(16), "top_p": 0.5}
+	s := NewSample(0, map[string]any{}, "x", [][]any{{"Q:", gen}}, [][]any{{"y"}}, []any{"y"}, "none", nil)
+	line := string(WriteSamples([]*Sample{s}))
+	want := `"arguments": {"gen_args_0": {"arg_0": "Q:", "arg_1": {"max_gen_toks": 16, "temperature": 1.0, "top_p": 0.5, "until": ["\n"]}}}`
+	if !strings.Contains(line, want) {
+		t.Errorf("WriteSamples line:\n%s\nlacks:\n%s", line, want)
+	}
+	data, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = `"arguments":{"gen_args_0":{"arg_0":"Q:","arg_1":{"max_gen_toks":16,"temperature":1.0,"top_p":0.5,"until":["\n"]}}}`
+	if !strings.Contains(string(data), want) {
+		t.Errorf("MarshalJSON:\n%s\nlacks:\n%s", data, want)
+	}
+}

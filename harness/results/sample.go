@@ -82,7 +82,7 @@ func (s *Sample) Record() *OrderedMap[any] {
 	for i, a := range s.Arguments {
 		m := NewOrderedMap[any]()
 		for j, x := range a {
-			m.Set(fmt.Sprintf("arg_%d", j), x)
+			m.Set(fmt.Sprintf("arg_%d", j), jsonable(x))
 		}
 		args.Set(fmt.Sprintf("gen_args_%d", i), m)
 	}
