@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"sync"
 
 	"lmeval/harness/config"
@@ -92,6 +94,13 @@ func (ev *evaluation) resolve() error {
 	}
 	if len(ev.runs) == 0 {
 		return errors.New("no tasks to evaluate")
+	}
+	// A misspelt name in --samples would otherwise evaluate every document
+	// of the task meant, silently.
+	for _, name := range slices.Sorted(maps.Keys(ev.cfg.Samples)) {
+		if seen[name] == nil {
+			slog.Warn("--samples names a task that is not evaluated; its indices are ignored", "task", name)
+		}
 	}
 	return nil
 }

@@ -805,3 +805,29 @@ func TestUnknownKeyWarned(t *testing.T) {
 		t.Errorf("the unknown key is reported %d times, want once:\n%s", n, out)
 	}
 }
+
+// TestSamplesUnknownTaskWarned: --samples indices for a task that is not
+// evaluated (a misspelt name) are reported, not silently ignored.
+func TestSamplesUnknownTaskWarned(t *testing.T) {
+	var logs strings.Builder
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
+	lm, _ := model.NewDummy(nil)
+	cfg := testConfig(t, "toy_mc")
+	cfg.BootstrapIters = 0
+	cfg.Samples = map[string][]int{"toy_mc": {0, 2}, "toy_mcc": {1}}
+	res, err := Evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ns, _ := res.NSamples.Get("toy_mc"); ns.Effective != 2 {
+		t.Errorf("toy_mc evaluated %d documents, want the 2 selected", ns.Effective)
+	}
+	out := logs.String()
+	if !strings.Contains(out, "level=WARN") || !strings.Contains(out, "task=toy_mcc") {
+		t.Errorf("no warning naming toy_mcc:\n%s", out)
+	}
+	if strings.Contains(out, "task=toy_mc ") {
+		t.Errorf("warned about the evaluated task:\n%s", out)
+	}
+}
