@@ -150,10 +150,16 @@ func (s *SamplesWriter) Path() string { return s.path }
 // escaping, as lm-eval writes samples).
 func (s *SamplesWriter) Write(sample any) error {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(sample); err != nil {
-		return fmt.Errorf("samples %s: %w", s.path, err)
+	if l, ok := sample.(interface{ JSONLine() []byte }); ok {
+		// A results.Sample writes itself as lm-eval does; encoding/json
+		// would compact its MarshalJSON output.
+		buf.Write(l.JSONLine())
+	} else {
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(sample); err != nil {
+			return fmt.Errorf("samples %s: %w", s.path, err)
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

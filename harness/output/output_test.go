@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"lmeval/harness/results"
 )
 
 func TestSanitizeModelName(t *testing.T) {
@@ -115,4 +117,34 @@ func countLines(t *testing.T, path string) int {
 		n++
 	}
 	return n
+}
+
+// A results.Sample goes to disk in lm-eval's format (Python's json.dumps
+// separators, floats as Python prints them), not compacted by encoding/json.
+func TestSamplesLineFormat(t *testing.T) {
+	l := NewLayout(t.TempDir(), "m", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	w, err := l.OpenSamples("task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := results.NewOrderedMap[any]()
+	m.Set("acc", 1.0)
+	s := results.NewSample(3, map[string]any{"q": "é"}, int64(1), [][]any{{"ctx", " a"}}, [][]any{{[]any{-1.5, false}}},
+		[]any{[]any{-1.5, false}}, "none", m)
+	if err := w.Write(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(w.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"doc_id": 3, "doc": {"q": "é"}, "target": "1", "arguments": {"gen_args_0": {"arg_0": "ctx", "arg_1": " a"}}, ` +
+		`"resps": [[["-1.5", "False"]]], "filtered_resps": [["-1.5", "False"]], "filter": "none", "metrics": ["acc"], ` +
+		`"doc_hash": "` + s.DocHash + `", "prompt_hash": "` + s.PromptHash + `", "target_hash": "` + s.TargetHash + `", "acc": 1.0}` + "\n"
+	if string(data) != want {
+		t.Errorf("samples file:\n%s\nwant:\n%s", data, want)
+	}
 }

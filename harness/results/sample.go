@@ -140,6 +140,10 @@ func jsonable(v any) any {
 	return v
 }
 
+// JSONLine is the sample as one line of a samples file, newline included,
+// in Python's json.dumps(..., ensure_ascii=False) format.
+func (s *Sample) JSONLine() []byte { return WriteSamples([]*Sample{s}) }
+
 // WriteSamples writes records as JSON lines, byte for byte as Python's
 // json.dumps(sample, ensure_ascii=False) writes them.
 func WriteSamples(samples []*Sample) []byte {
