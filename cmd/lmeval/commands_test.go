@@ -34,6 +34,7 @@ func TestInspect(t *testing.T) {
 	var got struct {
 		Version uint32
 		Facts   map[string]any
+		EOG     []Token
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("inspect --json output is not JSON: %v\n%s", err, out)
@@ -45,6 +46,9 @@ func TestInspect(t *testing.T) {
 			t.Errorf("facts[%s] = %v, want %v", k, got.Facts[k], v)
 		}
 	}
+	if len(got.EOG) != 1 || got.EOG[0] != (Token{ID: 2, Piece: "</s>"}) {
+		t.Errorf("eog = %+v, want [{2 </s>}] (EOS is stories260K's only end-of-generation token)", got.EOG)
+	}
 	if got.Version != 3 || got.Facts["Architecture"] != "llama" {
 		t.Errorf("version %d, architecture %v", got.Version, got.Facts["Architecture"])
 	}
@@ -52,7 +56,7 @@ func TestInspect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"architecture         llama", "layers               5", "heads                8 (kv 4)"} {
+	for _, want := range []string{"architecture         llama", "layers               5", "heads                8 (kv 4)", `end of generation    2 "</s>"`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("inspect output lacks %q:\n%s", want, text)
 		}

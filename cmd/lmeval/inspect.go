@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lmeval/engine"
 	"lmeval/gguf"
 )
 
@@ -30,9 +31,10 @@ func inspectCommand() *cli.Command {
 				return err
 			}
 			facts := f.Facts()
+			eog := eogTokens(f.Path)
 			w := c.App.Writer
 			if c.Bool("json") {
-				out := map[string]any{"path": f.Path, "version": f.Version, "facts": facts}
+				out := map[string]any{"path": f.Path, "version": f.Version, "facts": facts, "eog": eog}
 				if c.Bool("kv") {
 					kv := map[string]any{}
 					for _, e := range f.KV {
@@ -42,9 +44,10 @@ func inspectCommand() *cli.Command {
 				}
 				enc := json.NewEncoder(w)
 				enc.SetIndent("", "  ")
+				enc.SetEscapeHTML(false)
 				return enc.Encode(out)
 			}
-			printFacts(w, f, facts)
+			printFacts(w, f, facts, eog)
 			if c.Bool("kv") {
 				fmt.Fprintln(w)
 				for _, e := range f.KV {
@@ -57,7 +60,29 @@ func inspectCommand() *cli.Command {
 	}
 }
 
-func printFacts(w io.Writer, f *gguf.File, x gguf.Facts) {
+// A Token is a vocabulary entry as inspect prints it.
+type Token struct {
+	ID    int32  `json:"id"`
+	Piece string `json:"piece"`
+}
+
+// eogTokens lists the end-of-generation tokens as llama.cpp's vocabulary
+// derives them (EOS, EOT, EOM and the special tokens it recognises by
+// text), loading only the tokenizer; nil when it cannot be loaded.
+func eogTokens(path string) []Token {
+	m, err := engine.Load(path, engine.Options{VocabOnly: true})
+	if err != nil {
+		return nil
+	}
+	defer m.Close()
+	var toks []Token
+	for _, id := range m.Info().EOG {
+		toks = append(toks, Token{ID: id, Piece: m.TokenPiece(id)})
+	}
+	return toks
+}
+
+func printFacts(w io.Writer, f *gguf.File, x gguf.Facts, eog []Token) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	row := func(k string, v any) { fmt.Fprintf(tw, "%s\t%v\n", k, v) }
 	row("file", f.Path)
@@ -81,6 +106,13 @@ func printFacts(w io.Writer, f *gguf.File, x gguf.Facts) {
 	row("feed-forward length", x.FeedForwardLength)
 	row("vocabulary", fmt.Sprintf("%d (%s)", x.VocabSize, x.TokenizerModel))
 	row("bos / eos / unk", fmt.Sprintf("%d / %d / %d", x.BOS, x.EOS, x.UNK))
+	if len(eog) > 0 {
+		var parts []string
+		for _, t := range eog {
+			parts = append(parts, fmt.Sprintf("%d %q", t.ID, t.Piece))
+		}
+		row("end of generation", strings.Join(parts, ", "))
+	}
 	row("add bos / eos", fmt.Sprintf("%s / %s", optBool(x.AddBOS), optBool(x.AddEOS)))
 	if x.ChatTemplate != "" {
 		row("chat template", fmt.Sprintf("%d characters (print with --kv)", len(x.ChatTemplate)))
