@@ -536,3 +536,25 @@ func TestCancelKeepsCompletedChunks(t *testing.T) {
 		t.Errorf("resume computed %d, want 30", fresh.computed.Load())
 	}
 }
+
+// TestNextChunk: chunks aim at ChunkTarget from the last chunk's pace,
+// grow at most fourfold, and stay within their bounds.
+func TestNextChunk(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		took time.Duration
+		want int
+	}{
+		{32, ChunkTarget, 32},           // on target: same size
+		{32, ChunkTarget / 2, 64},       // twice as fast: twice as many
+		{32, time.Millisecond, 128},     // far quicker: at most fourfold
+		{32, 4 * ChunkTarget, minChunk}, // four times too slow: 8
+		{32, 100 * ChunkTarget, minChunk},
+		{1024, time.Millisecond, maxChunk},
+		{32, 0, 128},
+	} {
+		if got := nextChunk(tc.n, tc.took); got != tc.want {
+			t.Errorf("nextChunk(%d, %v) = %d, want %d", tc.n, tc.took, got, tc.want)
+		}
+	}
+}

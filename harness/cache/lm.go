@@ -7,14 +7,21 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"lmeval/harness/model"
 )
 
-// DefaultChunkSize is how many missing requests go to the model between
-// commits: large enough for the engine to batch well, small enough that a
-// killed run loses little.
-const DefaultChunkSize = 256
+// Without a fixed ChunkSize, chunks are sized by time: each should take
+// about ChunkTarget, so that the engine gets large batches when requests
+// are quick while a killed run loses at most that much work, however slow
+// the model. The first chunk has firstChunk requests.
+const (
+	ChunkTarget = 15 * time.Second
+	firstChunk  = 32
+	minChunk    = 8
+	maxChunk    = 2048
+)
 
 // CachingLM answers requests from the cache and sends only the misses to
 // the model it wraps, committing each chunk of new answers as it
@@ -24,7 +31,7 @@ type CachingLM struct {
 	c     *Cache
 	model string
 	// ChunkSize is the number of misses per call to the inner model;
-	// DefaultChunkSize when 0.
+	// when 0, chunks are sized to take about ChunkTarget each.
 	ChunkSize int
 
 	hits, misses atomic.Int64
@@ -126,10 +133,12 @@ func cached[Req, Res any](ctx context.Context, l *CachingLM, kind string, reqs [
 	}
 	chunk := l.ChunkSize
 	if chunk <= 0 {
-		chunk = DefaultChunkSize
+		chunk = firstChunk
 	}
-	for start := 0; start < len(missIdx); start += chunk {
+	for start := 0; start < len(missIdx); {
 		idx := missIdx[start:min(start+chunk, len(missIdx))]
+		start += len(idx)
+		t0 := time.Now()
 		batch := make([]Req, len(idx))
 		for j, i := range idx {
 			batch[j] = reqs[i]
@@ -160,6 +169,9 @@ func cached[Req, Res any](ctx context.Context, l *CachingLM, kind string, reqs [
 			return nil, err
 		}
 		l.misses.Add(int64(len(idx)))
+		if l.ChunkSize <= 0 {
+			chunk = nextChunk(len(idx), time.Since(t0))
+		}
 	}
 	return out, nil
 }
@@ -223,4 +235,14 @@ func (l *CachingLM) store(ctx context.Context, kind string, idx []int, keys [][]
 		return fmt.Errorf("cache %s: storing %d %s answers: %w", l.c.path, len(idx), kind, err)
 	}
 	return nil
+}
+
+// nextChunk sizes the next chunk from the last one's pace so that it takes
+// about ChunkTarget, growing at most fourfold at a time.
+func nextChunk(n int, took time.Duration) int {
+	if took <= 0 {
+		return min(4*n, maxChunk)
+	}
+	next := int(float64(n) * float64(ChunkTarget) / float64(took))
+	return max(minChunk, min(next, 4*n, maxChunk))
 }
