@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -128,6 +129,19 @@ type SamplesWriter struct {
 	f    *os.File
 	w    *bufio.Writer
 	path string
+	// keys holds each written line's sort key while every sample has one;
+	// Close then puts the lines in lm-eval's order. Lines are written as
+	// documents complete so that a crash keeps them.
+	keys     []sampleKey
+	filters  map[string]int
+	unsorted bool // a sample without SortKey: keep the written order
+}
+
+type sampleKey struct{ filter, doc int }
+
+// sortable is implemented by samples with an lm-eval order (results.Sample).
+type sortable interface {
+	SortKey() (filter string, docID int)
 }
 
 // OpenSamples creates (or appends to) task's samples file.
@@ -163,6 +177,20 @@ func (s *SamplesWriter) Write(sample any) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if k, ok := sample.(sortable); ok && !s.unsorted {
+		filter, doc := k.SortKey()
+		if s.filters == nil {
+			s.filters = map[string]int{}
+		}
+		rank, seen := s.filters[filter]
+		if !seen {
+			rank = len(s.filters)
+			s.filters[filter] = rank
+		}
+		s.keys = append(s.keys, sampleKey{rank, doc})
+	} else {
+		s.unsorted = true
+	}
 	if _, err := s.w.Write(buf.Bytes()); err != nil {
 		return fmt.Errorf("samples %s: %w", s.path, err)
 	}
@@ -172,7 +200,8 @@ func (s *SamplesWriter) Write(sample any) error {
 	return nil
 }
 
-// Close flushes and closes the file.
+// Close flushes and closes the file, then rewrites it in lm-eval's order
+// (by filter, then doc_id) when documents completed out of order.
 func (s *SamplesWriter) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -180,5 +209,53 @@ func (s *SamplesWriter) Close() error {
 		s.f.Close()
 		return err
 	}
-	return s.f.Close()
+	if err := s.f.Close(); err != nil {
+		return err
+	}
+	if s.unsorted || slices.IsSortedFunc(s.keys, cmpKey) {
+		return nil
+	}
+	return s.sortFile()
+}
+
+func cmpKey(a, b sampleKey) int {
+	if a.filter != b.filter {
+		return a.filter - b.filter
+	}
+	return a.doc - b.doc
+}
+
+// sortFile rewrites the samples file with its lines ordered by key,
+// through a temporary file so that the samples survive a crash midway.
+func (s *SamplesWriter) sortFile() error {
+	data, err := os.ReadFile(s.path)
+	if err != nil {
+		return fmt.Errorf("samples %s: %w", s.path, err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if n := len(lines); n > 0 && len(lines[n-1]) == 0 {
+		lines = lines[:n-1]
+	}
+	if len(lines) != len(s.keys) {
+		// Appended to an existing file: leave the order alone.
+		return nil
+	}
+	order := make([]int, len(lines))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmpKey(s.keys[a], s.keys[b]) })
+	var out bytes.Buffer
+	for _, i := range order {
+		out.Write(lines[i])
+	}
+	tmp := s.path + ".tmp"
+	if err := os.WriteFile(tmp, out.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("samples %s: %w", s.path, err)
+	}
+	if err := os.Rename(tmp, s.path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("samples %s: %w", s.path, err)
+	}
+	return nil
 }

@@ -3,8 +3,10 @@ package output
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -146,5 +148,49 @@ func TestSamplesLineFormat(t *testing.T) {
 		`"doc_hash": "` + s.DocHash + `", "prompt_hash": "` + s.PromptHash + `", "target_hash": "` + s.TargetHash + `", "acc": 1.0}` + "\n"
 	if string(data) != want {
 		t.Errorf("samples file:\n%s\nwant:\n%s", data, want)
+	}
+}
+
+// TestSamplesSortedOnClose: samples written as documents complete (out of
+// order, two filters interleaved) end up in lm-eval's order: by filter in
+// first-seen order, then by doc_id. Before Close the file already holds
+// every line written.
+func TestSamplesSortedOnClose(t *testing.T) {
+	l := NewLayout(t.TempDir(), "m", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	w, err := l.OpenSamples("task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := [][2]any{{"strict", 2}, {"flex", 2}, {"strict", 0}, {"flex", 0}, {"strict", 1}, {"flex", 1}}
+	for _, ws := range written {
+		s := results.NewSample(ws[1].(int), map[string]any{"q": "x"}, "t", [][]any{{"c", "d"}}, [][]any{{"r"}}, []any{"r"}, ws[0].(string), results.NewOrderedMap[any]())
+		if err := w.Write(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if data, _ := os.ReadFile(w.Path()); strings.Count(string(data), "\n") != len(written) {
+		t.Fatalf("before Close the file has %d lines, want %d", strings.Count(string(data), "\n"), len(written))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(w.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var rec struct {
+			DocID  int    `json:"doc_id"`
+			Filter string `json:"filter"`
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%s/%d", rec.Filter, rec.DocID))
+	}
+	want := []string{"strict/0", "strict/1", "strict/2", "flex/0", "flex/1", "flex/2"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("order %v, want %v", got, want)
 	}
 }

@@ -144,6 +144,10 @@ func jsonable(v any) any {
 // in Python's json.dumps(..., ensure_ascii=False) format.
 func (s *Sample) JSONLine() []byte { return WriteSamples([]*Sample{s}) }
 
+// SortKey orders a task's samples as lm-eval writes them: by filter (in the
+// order filters first appear), then by doc_id.
+func (s *Sample) SortKey() (filter string, docID int) { return s.Filter, s.DocID }
+
 // WriteSamples writes records as JSON lines, byte for byte as Python's
 // json.dumps(sample, ensure_ascii=False) writes them.
 func WriteSamples(samples []*Sample) []byte {
