@@ -144,6 +144,22 @@ func TestLsTasks(t *testing.T) {
 	if !strings.Contains(out, "arc_easy") || !strings.Contains(out, "hellaswag") {
 		t.Errorf("ls subtasks:\n%s", out)
 	}
+	// Each row names the groups and tags that hold it directly.
+	out, err = runApp(t, "ls", "tasks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			rows[f[0]] = f
+		}
+	}
+	for name, want := range map[string]string{"arc_easy": "ai2_arc", "mmlu_anatomy": "mmlu_stem,", "mmlu_stem": "mmlu", "lambada_openai": "lambada"} {
+		if r := rows[name]; len(r) < 3 || r[2] != want {
+			t.Errorf("ls tasks: row %v, want %q in the groups column", r, want)
+		}
+	}
 }
 
 // tinyTask writes a two-choice task over a local JSONL dataset.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -58,8 +59,9 @@ func lsTasks(c *cli.Context, what string, include []string) error {
 	case "tags":
 		names = r.Tags()
 	}
+	parents := memberOf(r)
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tKIND\tDEFINED IN")
+	fmt.Fprintln(tw, "NAME\tKIND\tIN GROUPS/TAGS\tDEFINED IN")
 	for _, n := range names {
 		e, ok := r.Lookup(n)
 		if !ok {
@@ -69,9 +71,50 @@ func lsTasks(c *cli.Context, what string, include []string) error {
 		if e.Kind == task.KindTag {
 			where = fmt.Sprintf("%d tasks: %s", len(e.Tags), abbreviateList(e.Tags, 6))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", n, e.Kind, where)
+		in := "-"
+		if p := parents[n]; len(p) > 0 {
+			in = abbreviateList(p, 4)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", n, e.Kind, in, where)
 	}
 	return tw.Flush()
+}
+
+// memberOf maps each task or group name to the groups that list it
+// directly and the tags that include it. Only groups are loaded (tasks
+// stay unread), so listing stays fast; a group that cannot be loaded
+// (a missing member, say) is skipped here and reported by validate.
+func memberOf(r *task.Registry) map[string][]string {
+	parents := map[string][]string{}
+	add := func(child, parent string) {
+		if !slices.Contains(parents[child], parent) {
+			parents[child] = append(parents[child], parent)
+		}
+	}
+	for _, g := range r.Groups() {
+		sel, err := r.Load([]string{g})
+		if err != nil {
+			continue
+		}
+		for _, grp := range sel.Groups() {
+			for _, m := range grp.Members {
+				switch {
+				case m.Task != nil:
+					add(m.Task.Name, grp.Name)
+				case m.Group != nil:
+					add(m.Group.Name, grp.Name)
+				}
+			}
+		}
+	}
+	for _, t := range r.Tags() {
+		if e, ok := r.Lookup(t); ok {
+			for _, member := range e.Tags {
+				add(member, t)
+			}
+		}
+	}
+	return parents
 }
 
 func abbreviateList(s []string, n int) string {
