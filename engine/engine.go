@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"lmeval/gguf"
+	"lmeval/internal/units"
 )
 
 // LlamaCppCommit is the llama.cpp commit the engine was built from. The
@@ -347,7 +348,7 @@ func Load(path string, opts Options) (*Model, error) {
 			if p.nCtx > 0 {
 				nCtx = p.nCtx // n_ctx given: only n_seq_max was automatic
 			} else if ml < maxLen {
-				slog.Warn(fmt.Sprintf("batch size auto: free memory (%s) does not fit a %d-token context; max_length is %d", humanBytes(free), maxLen, ml))
+				slog.Warn(fmt.Sprintf("batch size auto: free memory (%s) does not fit a %d-token context; max_length is %d", units.Bytes(free), maxLen, ml))
 				opts.MaxLength = ml
 			}
 			err = autoContext(c, &p, nCtx, max(opts.MaxLength, ml), newContext)
@@ -376,7 +377,7 @@ func Load(path string, opts Options) (*Model, error) {
 	case auto:
 		m.info.Batch = "auto"
 		slog.Info(fmt.Sprintf("batch size auto: n_ctx %d, n_seq_max %d (free memory %s, KV %d bytes/token)",
-			ci.nCtx, ci.nSeqMax, humanBytes(free), kvTok))
+			ci.nCtx, ci.nSeqMax, units.Bytes(free), kvTok))
 	case opts.BatchSize > 0:
 		m.info.Batch = fmt.Sprint(opts.BatchSize)
 	}

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"lmeval/internal/units"
 )
 
 // taskColumns lists the task metrics present in the report, in first-seen
@@ -39,20 +41,6 @@ func (m *Result) task(col string) *TaskScore {
 	return nil
 }
 
-// HumanSize formats a byte count in binary units.
-func HumanSize(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for v := n / unit; v >= unit; v /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.2f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
-}
-
 // WriteTable prints the report as an aligned table: one row per model.
 func WriteTable(w io.Writer, r *Report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -69,7 +57,7 @@ func WriteTable(w io.Writer, r *Report) error {
 			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 			continue
 		}
-		row[2] = HumanSize(m.FileSize)
+		row[2] = units.Bytes(m.FileSize)
 		row[3] = fmt.Sprintf("%.2f", m.BitsPerWeight)
 		if m.PPL != nil {
 			row[4] = fmt.Sprintf("%.4f ± %.4f", m.PPL.PPL, m.PPL.PPLUnc)

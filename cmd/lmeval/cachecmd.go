@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lmeval/harness/cache"
+	"lmeval/internal/units"
 )
 
 func cacheCommand() *cli.Command {
@@ -88,7 +89,7 @@ func printCacheInfo(c *cli.Context, info cache.Info) {
 	w := c.App.Writer
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "path\t%s\n", info.Path)
-	fmt.Fprintf(tw, "size\t%s\n", humanBytes(info.Size))
+	fmt.Fprintf(tw, "size\t%s\n", units.Bytes(info.Size))
 	kinds := make([]string, 0, len(info.Responses))
 	total := 0
 	for k, n := range info.Responses {

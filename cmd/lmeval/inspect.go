@@ -11,6 +11,7 @@ import (
 
 	"lmeval/engine"
 	"lmeval/gguf"
+	"lmeval/internal/units"
 )
 
 func inspectCommand() *cli.Command {
@@ -97,7 +98,7 @@ func printFacts(w io.Writer, f *gguf.File, x gguf.Facts, eog []Token) {
 	}
 	row("file type", ft)
 	row("parameters", humanCount(x.Params))
-	row("file size", humanBytes(x.FileSize))
+	row("file size", fmt.Sprintf("%s (%d bytes)", units.Bytes(x.FileSize), x.FileSize))
 	row("bits per weight", fmt.Sprintf("%.2f", x.BitsPerWeight))
 	row("context length", x.ContextLength)
 	row("embedding length", x.EmbeddingLength)
@@ -139,19 +140,6 @@ func humanCount(n uint64) string {
 		return fmt.Sprintf("%.2fK (%d)", float64(n)/1e3, n)
 	}
 	return fmt.Sprint(n)
-}
-
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.2f %ciB (%d bytes)", float64(n)/float64(div), "KMGTPE"[exp], n)
 }
 
 // abbreviate prints a metadata value, cutting long arrays and strings.

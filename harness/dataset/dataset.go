@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 
+	"lmeval/harness/pyval"
 	"lmeval/hub"
 )
 
@@ -252,7 +253,7 @@ func (l *Loader) Load(ctx context.Context, spec Spec, split string) ([]map[strin
 	}
 	out := make([]map[string]any, len(e.docs))
 	for i, d := range e.docs {
-		out[i] = deepCopy(d).(map[string]any)
+		out[i] = pyval.DeepCopy(d).(map[string]any)
 	}
 	return out, nil
 }
@@ -281,22 +282,4 @@ func canonical(v any) string {
 		return "[" + strings.Join(parts, ",") + "]"
 	}
 	return fmt.Sprintf("%T:%v", v, v)
-}
-
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = deepCopy(e)
-		}
-		return m
-	case []any:
-		l := make([]any, len(x))
-		for i, e := range x {
-			l[i] = deepCopy(e)
-		}
-		return l
-	}
-	return v
 }

@@ -168,3 +168,17 @@ func TestEqual(t *testing.T) {
 		}
 	}
 }
+
+func TestDeepCopy(t *testing.T) {
+	orig := map[string]any{"a": []any{int64(1), map[string]any{"b": "x"}}, "c": 2.5}
+	cp := DeepCopy(orig).(map[string]any)
+	cp["a"].([]any)[1].(map[string]any)["b"] = "changed"
+	cp["a"].([]any)[0] = int64(9)
+	cp["c"] = 0.0
+	if !Equal(orig, map[string]any{"a": []any{int64(1), map[string]any{"b": "x"}}, "c": 2.5}) {
+		t.Errorf("changing the copy changed the original: %v", orig)
+	}
+	if DeepCopy(nil) != nil || DeepCopy("s") != "s" {
+		t.Error("scalars are returned as they are")
+	}
+}

@@ -497,7 +497,7 @@ func (t *Task) requests(d *DocInfo, genKwargs map[string]any, opts BuildOptions)
 	case OutputGenerateUntil:
 		in := base
 		in.Type = OutputGenerateUntil
-		in.GenKwargs = deepCopy(genKwargs).(map[string]any)
+		in.GenKwargs = pyval.DeepCopy(genKwargs).(map[string]any)
 		in.Generate = genRequest(genKwargs)
 		in.Generate.Context = d.Context
 		add(in)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"lmeval/harness/pyval"
 )
 
 // Group is a group of tasks (lm-eval's ConfigurableGroup): its members are
@@ -221,7 +223,7 @@ func (r *Registry) buildTask(e *Entry, overrides map[string]any) (*Task, error) 
 		cfg["task"] = e.Name
 	}
 	for k, v := range overrides {
-		cfg[k] = deepCopy(v)
+		cfg[k] = pyval.DeepCopy(v)
 	}
 	delete(cfg, "group")
 	delete(cfg, "group_alias")
@@ -393,7 +395,7 @@ func (r *Registry) buildMembers(g *Group, list any, overrides map[string]any, st
 				continue
 			}
 			// An inline task defined in the group file.
-			cfg := deepCopy(itemOv).(map[string]any)
+			cfg := pyval.DeepCopy(itemOv).(map[string]any)
 			cfg["task"] = g.Name + "::" + base
 			t, err := r.newTask(cfg, g.File)
 			if err != nil {
@@ -438,22 +440,4 @@ func (r *Registry) withMeta(md map[string]any) map[string]any {
 		md[k] = v
 	}
 	return md
-}
-
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = deepCopy(e)
-		}
-		return m
-	case []any:
-		l := make([]any, len(x))
-		for i, e := range x {
-			l[i] = deepCopy(e)
-		}
-		return l
-	}
-	return v
 }

@@ -246,7 +246,7 @@ func (t *Task) build(ctx context.Context, opts BuildOptions) error {
 		smp = &sampler{t: t, docs: fdocs, rnd: pyrand.New(seed), kind: c.Fewshot.Sampler}
 	}
 
-	genKwargs := deepCopy(c.GenerationKwargs).(map[string]any)
+	genKwargs := pyval.DeepCopy(c.GenerationKwargs).(map[string]any)
 	if c.OutputType == OutputGenerateUntil {
 		if genKwargs == nil {
 			genKwargs = map[string]any{}
