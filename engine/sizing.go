@@ -244,4 +244,3 @@ func memAvailable() (int64, bool) {
 	}
 	return 0, false
 }
-
