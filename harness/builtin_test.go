@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,26 +14,8 @@ import (
 	"lmeval/harness/model"
 	"lmeval/harness/results"
 	"lmeval/harness/task"
+	"lmeval/tasks/fixtures"
 )
-
-// builtinFixtures maps the built-in tasks' datasets to their fixture
-// documents under tasks/testdata (as the tasks package's own tests do).
-var builtinFixtures = map[string]string{
-	"allenai/ai2_arc/ARC-Easy":               "arc_easy",
-	"allenai/ai2_arc/ARC-Challenge":          "arc_challenge",
-	"Rowan/hellaswag":                        "hellaswag",
-	"EleutherAI/lambada_openai":              "lambada_openai",
-	"cimec/lambada":                          "lambada_standard",
-	"EleutherAI/wikitext_document_level":     "wikitext",
-	"allenai/winogrande":                     "winogrande",
-	"aps/super_glue/boolq":                   "boolq",
-	"allenai/openbookqa":                     "openbookqa",
-	"baber/piqa":                             "piqa",
-	"allenai/sciq":                           "sciq",
-	"truthfulqa/truthful_qa/multiple_choice": "truthfulqa",
-	"truthfulqa/truthful_qa/generation":      "truthfulqa_gen",
-	"openai/gsm8k":                           "gsm8k",
-}
 
 // builtinTasks are the built-in tasks with fixture documents.
 var builtinTasks = []string{
@@ -46,17 +27,11 @@ var builtinTasks = []string{
 // fixtureLoader serves tasks/testdata as the dataset loader would, numbers
 // typed as it types them.
 func fixtureLoader(_ context.Context, spec task.DatasetSpec, split string) ([]task.Doc, error) {
-	dir, ok := builtinFixtures[spec.Path+"/"+spec.Name]
-	if !ok {
-		dir, ok = builtinFixtures[spec.Path]
-	}
-	if !ok && spec.Path == "cais/mmlu" {
-		dir, ok = "mmlu/"+spec.Name, true
-	}
+	file, ok := fixtures.File(spec.Path, spec.Name, split)
 	if !ok {
 		return nil, fmt.Errorf("no fixture for dataset %s/%s", spec.Path, spec.Name)
 	}
-	f, err := os.Open(filepath.Join("..", "tasks", "testdata", dir, split+".jsonl"))
+	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}

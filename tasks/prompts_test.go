@@ -13,36 +13,12 @@ import (
 	"testing"
 
 	"lmeval/harness/task"
+	"lmeval/tasks/fixtures"
 )
-
-// fixtureDirs maps a task's dataset (dataset_path, or path/name) to its
-// fixture directory under testdata.
-var fixtureDirs = map[string]string{
-	"allenai/ai2_arc/ARC-Easy":               "arc_easy",
-	"allenai/ai2_arc/ARC-Challenge":          "arc_challenge",
-	"Rowan/hellaswag":                        "hellaswag",
-	"EleutherAI/lambada_openai":              "lambada_openai",
-	"cimec/lambada":                          "lambada_standard",
-	"EleutherAI/wikitext_document_level":     "wikitext",
-	"allenai/winogrande":                     "winogrande",
-	"aps/super_glue/boolq":                   "boolq",
-	"allenai/openbookqa":                     "openbookqa",
-	"baber/piqa":                             "piqa",
-	"allenai/sciq":                           "sciq",
-	"truthfulqa/truthful_qa/multiple_choice": "truthfulqa",
-	"truthfulqa/truthful_qa/generation":      "truthfulqa_gen",
-	"openai/gsm8k":                           "gsm8k",
-}
 
 // fixtureLoader serves the fixture documents as the dataset loader would.
 func fixtureLoader(ctx context.Context, spec task.DatasetSpec, split string) ([]task.Doc, error) {
-	dir, ok := fixtureDirs[spec.Path+"/"+spec.Name]
-	if !ok {
-		dir, ok = fixtureDirs[spec.Path]
-	}
-	if !ok && spec.Path == "cais/mmlu" {
-		dir, ok = "mmlu/"+spec.Name, true
-	}
+	dir, ok := fixtures.Dir(spec.Path, spec.Name)
 	if !ok {
 		return nil, fmt.Errorf("no fixture for dataset %s/%s", spec.Path, spec.Name)
 	}

@@ -18,8 +18,8 @@ import (
 
 const modelPath = "../../../shared/models/stories260K.gguf"
 
-// fixtures maps each task to its fixture directory under tasks/testdata.
-var fixtures = map[string]string{
+// taskFixtures maps each task to its fixture directory under tasks/testdata.
+var taskFixtures = map[string]string{
 	"arc_easy": "arc_easy", "arc_challenge": "arc_challenge", "hellaswag": "hellaswag",
 	"lambada_openai": "lambada_openai", "lambada_standard": "lambada_standard",
 	"wikitext": "wikitext", "winogrande": "winogrande", "boolq": "boolq",
@@ -68,13 +68,13 @@ func TestBuiltinTasksOnStories260K(t *testing.T) {
 		t.Fatal(err)
 	}
 	var names []string
-	for n := range fixtures {
+	for n := range taskFixtures {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			sel, err := reg.LoadWith(name, localData(t, fixtures[name]))
+			sel, err := reg.LoadWith(name, localData(t, taskFixtures[name]))
 			if err != nil {
 				t.Fatal(err)
 			}

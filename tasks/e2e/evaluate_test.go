@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -17,41 +16,15 @@ import (
 	"lmeval/harness/model"
 	"lmeval/harness/task"
 	"lmeval/tasks"
+	"lmeval/tasks/fixtures"
 )
-
-// datasetFixtures maps a task's dataset to its fixture directory; every
-// MMLU subject reads the abstract_algebra documents.
-var datasetFixtures = map[string]string{
-	"allenai/ai2_arc/ARC-Easy":               "arc_easy",
-	"allenai/ai2_arc/ARC-Challenge":          "arc_challenge",
-	"Rowan/hellaswag":                        "hellaswag",
-	"EleutherAI/lambada_openai":              "lambada_openai",
-	"cimec/lambada":                          "lambada_standard",
-	"EleutherAI/wikitext_document_level":     "wikitext",
-	"allenai/winogrande":                     "winogrande",
-	"aps/super_glue/boolq":                   "boolq",
-	"allenai/openbookqa":                     "openbookqa",
-	"baber/piqa":                             "piqa",
-	"allenai/sciq":                           "sciq",
-	"truthfulqa/truthful_qa/multiple_choice": "truthfulqa",
-	"truthfulqa/truthful_qa/generation":      "truthfulqa_gen",
-	"openai/gsm8k":                           "gsm8k",
-	"cais/mmlu":                              "mmlu/abstract_algebra",
-}
 
 // fixtureJSON reads a task's fixture split through the dataset loader, as
 // local JSON files (dataset_path json, data_files).
 func fixtureJSON(ctx context.Context, spec task.DatasetSpec, split string) ([]task.Doc, error) {
-	dir, ok := datasetFixtures[spec.Path+"/"+spec.Name]
-	if !ok {
-		dir, ok = datasetFixtures[spec.Path]
-	}
+	f, ok := fixtures.File(spec.Path, spec.Name, split)
 	if !ok {
 		return nil, fmt.Errorf("no fixture for dataset %s/%s", spec.Path, spec.Name)
-	}
-	f, err := filepath.Abs(filepath.Join("..", "testdata", dir, split+".jsonl"))
-	if err != nil {
-		return nil, err
 	}
 	return dataset.Load(ctx, dataset.Spec{Path: "json", Kwargs: map[string]any{"data_files": map[string]any{split: f}}}, split, dataset.Options{Offline: true})
 }
