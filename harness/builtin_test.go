@@ -1,13 +1,8 @@
 package harness
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"strings"
 	"testing"
 
 	"lmeval/harness/metrics"
@@ -31,47 +26,7 @@ func fixtureLoader(_ context.Context, spec task.DatasetSpec, split string) ([]ta
 	if !ok {
 		return nil, fmt.Errorf("no fixture for dataset %s/%s", spec.Path, spec.Name)
 	}
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var docs []task.Doc
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-		dec.UseNumber()
-		var v map[string]any
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		docs = append(docs, typed(v).(map[string]any))
-	}
-	return docs, sc.Err()
-}
-
-func typed(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil && !strings.ContainsAny(x.String(), ".eE") {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = typed(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = typed(e)
-		}
-	}
-	return v
+	return fixtures.Read(file) // task.Doc is map[string]any
 }
 
 // TestBuiltinTasksDummy runs every built-in task that has fixture documents

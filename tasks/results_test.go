@@ -11,6 +11,7 @@ import (
 	"lmeval/harness/metrics"
 	"lmeval/harness/model"
 	"lmeval/harness/task"
+	"lmeval/tasks/fixtures"
 )
 
 // expected is one file of testdata/expected, written by gen_expected.py.
@@ -48,7 +49,7 @@ func readExpected(t *testing.T, name string) *expected {
 // loader types them (int64 or float64).
 func readDocs(t *testing.T, p string) []map[string]any {
 	t.Helper()
-	docs, err := readJSONLFile(p)
+	docs, err := fixtures.Read(p)
 	if err != nil {
 		t.Fatal(err)
 	}
