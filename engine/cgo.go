@@ -62,12 +62,7 @@ func b2i(b bool) C.int32_t {
 
 func cLoad(path string, p cparams) (*C.lm_model, error) {
 	nativeInit()
-	var cp C.lm_params
-	cp.n_ctx = C.int32_t(p.nCtx)
-	cp.n_batch = C.int32_t(p.nBatch)
-	cp.n_ubatch = C.int32_t(p.nUBatch)
-	cp.n_seq_max = C.int32_t(p.nSeqMax)
-	cp.n_threads = C.int32_t(p.threads)
+	cp := p.contextParams()
 	cp.n_gpu_layers = C.int32_t(p.gpuLayers)
 	cp.main_gpu = C.int32_t(p.mainGPU)
 	cp.split_mode = C.int32_t(p.splitMode)
@@ -76,9 +71,6 @@ func cLoad(path string, p cparams) (*C.lm_model, error) {
 			cp.tensor_split[i] = C.float(v)
 		}
 	}
-	cp.flash_attn = C.int32_t(p.flashAttn)
-	cp.type_k = C.int32_t(p.typeK)
-	cp.type_v = C.int32_t(p.typeV)
 	cp.vocab_only = b2i(p.vocabOnly)
 	cp.use_mmap = b2i(p.mmap)
 	cp.no_context = b2i(p.noContext)
@@ -95,8 +87,9 @@ func cLoad(path string, p cparams) (*C.lm_model, error) {
 	return m, nil
 }
 
-// cContextInit makes the context of a model loaded with noContext.
-func cContextInit(m *C.lm_model, p cparams) error {
+// contextParams fills the context's part of lm_params, which both loading
+// and a later lm_context_init take.
+func (p cparams) contextParams() C.lm_params {
 	var cp C.lm_params
 	cp.n_ctx = C.int32_t(p.nCtx)
 	cp.n_batch = C.int32_t(p.nBatch)
@@ -106,6 +99,12 @@ func cContextInit(m *C.lm_model, p cparams) error {
 	cp.flash_attn = C.int32_t(p.flashAttn)
 	cp.type_k = C.int32_t(p.typeK)
 	cp.type_v = C.int32_t(p.typeV)
+	return cp
+}
+
+// cContextInit makes the context of a model loaded with noContext.
+func cContextInit(m *C.lm_model, p cparams) error {
+	cp := p.contextParams()
 	var errbuf [512]C.char
 	if C.lm_context_init(m, &cp, &errbuf[0], C.int32_t(len(errbuf))) != 0 {
 		return errors.New(C.GoString(&errbuf[0]))
