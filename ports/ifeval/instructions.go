@@ -400,6 +400,14 @@ func (c letterFrequency) Check(v string) (bool, error) {
 
 type responseLanguage struct{ lang string }
 
+// languageCodes are the keys of instructions_util.LANGUAGE_CODES.
+var languageCodes = map[string]bool{
+	"en": true, "es": true, "pt": true, "ar": true, "hi": true, "fr": true, "ru": true, "de": true,
+	"ja": true, "it": true, "bn": true, "uk": true, "th": true, "ur": true, "ta": true, "te": true,
+	"bg": true, "ko": true, "pl": true, "he": true, "fa": true, "vi": true, "ne": true, "sw": true,
+	"kn": true, "mr": true, "gu": true, "pa": true, "ml": true, "fi": true,
+}
+
 func buildResponseLanguage(a *args) (Checker, error) {
 	l, ok, err := a.str("language")
 	if err != nil {
@@ -407,6 +415,10 @@ func buildResponseLanguage(a *args) (Checker, error) {
 	}
 	if !ok {
 		return nil, a.missing("language")
+	}
+	if !languageCodes[l] {
+		// build_description formats the description with LANGUAGE_CODES[l].
+		return nil, fmt.Errorf("instruction %s: language %q is not in instructions_util.LANGUAGE_CODES", a.id, l)
 	}
 	return responseLanguage{l}, nil
 }

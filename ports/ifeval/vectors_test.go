@@ -20,6 +20,7 @@ import (
 type vectors struct {
 	Texts      []string `json:"texts"`
 	NResponses int      `json:"n_responses"`
+	TokIdx     []int    `json:"tok_idx"`
 	Checks     []struct {
 		ID     string         `json:"id"`
 		Kwargs map[string]any `json:"kwargs"`
@@ -32,7 +33,7 @@ type vectors struct {
 	Langdetect   []*string  `json:"langdetect"`
 	Docs         []struct {
 		Doc      map[string]any `json:"doc"`
-		Response string         `json:"response"`
+		R        int            `json:"r"`
 		Result   map[string]any `json:"result"`
 	} `json:"docs"`
 	AggInstLevelAcc float64 `json:"agg_inst_level_acc"`
@@ -110,7 +111,7 @@ func TestCheckersMatchLMEval(t *testing.T) {
 		ch, err := New(c.ID, kw)
 		var got any
 		if err != nil {
-			got = "build error: " + err.Error()
+			got = "error: build: " + err.Error()
 		} else if ok, err := ch.Check(text); err != nil {
 			got = "error: " + err.Error()
 		} else {
@@ -154,7 +155,8 @@ func TestPunktMatchesNLTK(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := 0
-	for i, text := range v.Texts {
+	for i, ti := range v.TokIdx {
+		text := v.Texts[ti]
 		if got := z.Tokenize(text); !reflect.DeepEqual(nonNil(got), nonNil(v.Punkt[i])) {
 			bad++
 			if bad < 10 {
@@ -163,7 +165,7 @@ func TestPunktMatchesNLTK(t *testing.T) {
 		}
 	}
 	if bad > 0 {
-		t.Errorf("punkt: %d of %d texts split differently from NLTK", bad, len(v.Texts))
+		t.Errorf("punkt: %d of %d texts split differently from NLTK", bad, len(v.TokIdx))
 	}
 }
 
@@ -177,7 +179,8 @@ func nonNil(s []string) []string {
 func TestWordTokenizeMatchesNLTK(t *testing.T) {
 	v := loadVectors(t)
 	bad := 0
-	for i, text := range v.Texts {
+	for i, ti := range v.TokIdx {
+		text := v.Texts[ti]
 		got, err := WordTokenize(text)
 		if err != nil {
 			t.Fatal(err)
@@ -193,14 +196,15 @@ func TestWordTokenizeMatchesNLTK(t *testing.T) {
 		}
 	}
 	if bad > 0 {
-		t.Errorf("word_tokenize: %d of %d texts differ from NLTK", bad, len(v.Texts))
+		t.Errorf("word_tokenize: %d of %d texts differ from NLTK", bad, len(v.TokIdx))
 	}
 }
 
 func TestLangdetectMatchesPython(t *testing.T) {
 	v := loadVectors(t)
 	bad := 0
-	for i, text := range v.Texts {
+	for i, ti := range v.TokIdx {
+		text := v.Texts[ti]
 		got, err := langdetect.Detect(text)
 		var g *string
 		if err == nil {
@@ -217,7 +221,7 @@ func TestLangdetectMatchesPython(t *testing.T) {
 		}
 	}
 	if bad > 0 {
-		t.Errorf("langdetect: %d of %d texts differ", bad, len(v.Texts))
+		t.Errorf("langdetect: %d of %d texts differ", bad, len(v.TokIdx))
 	}
 }
 
@@ -233,7 +237,7 @@ func TestProcessResultsMatchesLMEval(t *testing.T) {
 	var items []any
 	for i, d := range v.Docs {
 		doc := jsonValue(d.Doc).(map[string]any)
-		got, err := ProcessResults(doc, []any{d.Response})
+		got, err := ProcessResults(doc, []any{v.Texts[d.R]})
 		if _, isErr := d.Result["error"]; isErr {
 			if err == nil {
 				t.Errorf("doc %d: lm-eval raised %v, got %v", i, d.Result["error"], got)
@@ -258,7 +262,7 @@ func TestProcessResultsMatchesLMEval(t *testing.T) {
 			}
 		}
 		if !reflect.DeepEqual(got, want) {
-			t.Errorf("doc %d %v on %q:\n got %v\nwant %v", i, doc, d.Response, got, want)
+			t.Errorf("doc %d %v on %q:\n got %v\nwant %v", i, doc, v.Texts[d.R], got, want)
 		}
 		items = append(items, got["inst_level_strict_acc"])
 	}

@@ -37,7 +37,7 @@ for p in sorted(glob.glob("/work/shared/lm-eval/docs/*.md") + glob.glob(os.path.
     with open(p, encoding="utf-8") as f:
         for line in f:
             line = line.strip().lstrip("#>-* ").strip()
-            if len(line) > 30 and not line.startswith(("|", "```", "<", "!")):
+            if 30 < len(line) <= 250 and not line.startswith(("|", "```", "<", "!")):
                 english.append(line)
 for p in sorted(glob.glob(os.path.join(TASKS, "**/*.yaml"), recursive=True)):
     try:
@@ -48,7 +48,7 @@ for p in sorted(glob.glob(os.path.join(TASKS, "**/*.yaml"), recursive=True)):
     for line in text.split("\n"):
         letters = [c for c in line if c.isalpha()]
         if len(letters) > 15 and sum(ord(c) > 0x24F for c in letters) > len(letters) * 0.6:
-            foreign.append(line.strip().strip("'\"").replace("\\n", " "))
+            foreign.append(line.strip().strip("'\"").replace("\\n", " ")[:250])
 english = sorted(set(english))
 foreign = sorted(set(foreign))
 rng.shuffle(english)
@@ -67,8 +67,9 @@ def para(k=None):
     return sents(k or rng.randint(1, 4))
 
 
-def response():
-    style = rng.randrange(24)
+def response(style=None):
+    if style is None:
+        style = rng.randrange(25)
     if style == 0:
         return "\n".join(("* " if rng.random() < 0.6 else rng.choice(["- ", "  * ", "*", "-", "**"])) + sents(1) for _ in range(rng.randint(0, 7)))
     if style == 1:
@@ -127,10 +128,14 @@ def response():
     if style == 22:
         text = para(rng.randint(2, 6))
         return text.replace(". ", rng.choice([".\n", ".  ", "... ", ". (", '." ', ".) "]))
+    if style == 23:
+        p = sents(1)
+        return rng.choice([p, p.lower(), " " + p.upper(), p[:-3]]) + rng.choice(["\n", " ", "\n\n"]) + para()
     return para(rng.randint(1, 8))
 
 
-responses = [response() for _ in range(4000)]
+responses = [response() for _ in range(3000)]
+N_BASE = len(responses)
 LANGS = list(U.LANGUAGE_CODES.keys())
 
 
@@ -183,26 +188,94 @@ def kwargs_for(iid, r):
 
 def verdict(iid, kw, r):
     ins = R.INSTRUCTION_DICT[iid](iid)
-    ins.build_description(**kw)
     try:
+        ins.build_description(**kw)
         return ins.check_following(r)
     except Exception as e:  # noqa: BLE001
         return "error: %s" % type(e).__name__
 
 
+# Styles of response() that exercise each checker's true branch.
+STYLES = {
+    "change_case:english_capital": [8, 20],
+    "change_case:english_lowercase": [9],
+    "change_case:capital_word_frequency": [8, 20],
+    "combination:two_responses": [12],
+    "combination:repeat_prompt": [23, 17],
+    "detectable_content:number_placeholders": [11],
+    "detectable_content:postscript": [4],
+    "detectable_format:constrained_response": [21],
+    "detectable_format:json_format": [6],
+    "detectable_format:multiple_sections": [2],
+    "detectable_format:number_bullet_lists": [0],
+    "detectable_format:number_highlighted_sections": [1],
+    "detectable_format:title": [5],
+    "language:response_language": [13, 14, 15, 9],
+    "length_constraints:nth_paragraph_first_word": [19],
+    "length_constraints:number_paragraphs": [3],
+    "length_constraints:number_sentences": [22, 23],
+    "punctuation:no_comma": [10],
+    "startend:end_checker": [16],
+    "startend:quotation": [7],
+}
+
+
+def near_count(iid, r, kw):
+    """Moves a count argument next to the response's real count, so both
+    sides of each comparison are reached."""
+    try:
+        if iid == "detectable_format:number_bullet_lists":
+            kw["num_bullets"] = max(1, len(re.findall(r"^\s*\*[^\*].*$", r, flags=re.M)) + len(re.findall(r"^\s*-.*$", r, flags=re.M)) + rng.choice([-1, 0, 0, 1]))
+        elif iid == "detectable_format:multiple_sections":
+            kw["num_sections"] = max(1, len(re.split(r"\s?" + kw["section_spliter"].strip() + r"\s?\d+\s?", r)) - 1 + rng.choice([-1, 0, 1]))
+        elif iid == "length_constraints:number_paragraphs":
+            kw["num_paragraphs"] = max(1, len([p for p in re.split(r"\s?\*\*\*\s?", r) if p.strip()]) + rng.choice([-1, 0, 0, 1]))
+        elif iid == "length_constraints:number_sentences":
+            kw["num_sentences"] = max(1, U.count_sentences(r) + rng.choice([-1, 0, 1]))
+        elif iid == "length_constraints:number_words":
+            kw["num_words"] = max(1, U.count_words(r) + rng.choice([-1, 0, 1]))
+        elif iid == "length_constraints:nth_paragraph_first_word":
+            n = max(1, len([p for p in r.split("\n\n") if p.strip()]) + rng.choice([0, 0, 1]))
+            kw["num_paragraphs"] = n
+            kw["nth_paragraph"] = rng.randint(1, n)
+        elif iid == "detectable_format:number_highlighted_sections":
+            kw["num_highlights"] = max(1, len(re.findall(r"\*[^\n\*]*\*", r)) + rng.choice([-1, 0, 1]))
+        elif iid == "change_case:capital_word_frequency":
+            kw["capital_frequency"] = max(1, sum(w.isupper() for w in nltk.word_tokenize(r)) + rng.choice([-1, 0, 1]))
+        elif iid == "keywords:letter_frequency":
+            kw["let_frequency"] = max(1, r.lower().count(kw["letter"].lower()) + rng.choice([-1, 0, 1]))
+        elif iid == "language:response_language" and rng.random() < 0.5:
+            try:
+                kw["language"] = langdetect.detect(r)
+            except langdetect.LangDetectException:
+                pass
+    except re.error:
+        pass
+    return kw
+
+
 checks = []
 for iid in sorted(R.INSTRUCTION_DICT):
     for _ in range(2000):
-        ri = rng.randrange(len(responses))
+        if iid in STYLES and rng.random() < 0.4:
+            responses.append(response(rng.choice(STYLES[iid])))
+            ri = len(responses) - 1
+        else:
+            ri = rng.randrange(len(responses))
         kw = kwargs_for(iid, responses[ri])
+        if rng.random() < 0.7:
+            kw = near_count(iid, responses[ri], kw)
         checks.append({"id": iid, "kwargs": kw, "r": ri, "ok": verdict(iid, kw, responses[ri])})
     print(iid, sum(c["ok"] is True for c in checks[-2000:]), "true of 2000", file=sys.stderr)
 
 # ---- tokenizers and language detection on every response and corpus text
 texts = responses + foreign[:1500] + english[:500]
-punkt = [U.PUNKT.tokenize(t) if False else refsetup.PUNKT.tokenize(t) for t in texts]
-words = [nltk.word_tokenize(t) for t in texts]
-counts = [U.count_words(t) for t in texts]
+# the tokenizers and langdetect are checked on the base responses, 1,500 of
+# the targeted ones and the corpus lines
+tok_idx = list(range(N_BASE)) + sorted(rng.sample(range(N_BASE, len(responses)), 1500)) + list(range(len(responses), len(texts)))
+punkt = [refsetup.PUNKT.tokenize(texts[i]) for i in tok_idx]
+words = [nltk.word_tokenize(texts[i]) for i in tok_idx]
+counts = [U.count_words(texts[i]) for i in tok_idx]
 
 
 def lang(t):
@@ -212,14 +285,15 @@ def lang(t):
         return None
 
 
-langs = [lang(t) for t in texts]
+langs = [lang(texts[i]) for i in tok_idx]
 
 # ---- whole documents in the dataset's schema
 ALLKEYS = sorted({k for iid in R.INSTRUCTION_DICT for k in kwargs_for(iid, "x y z")} | {"prompt_to_repeat"})
 docs = []
 ids = sorted(R.INSTRUCTION_DICT)
 for key in range(2000):
-    r = rng.choice(responses)
+    ri = rng.randrange(len(responses))
+    r = responses[ri]
     chosen = rng.sample(ids, rng.randint(1, 3))
     kws = []
     for iid in chosen:
@@ -231,12 +305,13 @@ for key in range(2000):
         out = UT.process_results(doc, [r])
     except Exception as e:  # noqa: BLE001
         out = {"error": type(e).__name__}
-    docs.append({"doc": doc, "response": r, "result": out})
+    docs.append({"doc": doc, "r": ri, "result": out})
 agg_items = [d["result"]["inst_level_strict_acc"] for d in docs if "error" not in d["result"]]
 
 out = {
     "texts": texts,
     "n_responses": len(responses),
+    "tok_idx": tok_idx,
     "checks": checks,
     "punkt": punkt,
     "word_tokenize": words,
