@@ -32,9 +32,9 @@ type vectors struct {
 	CountWords   []int      `json:"count_words"`
 	Langdetect   []*string  `json:"langdetect"`
 	Docs         []struct {
-		Doc      map[string]any `json:"doc"`
-		R        int            `json:"r"`
-		Result   map[string]any `json:"result"`
+		Doc    map[string]any `json:"doc"`
+		R      int            `json:"r"`
+		Result map[string]any `json:"result"`
 	} `json:"docs"`
 	AggInstLevelAcc float64 `json:"agg_inst_level_acc"`
 }
