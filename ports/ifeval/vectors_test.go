@@ -95,6 +95,7 @@ func jsonValue(v any) any {
 }
 
 func TestCheckersMatchLMEval(t *testing.T) {
+	t.Parallel()
 	v := loadVectors(t)
 	type tally struct{ n, bad int }
 	per := map[string]*tally{}
@@ -149,6 +150,7 @@ func TestCheckersMatchLMEval(t *testing.T) {
 }
 
 func TestPunktMatchesNLTK(t *testing.T) {
+	t.Parallel()
 	v := loadVectors(t)
 	z, err := punkt.English()
 	if err != nil {
@@ -177,6 +179,7 @@ func nonNil(s []string) []string {
 }
 
 func TestWordTokenizeMatchesNLTK(t *testing.T) {
+	t.Parallel()
 	v := loadVectors(t)
 	bad := 0
 	for i, ti := range v.TokIdx {
@@ -201,6 +204,7 @@ func TestWordTokenizeMatchesNLTK(t *testing.T) {
 }
 
 func TestLangdetectMatchesPython(t *testing.T) {
+	t.Parallel()
 	v := loadVectors(t)
 	bad := 0
 	for i, ti := range v.TokIdx {
@@ -233,6 +237,7 @@ func show(s *string) string {
 }
 
 func TestProcessResultsMatchesLMEval(t *testing.T) {
+	t.Parallel()
 	v := loadVectors(t)
 	var items []any
 	for i, d := range v.Docs {
