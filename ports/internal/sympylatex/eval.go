@@ -1,0 +1,403 @@
+package sympylatex
+
+import (
+	"hash/fnv"
+	"math"
+	"math/big"
+	"math/cmplx"
+)
+
+// value is an expression's value at one point: exact when every step was
+// rational arithmetic, complex otherwise (NaN for sympy's nan and zoo).
+type value struct {
+	exact *big.Rat
+	c     complex128
+}
+
+func exactVal(r *big.Rat) value { return value{exact: r, c: ratComplex(r)} }
+func cval(c complex128) value   { return value{c: c} }
+
+var nanVal = value{c: complex(math.NaN(), math.NaN())}
+
+func ratComplex(r *big.Rat) complex128 {
+	f, _ := r.Float64()
+	return complex(f, 0)
+}
+
+func (v value) bad() bool {
+	return cmplx.IsNaN(v.c) || cmplx.IsInf(v.c)
+}
+
+// maxExactBits bounds exact rational results; larger ones go complex.
+const maxExactBits = 1 << 16
+
+// point gives each free symbol a value; pointIdx selects one of a few
+// fixed pseudo-random points (complex, so identities that hold only for
+// positive reals are not mistaken for sympy zeros).
+type point int
+
+func hashUnit(parts ...string) float64 {
+	h := fnv.New64a()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return float64(h.Sum64()>>11) / float64(1<<53)
+}
+
+func (pt point) symbol(name string) complex128 {
+	idx := string(rune('0' + int(pt)))
+	r := 0.5 + hashUnit("r", idx, name)
+	th := 2 * math.Pi * hashUnit("t", idx, name)
+	return cmplx.Rect(r, th)
+}
+
+// eval computes e at pt.
+func (pt point) eval(e *Expr) value {
+	switch e.op {
+	case "num":
+		return exactVal(e.num)
+	case "sym":
+		return cval(pt.symbol(e.name))
+	case "inf":
+		return cval(cmplx.Inf())
+	case "opaque":
+		return cval(pt.symbol("\x00opaque:" + e.name))
+	case "dop", "rel":
+		return nanVal
+	case "neg":
+		v := pt.eval(e.kids[0])
+		if v.exact != nil {
+			return exactVal(new(big.Rat).Neg(v.exact))
+		}
+		return cval(-v.c)
+	case "add":
+		a, b := pt.eval(e.kids[0]), pt.eval(e.kids[1])
+		if a.exact != nil && b.exact != nil {
+			return exactVal(new(big.Rat).Add(a.exact, b.exact))
+		}
+		if a.bad() || b.bad() {
+			return nanVal
+		}
+		return cval(a.c + b.c)
+	case "mul":
+		a, b := pt.eval(e.kids[0]), pt.eval(e.kids[1])
+		if a.exact != nil && b.exact != nil {
+			return exactVal(new(big.Rat).Mul(a.exact, b.exact))
+		}
+		if a.bad() || b.bad() {
+			return nanVal
+		}
+		return cval(a.c * b.c)
+	case "pow":
+		return pow(pt.eval(e.kids[0]), pt.eval(e.kids[1]))
+	case "fn":
+		args := make([]value, len(e.kids))
+		for i, k := range e.kids {
+			args[i] = pt.eval(k)
+		}
+		return callFn(e.name, args)
+	case "ufn":
+		// an undefined function: a fixed smooth pseudo-random function of
+		// its arguments, so f(a) and f(b) agree exactly when a and b do
+		sum := complex(hashUnit("c", e.name), 0)
+		for i, k := range e.kids {
+			v := pt.eval(k)
+			if v.bad() {
+				return nanVal
+			}
+			idx := string(rune('a' + i))
+			c1 := complex(0.5+hashUnit("c1", e.name, idx), 0)
+			c2 := complex(0.5+hashUnit("c2", e.name, idx), 0)
+			sum += c1*v.c + c2*v.c*v.c
+		}
+		return cval(sum)
+	}
+	return nanVal
+}
+
+func pow(b, x value) value {
+	if b.exact != nil && x.exact != nil {
+		if r, ok := exactPow(b.exact, x.exact); ok {
+			return r
+		}
+	}
+	if b.bad() || x.bad() {
+		return nanVal
+	}
+	if b.c == 0 {
+		switch {
+		case real(x.c) > 0:
+			return cval(0)
+		case x.c == 0:
+			return cval(1)
+		}
+		return nanVal
+	}
+	// integer exponents by repeated multiplication keep negative real
+	// bases real
+	if imag(x.c) == 0 && real(x.c) == math.Trunc(real(x.c)) && math.Abs(real(x.c)) <= 64 {
+		n := int(real(x.c))
+		r := complex(1, 0)
+		base := b.c
+		if n < 0 {
+			base, n = 1/base, -n
+		}
+		for i := 0; i < n; i++ {
+			r *= base
+		}
+		return cval(r)
+	}
+	return cval(cmplx.Pow(b.c, x.c))
+}
+
+// exactPow computes b**x when the result is rational (sympy evaluates
+// those automatically: 4**(1/2) is 2).
+func exactPow(b, x *big.Rat) (value, bool) {
+	if !x.IsInt() {
+		// b**(p/q) with b >= 0: exact when b has an exact q-th root
+		q := x.Denom()
+		if b.Sign() < 0 || !q.IsInt64() || q.Int64() > 64 {
+			return value{}, false
+		}
+		n, ok1 := intRoot(b.Num(), int(q.Int64()))
+		d, ok2 := intRoot(b.Denom(), int(q.Int64()))
+		if !ok1 || !ok2 {
+			return value{}, false
+		}
+		root := new(big.Rat).SetFrac(n, d)
+		return exactPow(root, new(big.Rat).SetInt(x.Num()))
+	}
+	n := x.Num()
+	if !n.IsInt64() {
+		return value{}, false
+	}
+	k := n.Int64()
+	if b.Sign() == 0 {
+		switch {
+		case k > 0:
+			return exactVal(new(big.Rat)), true
+		case k == 0:
+			return exactVal(big.NewRat(1, 1)), true
+		}
+		return nanVal, true // zoo
+	}
+	absK := k
+	if absK < 0 {
+		absK = -absK
+	}
+	bits := int64(b.Num().BitLen() + b.Denom().BitLen())
+	if bits*absK > maxExactBits {
+		return value{}, false
+	}
+	num := new(big.Int).Exp(b.Num(), big.NewInt(absK), nil)
+	den := new(big.Int).Exp(b.Denom(), big.NewInt(absK), nil)
+	if k < 0 {
+		num, den = den, num
+	}
+	return exactVal(new(big.Rat).SetFrac(num, den)), true
+}
+
+func intRoot(n *big.Int, q int) (*big.Int, bool) {
+	if n.Sign() == 0 || n.Cmp(big.NewInt(1)) == 0 {
+		return new(big.Int).Set(n), true
+	}
+	if n.BitLen() > 4096 {
+		return nil, false
+	}
+	f, _ := new(big.Float).SetInt(n).Float64()
+	guess := math.Round(math.Pow(f, 1/float64(q)))
+	if math.IsInf(guess, 0) || guess > 1e15 {
+		return nil, false
+	}
+	for d := -1.0; d <= 1; d++ {
+		g := big.NewInt(int64(guess + d))
+		if g.Sign() <= 0 {
+			continue
+		}
+		if new(big.Int).Exp(g, big.NewInt(int64(q)), nil).Cmp(n) == 0 {
+			return g, true
+		}
+	}
+	return nil, false
+}
+
+func callFn(name string, a []value) value {
+	if name == "E" {
+		return cval(complex(math.E, 0))
+	}
+	for _, v := range a {
+		if v.bad() {
+			return nanVal
+		}
+	}
+	x := a[0]
+	switch name {
+	case "Abs":
+		if x.exact != nil {
+			return exactVal(new(big.Rat).Abs(x.exact))
+		}
+		return cval(complex(cmplx.Abs(x.c), 0))
+	case "floor", "ceiling":
+		if x.exact != nil {
+			q := new(big.Int).Div(x.exact.Num(), x.exact.Denom()) // Euclidean: floor for positive denominators
+			if name == "ceiling" && !x.exact.IsInt() {
+				q.Add(q, big.NewInt(1))
+			}
+			return exactVal(new(big.Rat).SetInt(q))
+		}
+		f := math.Floor
+		if name == "ceiling" {
+			f = math.Ceil
+		}
+		return cval(complex(f(real(x.c)), f(imag(x.c))))
+	case "conjugate":
+		if x.exact != nil {
+			return x
+		}
+		return cval(cmplx.Conj(x.c))
+	case "factorial":
+		if x.exact != nil && x.exact.IsInt() {
+			n := x.exact.Num()
+			if n.Sign() < 0 {
+				return nanVal
+			}
+			if n.IsInt64() && n.Int64() <= 2000 {
+				return exactVal(new(big.Rat).SetInt(new(big.Int).MulRange(1, n.Int64())))
+			}
+		}
+		if imag(x.c) == 0 {
+			return cval(complex(math.Gamma(real(x.c)+1), 0))
+		}
+		return nanVal
+	case "binomial":
+		k := a[1]
+		if x.exact != nil && k.exact != nil && x.exact.IsInt() && k.exact.IsInt() &&
+			x.exact.Num().IsInt64() && k.exact.Num().IsInt64() {
+			n, kk := x.exact.Num().Int64(), k.exact.Num().Int64()
+			if kk < 0 || n >= 0 && kk > n {
+				return exactVal(new(big.Rat))
+			}
+			if n >= 0 && n <= 100000 {
+				return exactVal(new(big.Rat).SetInt(new(big.Int).Binomial(n, kk)))
+			}
+		}
+		return nanVal
+	case "log":
+		b := a[1]
+		if x.exact != nil && x.exact.Cmp(big.NewRat(1, 1)) == 0 {
+			return exactVal(new(big.Rat))
+		}
+		lb := cmplx.Log(b.c)
+		if lb == 0 {
+			return nanVal
+		}
+		return cval(cmplx.Log(x.c) / lb)
+	case "exp":
+		if x.exact != nil && x.exact.Sign() == 0 {
+			return exactVal(big.NewRat(1, 1))
+		}
+		return cval(cmplx.Exp(x.c))
+	}
+	z := x.c
+	if x.exact != nil && x.exact.Sign() == 0 {
+		switch name {
+		case "sin", "tan", "sinh", "tanh", "asin", "atan", "asinh", "atanh":
+			return exactVal(new(big.Rat))
+		case "cos", "cosh":
+			return exactVal(big.NewRat(1, 1))
+		}
+	}
+	var r complex128
+	switch name {
+	case "sin":
+		r = cmplx.Sin(z)
+	case "cos":
+		r = cmplx.Cos(z)
+	case "tan":
+		r = cmplx.Tan(z)
+	case "csc":
+		r = 1 / cmplx.Sin(z)
+	case "sec":
+		r = 1 / cmplx.Cos(z)
+	case "cot":
+		r = cmplx.Cos(z) / cmplx.Sin(z)
+	case "asin":
+		r = cmplx.Asin(z)
+	case "acos":
+		r = cmplx.Acos(z)
+	case "atan":
+		r = cmplx.Atan(z)
+	case "acsc":
+		r = cmplx.Asin(1 / z)
+	case "asec":
+		r = cmplx.Acos(1 / z)
+	case "acot":
+		r = cmplx.Atan(1 / z)
+	case "sinh":
+		r = cmplx.Sinh(z)
+	case "cosh":
+		r = cmplx.Cosh(z)
+	case "tanh":
+		r = cmplx.Tanh(z)
+	case "asinh":
+		r = cmplx.Asinh(z)
+	case "acosh":
+		r = cmplx.Acosh(z)
+	case "atanh":
+		r = cmplx.Atanh(z)
+	default:
+		return nanVal
+	}
+	return cval(r)
+}
+
+// exactValue evaluates e exactly, when it has no free symbols and only
+// rational arithmetic.
+func exactValue(e *Expr) (*big.Rat, bool) {
+	v := point(0).eval(e)
+	return v.exact, v.exact != nil
+}
+
+// Equal reports whether sympy.simplify(a - b) == 0, the test lm-eval's
+// minerva_math and leaderboard math is_equiv apply to parsed answers: a
+// relation on either side makes the subtraction fail (false); otherwise
+// the difference is evaluated exactly where it is rational and at three
+// pseudo-random complex points where it is not.
+func Equal(a, b *Expr) bool {
+	if a.op == "rel" || b.op == "rel" || a.op == "dop" || b.op == "dop" {
+		return false
+	}
+	for pt := point(0); pt < 3; pt++ {
+		va, vb := pt.eval(a), pt.eval(b)
+		if va.exact != nil && vb.exact != nil {
+			if va.exact.Cmp(vb.exact) != 0 {
+				return false
+			}
+			continue
+		}
+		if va.bad() || vb.bad() {
+			return false
+		}
+		d := cmplx.Abs(va.c - vb.c)
+		scale := math.Max(1, math.Max(cmplx.Abs(va.c), cmplx.Abs(vb.c)))
+		if !(d <= 1e-9*scale) {
+			return false
+		}
+	}
+	return true
+}
+
+// Equiv parses both strings and reports Equal; a string parse_latex
+// rejects makes it false, as in lm-eval's is_equiv.
+func Equiv(x1, x2 string) bool {
+	a, err := Parse(x1)
+	if err != nil {
+		return false
+	}
+	b, err := Parse(x2)
+	if err != nil {
+		return false
+	}
+	return Equal(a, b)
+}
