@@ -100,20 +100,29 @@ func (pt point) eval(e *Expr) value {
 	case "ufn":
 		// an undefined function: a fixed smooth pseudo-random function of
 		// its arguments, so f(a) and f(b) agree exactly when a and b do
-		sum := complex(hashUnit("c", e.name), 0)
+		args := make([]complex128, len(e.kids))
 		for i, k := range e.kids {
 			v := pt.eval(k)
 			if v.bad() {
 				return nanVal
 			}
-			idx := string(rune('a' + i))
-			c1 := complex(0.5+hashUnit("c1", e.name, idx), 0)
-			c2 := complex(0.5+hashUnit("c2", e.name, idx), 0)
-			sum += c1*v.c + c2*v.c*v.c
+			args[i] = v.c
 		}
-		return cval(sum)
+		return cval(smooth(e.name, args...))
 	}
 	return nanVal
+}
+
+// smooth is a fixed pseudo-random polynomial in args, one per name.
+func smooth(name string, args ...complex128) complex128 {
+	sum := complex(hashUnit("c", name), 0)
+	for i, a := range args {
+		idx := string(rune('a' + i))
+		c1 := complex(0.5+hashUnit("c1", name, idx), 0)
+		c2 := complex(0.5+hashUnit("c2", name, idx), 0)
+		sum += c1*a + c2*a*a
+	}
+	return sum
 }
 
 func pow(b, x value) value {
@@ -246,11 +255,9 @@ func callFn(name string, a []value) value {
 			}
 			return exactVal(new(big.Rat).SetInt(q))
 		}
-		f := math.Floor
-		if name == "ceiling" {
-			f = math.Ceil
-		}
-		return cval(complex(f(real(x.c)), f(imag(x.c))))
+		// of a symbolic argument: a fixed smooth pseudo-random function, as
+		// for undefined functions (floor(x) and floor(t) differ)
+		return cval(smooth(name, x.c))
 	case "conjugate":
 		if x.exact != nil {
 			return x
@@ -266,10 +273,7 @@ func callFn(name string, a []value) value {
 				return exactVal(new(big.Rat).SetInt(new(big.Int).MulRange(1, n.Int64())))
 			}
 		}
-		if imag(x.c) == 0 {
-			return cval(complex(math.Gamma(real(x.c)+1), 0))
-		}
-		return nanVal
+		return cval(gamma(x.c + 1))
 	case "binomial":
 		k := a[1]
 		if x.exact != nil && k.exact != nil && x.exact.IsInt() && k.exact.IsInt() &&
@@ -400,4 +404,27 @@ func Equiv(x1, x2 string) bool {
 		return false
 	}
 	return Equal(a, b)
+}
+
+// gamma is the complex Gamma function (Lanczos, g = 7, n = 9, with the
+// reflection formula left of 1/2); factorial(z) is gamma(z + 1) in sympy.
+func gamma(z complex128) complex128 {
+	if real(z) < 0.5 {
+		if imag(z) == 0 && real(z) == math.Trunc(real(z)) {
+			return cmplx.Inf()
+		}
+		return complex(math.Pi, 0) / (cmplx.Sin(complex(math.Pi, 0)*z) * gamma(1-z))
+	}
+	z--
+	coef := [...]float64{
+		0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+		-176.61502916214059, 12.507343278686905, -0.13857109526572012,
+		9.9843695780195716e-6, 1.5056327351493116e-7,
+	}
+	x := complex(coef[0], 0)
+	for i := 1; i < len(coef); i++ {
+		x += complex(coef[i], 0) / (z + complex(float64(i), 0))
+	}
+	t := z + 7.5
+	return complex(math.Sqrt(2*math.Pi), 0) * cmplx.Pow(t, z+0.5) * cmplx.Exp(-t) * x
 }

@@ -85,9 +85,19 @@ func sameClass(got, want any) bool {
 // TestParseAgainstSympy compares Parse with sympy's parse_latex on short
 // strings over a small alphabet (all of them) and on random token strings.
 func TestParseAgainstSympy(t *testing.T) {
+	// known differences, each for a reason outside the parser
+	known := map[string]string{
+		// sympy raises comparing zoo (log 0) with e; lmeval builds the relation
+		`\ln0<e\dfrac\times\right)`: "relation with a non-real operand",
+		// ANTLR commits to \log's argument after a factor; lmeval ends the product
+		`0\log\sind\!_`: "failed function argument in a later factor",
+	}
 	vs := loadParseVectors(t)
 	diff := 0
 	for _, v := range vs {
+		if _, ok := known[v.S]; ok {
+			continue
+		}
 		got := classify(v.S)
 		if !sameClass(got, v.V) {
 			diff++

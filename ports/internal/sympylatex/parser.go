@@ -76,11 +76,28 @@ type parser struct {
 	toks  []token
 	errAt int // token index of a lexer error, -1 if none
 	pos   int
+	steps int
+	first bool // the next postfix starts its unary expression
+	// inTrial is set while a further factor of a product is tried: a
+	// failure inside it ends the product instead of the parse
+	inTrial bool
+	// oneDigit makes the next number a single digit (a retry, as ANTLR's
+	// prediction does when a longer number leaves a function no argument)
+	oneDigit bool
 }
 
 type fatal struct{}
 
+// maxSteps bounds the work of one parse: backtracking on long malformed
+// input could otherwise take exponential time. An input that needs more
+// is not parsed (lm-eval gives up on is_equiv after a timeout too).
+const maxSteps = 2_000_000
+
 func (p *parser) peekAt(i int) token {
+	p.steps++
+	if p.steps > maxSteps {
+		panic(fatal{})
+	}
 	if p.errAt >= 0 && i >= p.errAt {
 		panic(fatal{})
 	}
@@ -150,8 +167,9 @@ func (p *parser) relation() *Expr {
 		p.pos++
 		right := p.expr()
 		if right == nil {
-			p.pos = save
-			break
+			// a relation sign commits the parse (sympy: "x=" fails)
+			_ = save
+			panic(fatal{})
 		}
 		left = &Expr{op: "rel", name: relName(op), kids: []*Expr{left, right}}
 	}
@@ -252,13 +270,18 @@ func (p *parser) unary(nofunc bool) *Expr {
 	}
 	// postfix+ (unary) or postfix postfix_nofunc* (unary_nofunc)
 	var list []*Expr
+	p.first = !p.inTrial
 	first := p.postfix(false)
 	if first == nil {
 		return nil
 	}
 	list = append(list, first)
 	for {
+		p.first = false
+		saved := p.inTrial
+		p.inTrial = true
 		e := p.try(func() *Expr { return p.postfix(nofunc) })
+		p.inTrial = saved
 		if e == nil {
 			break
 		}
@@ -419,17 +442,21 @@ func (p *parser) exp(nofunc bool) *Expr {
 }
 
 func (p *parser) comp(nofunc bool) *Expr {
+	first := p.first
 	if e := p.try(p.group); e != nil {
 		return e
 	}
+	p.first = first
 	if e := p.try(p.absGroup); e != nil {
 		return e
 	}
+	p.first = first
 	if !nofunc {
 		if e := p.try(p.function); e != nil {
 			return e
 		}
 	}
+	p.first = first
 	if e := p.try(p.atom); e != nil {
 		return e
 	}
@@ -529,9 +556,17 @@ func (p *parser) name() (string, bool) {
 	}
 	p.pos++
 	quotes := ""
+	// a "_" commits to the subscript: "x_(" is no symbol (sympy fails on it,
+	// or ends the product before it)
+	subOK := true
 	addSub := func() {
+		if p.peek() != tUnderscore {
+			return
+		}
 		if sub := p.try(p.subexpr); sub != nil {
 			n += "_{" + sub.String() + "}"
+		} else {
+			subOK = false
 		}
 	}
 	if p.peek() == tQuotes {
@@ -548,14 +583,22 @@ func (p *parser) name() (string, bool) {
 	if t.kind == tLetter {
 		n += quotes
 	}
-	return n, true
+	return n, subOK
 }
 
 func (p *parser) atom() *Expr {
+	defer func() { p.first = false }()
 	switch p.peek() {
 	case tLetter, tSymbol:
 		isInf := p.toks[p.pos].kind == tSymbol && p.toks[p.pos].text == `\infty`
-		n, _ := p.name()
+		first := p.first
+		n, ok := p.name()
+		if !ok {
+			if first {
+				panic(fatal{}) // as ANTLR, which commits to a unary's first factor
+			}
+			return nil
+		}
 		if isInf {
 			return &Expr{op: "inf"}
 		}
@@ -634,42 +677,76 @@ func (p *parser) bracedExpr() *Expr {
 	return e
 }
 
-// number is DIGIT+ (',' DIGIT DIGIT DIGIT)* ('.' DIGIT+)?.
+// number is DIGIT+ (',' DIGIT DIGIT DIGIT)* ('.' DIGIT+)?, with the splits
+// ANTLR's adaptive prediction makes when the run of digits ends in a "."
+// that no digit follows (measured against sympy, testdata/parse_vectors):
+// a number whose fraction has two or more digits leaves its last digit to
+// the next number ("0.25." is 0.2, "1.23.4" is 1.2*3.4); an integer part of
+// two or more digits ends after its first digit ("12." is 1) or before its
+// comma groups ("12,345." is 12); a one-digit integer part is an error when
+// the number starts its unary expression ("2.", "x+1.") and no number
+// otherwise.
 func (p *parser) number() *Expr {
-	var b strings.Builder
+	first := p.first
+	p.first = false
+	start := p.pos
+	if p.oneDigit {
+		p.oneDigit = false
+		p.pos++
+		return &Expr{op: "num", num: new(big.Rat).SetInt64(int64(p.toks[start].text[0] - '0'))}
+	}
 	for p.peek() == tDigit {
-		b.WriteString(p.toks[p.pos].text)
 		p.pos++
 	}
+	intEnd := p.pos
 	for p.peek() == tComma {
 		if p.peekAt(p.pos+1).kind == tDigit && p.peekAt(p.pos+2).kind == tDigit && p.peekAt(p.pos+3).kind == tDigit {
-			for i := 1; i <= 3; i++ {
-				b.WriteString(p.toks[p.pos+i].text)
-			}
 			p.pos += 4
 			continue
 		}
 		break
 	}
-	flt := false
+	fracDigits := 0
 	if p.peek() == tDot {
-		// '.' only ever follows digits, so ANTLR commits to the fraction part
-		p.pos++
-		if p.peek() != tDigit {
-			panic(fatal{})
-		}
-		b.WriteByte('.')
-		for p.peek() == tDigit {
-			b.WriteString(p.toks[p.pos].text)
+		if p.peekAt(p.pos+1).kind != tDigit {
+			switch {
+			case p.pos > intEnd: // comma groups
+				p.pos = intEnd
+			case intEnd-start >= 2:
+				p.pos = start + 1
+			case first:
+				panic(fatal{})
+			default:
+				return nil
+			}
+		} else {
 			p.pos++
+			for p.peek() == tDigit {
+				p.pos++
+				fracDigits++
+			}
+			if fracDigits >= 2 && p.peek() == tDot {
+				p.pos--
+				fracDigits--
+			}
 		}
-		flt = true
 	}
-	r, ok := new(big.Rat).SetString(b.String())
+	var b strings.Builder
+	for i := start; i < p.pos; i++ {
+		if t := p.toks[i]; t.kind != tComma {
+			b.WriteString(t.text)
+		}
+	}
+	text := b.String()
+	if fracDigits == 0 && len(text) > 1 && text[0] == '0' && strings.Trim(text, "0") != "" {
+		// sympy.Number("030") raises SympifyError (not a Python literal)
+		panic(fatal{})
+	}
+	r, ok := new(big.Rat).SetString(text)
 	if !ok {
 		panic(fatal{})
 	}
-	return &Expr{op: "num", num: r, flt: flt}
+	return &Expr{op: "num", num: r, flt: fracDigits > 0}
 }
 
 func (p *parser) frac() *Expr {
@@ -752,8 +829,8 @@ func (p *parser) function() *Expr {
 	case tFuncNormal:
 		return p.funcNormal()
 	case tLetter, tSymbol:
-		n, _ := p.name()
-		if !p.accept(tLParen) {
+		n, ok := p.name()
+		if !ok || !p.accept(tLParen) {
 			return nil
 		}
 		var args []*Expr
@@ -816,18 +893,35 @@ func (p *parser) function() *Expr {
 }
 
 func (p *parser) funcNormal() *Expr {
+	start := p.pos
+	if e := p.try(func() *Expr { return p.funcNormalDigits(false) }); e != nil {
+		return e
+	}
+	p.pos = start
+	return p.funcNormalDigits(true)
+}
+
+// funcNormalDigits parses func_normal; oneDigit reads a numeric sub- or
+// superscript as one digit ("\log_2 8" is log(8, 2)).
+func (p *parser) funcNormalDigits(oneDigit bool) *Expr {
 	t := p.toks[p.pos]
 	p.pos++
+	script := func(f func() *Expr) *Expr {
+		p.oneDigit = oneDigit && p.peekAt(p.pos+1).kind == tDigit
+		e := p.try(f)
+		p.oneDigit = false
+		return e
+	}
 	var sub, sup *Expr
 	if p.peek() == tUnderscore {
-		sub = p.try(p.subexpr)
+		sub = script(p.subexpr)
 		if p.peek() == tCaret {
-			sup = p.try(p.supexpr)
+			sup = script(p.supexpr)
 		}
 	} else if p.peek() == tCaret {
-		sup = p.try(p.supexpr)
+		sup = script(p.supexpr)
 		if p.peek() == tUnderscore {
-			sub = p.try(p.subexpr)
+			sub = script(p.subexpr)
 		}
 	}
 	var arg *Expr

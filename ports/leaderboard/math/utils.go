@@ -25,7 +25,11 @@ func DocToText(doc task.Doc) (string, error) { return minerva.DocToText(doc) }
 func ProcessDocs(docs []task.Doc) ([]task.Doc, error) {
 	var out []task.Doc
 	for i, d := range docs {
-		if lv, _ := d["level"].(string); lv != "Level 5" {
+		lv, ok := d["level"]
+		if !ok {
+			return nil, fmt.Errorf("leaderboard math process_docs: document %d has no \"level\"", i)
+		}
+		if lv != "Level 5" {
 			continue
 		}
 		sol, ok1 := d["solution"].(string)

@@ -49,7 +49,7 @@ def value(s):
             e = parse_latex(s)
     except Exception:
         return "E"
-    if isinstance(e, (sympy.logic.boolalg.Boolean, sympy.core.relational.Relational)) or not isinstance(e, sympy.Expr):
+    if isinstance(e, sympy.core.relational.Relational) or not isinstance(e, sympy.Expr):
         return "R"
     if e.atoms(sympy.Derivative, sympy.Integral, sympy.Sum, sympy.Product, sympy.Limit, sympy.core.function.AppliedUndef):
         return "U"
@@ -65,7 +65,7 @@ def value(s):
 def main():
     out = []
     small = ["1", "2", ",", ".", "x", " "]
-    for n in range(1, 7):
+    for n in range(1, 6):
         for t in itertools.product(small, repeat=n):
             out.append("".join(t))
     rng = random.Random(3)
@@ -73,7 +73,7 @@ def main():
             "[", "]", "^", "_", "!", "|", ":", "=", "<", " ", "\\frac", "\\dfrac", "\\sqrt", "\\pi",
             "\\cdot", "\\times", "\\infty", "\\left(", "\\right)", "\\sin", "\\ln", "\\log", "\\%",
             "\\{", "\\}", "\\text", "\\circ", "\\pm", "'", "\\le", "e", "i", "\\,", "\\!", "0", "5"]
-    for _ in range(12000):
+    for _ in range(4000):
         out.append("".join(rng.choice(toks) for _ in range(rng.randint(1, 9))))
     seen = set()
     for s in out:
