@@ -272,6 +272,168 @@ def golds():
     return [g for g in GOLDS.strip("\n").split("\n") if g.strip()]
 
 
+# Hand-written (prediction, gold) answer pairs: algebraically equal forms
+# sympy must prove, and near misses.
+EXTRA = r"""
+\frac{1}{2}\sqrt{3}|\frac{\sqrt{3}}{2}
+\frac{\sqrt{2}}{2}|\frac{1}{\sqrt{2}}
+\sqrt{8}|2\sqrt{2}
+\sqrt{12}|2\sqrt{3}
+\sqrt{18}|3\sqrt{2}
+\sqrt{50}|5\sqrt{2}
+\sqrt{2}\sqrt{3}|\sqrt{6}
+\frac{2}{\sqrt{3}}|\frac{2\sqrt{3}}{3}
+\frac{1}{1+\sqrt{2}}|\sqrt{2}-1
+\frac{1}{2-\sqrt{3}}|2+\sqrt{3}
+\sqrt{3+2\sqrt{2}}|1+\sqrt{2}
+(x+1)^2|x^2+2x+1
+(x-1)(x+1)|x^2-1
+x^2-1|(x+1)(x-1)
+(x+2)^3|x^3+6x^2+12x+8
+\frac{x^2-1}{x-1}|x+1
+\frac{x^2+2x+1}{x+1}|x+1
+2(x+3)|2x+6
+-(x-5)|5-x
+\frac{x}{2}|\frac{1}{2}x
+\frac{3x}{6}|\frac{x}{2}
+a^2b|ba^2
+ab|ba
+(a+b)^2|a^2+2ab+b^2
+a^2-b^2|(a-b)(a+b)
+\sin^2x+\cos^2x|1
+2\sin x\cos x|\sin 2x
+\cos^2x-\sin^2x|\cos 2x
+\frac{\sin x}{\cos x}|\tan x
+e^{2}|e^2
+2^{10}|1024
+3^5|243
+10^{-3}|0.001
+1.5\times10^3|1500
+2\cdot10^5|200000
+5!|120
+\binom{10}{3}|120
+\binom{5}{2}|10
+\frac{10!}{7!3!}|120
+0.\overline{3}|\frac{1}{3}
+0.333|\frac{1}{3}
+0.3333333333333333|\frac{1}{3}
+3.14|\pi
+\frac{22}{7}|\pi
+2\pi|6.28
+\pi r^2|r^2\pi
+4\pi\sqrt{3}|4\sqrt{3}\pi
+\frac{\pi}{2}|\frac{1}{2}\pi
+\log_2 8|3
+\ln e|1
+\log_{10}100|2
+\log_2 3|\frac{\ln 3}{\ln 2}
+|-5||5
+|x||x
+\lfloor 3.7\rfloor|3
+\lceil 3.2\rceil|4
+-\frac{2}{3}|\frac{-2}{3}
+-\frac{2}{3}|\frac{2}{-3}
+\frac{-1+\sqrt{5}}{2}|\frac{\sqrt{5}-1}{2}
+\frac{1+\sqrt{5}}{2}|\frac{1}{2}+\frac{\sqrt{5}}{2}
+1+i|i+1
+(1+i)^2|2i
+i^2|-1
+\frac{1}{i}|-i
+2+3i|3i+2
+x+y|y+x
+xy|yx
+\frac{a}{b}|a/b
+\frac{m}{n}|\frac{n}{m}
+n(n+1)|n^2+n
+\frac{n(n+1)}{2}|\frac{n^2+n}{2}
+\frac{1}{x}|x^{-1}
+x^{\frac{1}{2}}|\sqrt{x}
+\sqrt{x^2}|x
+\sqrt{x}^2|x
+(x^2)^3|x^6
+x^2x^3|x^5
+\frac{x^5}{x^2}|x^3
+2^{2009}|2\cdot2^{2008}
+2^{100}|2^{100}+1
+1000001|1000000
+\frac{100}{3}|33.333333333333336
+33.3|\frac{100}{3}
+7.5|\frac{15}{2}
+0.49|\frac{49}{100}
+12.5\%|\frac{1}{8}
+\frac{3}{4}|75\%
+45^\circ|\frac{\pi}{4}
+\infty|\infty
+-\infty|-\infty
+x=5|5
+y=2x+3|2x+3
+x\le 5|x\le5
+x<3|3>x
+5,6|6,5
+(2,3)|(2,3)
+[2,5)|[2,5)
+\{1,2\}|\{1,2\}
+(1,2)|(2,1)
+\text{(A)}|A
+A|B
+\text{yes}|yes
+\text{no}|\text{yes}
+f(x)|f(x)
+f(2)|f(1+1)
+g(x)|f(x)
+x(x+1)|x^2+x
+x(x+1)|x(x+1)
+2x(x-1)|2x^2-2x
+\sqrt[3]{8}|2
+\sqrt[3]{27}|3
+\sqrt[4]{16}|2
+\sqrt[3]{2}|2^{\frac{1}{3}}
+8^{\frac{2}{3}}|4
+4^{\frac{1}{2}}|2
+(-8)^{\frac{1}{3}}|-2
+\frac{0}{5}|0
+\frac{5}{0}|\frac{5}{0}
+0^0|1
+\frac{1}{2}+\frac{1}{3}|\frac{5}{6}
+\frac{1}{2}\cdot\frac{2}{3}|\frac{1}{3}
+\frac{\frac{1}{2}}{\frac{1}{4}}|2
+\frac{a+b}{2}|\frac{b+a}{2}
+\frac{a+b}{2}|\frac{a}{2}+\frac{b}{2}
+\dfrac{7}{8}|0.875
+\tfrac{5}{12}|\frac{5}{12}
+1{,}000|1000
+1,000,000|1000000
+12,345|12345
+0.1+0.2|0.3
+1/2x|\frac{1}{2x}
+1/2x|\frac{x}{2}
+2x3|6
+\cos\theta|\cos(\theta)
+\tan^{-1}(2)|\arctan 2
+\sin^{-1}(1)|\arcsin 1
+\sin 30^\circ|\frac{1}{2}
+\cos 0|1
+e^{i\pi}|-1
+\exp(0)|1
+\frac{d}{dx}x^2|2x
+\int_0^1 x\,dx|\frac{1}{2}
+\sum_{n=1}^{3} n|6
+\lim_{x\to0}x|0
+x^2+2x+1|(x+1)^2
+4x^4+4|4(x^4+1)
+3x^2-5x+2|(3x-2)(x-1)
+x^3-3x+1|x^3-3x+2
+"""
+
+
+def extra_pairs():
+    out = []
+    for line in EXTRA.strip("\n").split("\n"):
+        p, g = line.rsplit("|", 1)
+        out.append((p, g))
+    return out
+
+
 # Equivalent rewrites and near misses of an answer string.
 def variants(g, rng):
     out = {g}
@@ -380,6 +542,11 @@ def main():
         cands += rng.sample(gs, 3)
         for c in cands:
             rows.append((c, g, sol))
+    for c, g in extra_pairs():
+        sol = f"We find the value.  Therefore the answer is $\\boxed{{{g}}}$."
+        for _ in range(3):
+            rows.append((c, g, sol))
+        rows.append((g, c, f"We find the value.  Therefore the answer is $\\boxed{{{c}}}$."))
     out = sys.stdout
     for c, g, sol in rows:
         comp = completions(c, rng)
