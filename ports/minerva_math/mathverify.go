@@ -1,8 +1,10 @@
 package minerva_math
 
 import (
+	"log/slog"
 	"regexp"
 	"strings"
+	"sync"
 
 	"lmeval/ports/internal/sympylatex"
 )
@@ -19,6 +21,9 @@ import (
 // real math_verify has not been measured (math_verify is not installed on
 // the machines lmeval is tested on); see docs/math.md.
 func MathVerify(goldSolution, prediction string) bool {
+	warnOnce.Do(func() {
+		slog.Warn("math_verify is approximated natively; its verdicts can differ from Hugging Face math_verify's (see docs/math.md)")
+	})
 	golds := extractAnswers(goldSolution, false)
 	preds := extractAnswers(prediction, true)
 	for _, g := range golds {
@@ -31,8 +36,9 @@ func MathVerify(goldSolution, prediction string) bool {
 	return false
 }
 
+var warnOnce sync.Once
+
 var (
-	finalIsRe    = regexp.MustCompile(`(?is)final answer is[:\s]*\$*([^$\n]*?)\$*(?:\.\s|\.?$|\n| I hope)`)
 	mathSpanRe   = regexp.MustCompile(`\$\$([^$]+)\$\$|\$([^$]+)\$|\\\[(.+?)\\\]|\\\((.+?)\\\)`)
 	lastNumberRe = regexp.MustCompile(`-?\d[\d,]*(?:\.\d+)?`)
 )
@@ -42,11 +48,6 @@ func extractAnswers(text string, pred bool) []string {
 	if b, ok := LastBoxedOnlyString(text); ok {
 		if inner, err := RemoveBoxed(b); err == nil {
 			out = append(out, inner)
-		}
-	}
-	if len(out) == 0 {
-		if m := finalIsRe.FindAllStringSubmatch(text, -1); m != nil {
-			out = append(out, m[len(m)-1][1])
 		}
 	}
 	if len(out) == 0 {
@@ -69,6 +70,18 @@ func extractAnswers(text string, pred bool) []string {
 }
 
 var (
+	plainNumberDotRe = regexp.MustCompile(`^-?[0-9][0-9,]*(\.[0-9]+)?\.$`)
+	sqrtShortRe      = regexp.MustCompile(`\\sqrt([0-9a-zA-Z])`)
+	fracShortRe      = regexp.MustCompile(`\\frac([0-9a-zA-Z])([0-9a-zA-Z])`)
+)
+
+// fixShorthand writes \sqrt3 and \frac12 with braces.
+func fixShorthand(s string) string {
+	s = sqrtShortRe.ReplaceAllString(s, `\sqrt{$1}`)
+	return fracShortRe.ReplaceAllString(s, `\frac{$1}{$2}`)
+}
+
+var (
 	mvTextRe  = regexp.MustCompile(`\\(?:text|textbf|mathrm|mbox)\{([^{}]*)\}`)
 	mvUnitsRe = regexp.MustCompile(`\\(?:text|mathrm|mbox)\{\s*[a-zA-Z ]*\}(\^\{?[23]\}?)?\s*$`)
 	mvLhsRe   = regexp.MustCompile(`^\s*[a-zA-Z](?:_\{?\w+\}?)?\s*=\s*`)
@@ -80,13 +93,12 @@ func mvNormalize(s string) string {
 	s = mvTextRe.ReplaceAllString(s, "$1")
 	for _, r := range [][2]string{
 		{`\left`, ""}, {`\right`, ""}, {`\!`, ""}, {`\,`, ""}, {`\;`, ""}, {`\ `, ""},
-		{`\dfrac`, `\frac`}, {`\tfrac`, `\frac`}, {`\%`, ""}, {`%`, ""}, {`\$`, ""},
+		{`\dfrac`, `\frac`}, {`\tfrac`, `\frac`}, {`\%`, `/100`}, {`%`, `/100`}, {`\$`, ""},
 		{`^{\circ}`, ""}, {`^\circ`, ""}, {`\displaystyle`, ""},
 	} {
 		s = strings.ReplaceAll(s, r[0], r[1])
 	}
 	s = mvLhsRe.ReplaceAllString(s, "")
-	s = strings.TrimRight(strings.TrimSpace(s), ".")
 	return strings.TrimSpace(s)
 }
 
@@ -117,9 +129,12 @@ func splitTop(s string) []string {
 }
 
 func answersMatch(g, p string) bool {
-	g, p = mvNormalize(g), mvNormalize(p)
-	if g == "" || p == "" {
-		return false
+	g, p = fixShorthand(mvNormalize(g)), fixShorthand(mvNormalize(p))
+	if plainNumberDotRe.MatchString(p) {
+		p = strings.TrimSuffix(p, ".")
+	}
+	if g == "" || p == "" || strings.HasSuffix(p, ".") {
+		return false // math_verify does not read an answer ending in "."
 	}
 	if strings.ReplaceAll(g, " ", "") == strings.ReplaceAll(p, " ", "") {
 		return true
@@ -173,5 +188,12 @@ func scalarMatch(g, p string) bool {
 	if err != nil {
 		return false
 	}
-	return sympylatex.Equal(a, b)
+	if sympylatex.Equal(a, b) {
+		return true
+	}
+	// decimals compare after rounding (math_verify's float_rounding=6)
+	if strings.Contains(g, ".") || strings.Contains(p, ".") {
+		return sympylatex.CloseNumbers(a, b, 1e-6)
+	}
+	return false
 }

@@ -23,6 +23,10 @@ type Pair struct {
 	MV         int    `json:"mv"`
 	HM         int    `json:"hm"`
 	EQ         int    `json:"eq"`
+	// math_verify's verdicts (gen_mathverify_vectors.py): leaderboard's
+	// exact_match and minerva's math_verify; -1 where it raised
+	LBV int `json:"lbv"`
+	MVV int `json:"mvv"`
 }
 
 // Path is the vectors file.

@@ -428,3 +428,17 @@ func gamma(z complex128) complex128 {
 	t := z + 7.5
 	return complex(math.Sqrt(2*math.Pi), 0) * cmplx.Pow(t, z+0.5) * cmplx.Exp(-t) * x
 }
+
+// CloseNumbers reports whether a and b are numbers (no free symbols) within
+// tol of each other, relative to their size when it exceeds 1.
+func CloseNumbers(a, b *Expr, tol float64) bool {
+	if hasSymbol(a) || hasSymbol(b) {
+		return false
+	}
+	va, vb := point(0).eval(a), point(0).eval(b)
+	if va.bad() || vb.bad() {
+		return false
+	}
+	scale := math.Max(1, math.Max(cmplx.Abs(va.c), cmplx.Abs(vb.c)))
+	return cmplx.Abs(va.c-vb.c) <= tol*scale
+}
