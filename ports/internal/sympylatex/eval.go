@@ -1,6 +1,7 @@
 package sympylatex
 
 import (
+	"fmt"
 	"hash/fnv"
 	"math"
 	"math/big"
@@ -12,6 +13,20 @@ import (
 type value struct {
 	exact *big.Rat
 	c     complex128
+	// flt marks a real value computed in sympy's 53-bit Float arithmetic
+	// (a decimal literal was involved and no symbol)
+	flt bool
+}
+
+func fltVal(f float64) value { return value{c: complex(f, 0), flt: true} }
+
+// real64 is v as a real float64 when it is exact or a Float.
+func (v value) real64() (float64, bool) {
+	if v.exact != nil {
+		f, _ := v.exact.Float64()
+		return f, true
+	}
+	return real(v.c), v.flt
 }
 
 func exactVal(r *big.Rat) value { return value{exact: r, c: ratComplex(r)} }
@@ -48,7 +63,9 @@ func hashUnit(parts ...string) float64 {
 func (pt point) symbol(name string) complex128 {
 	idx := string(rune('0' + int(pt)))
 	r := 0.5 + hashUnit("r", idx, name)
-	th := 2 * math.Pi * hashUnit("t", idx, name)
+	// the three points of a symbol are a third of a turn apart, so one of
+	// them has a negative real part (sqrt(x^2) is not x)
+	th := 2*math.Pi*hashUnit("t", "0", name) + 2*math.Pi*float64(pt)/3
 	return cmplx.Rect(r, th)
 }
 
@@ -56,6 +73,12 @@ func (pt point) symbol(name string) complex128 {
 func (pt point) eval(e *Expr) value {
 	switch e.op {
 	case "num":
+		if e.flt && e.sig <= 15 {
+			f, _ := e.num.Float64()
+			return fltVal(f)
+		}
+		// a longer decimal is a Float of higher precision in sympy, which
+		// equals a rational only when it is that decimal exactly
 		return exactVal(e.num)
 	case "sym":
 		return cval(pt.symbol(e.name))
@@ -70,7 +93,8 @@ func (pt point) eval(e *Expr) value {
 		if v.exact != nil {
 			return exactVal(new(big.Rat).Neg(v.exact))
 		}
-		return cval(-v.c)
+		v.c = -v.c
+		return v
 	case "add":
 		a, b := pt.eval(e.kids[0]), pt.eval(e.kids[1])
 		if a.exact != nil && b.exact != nil {
@@ -78,6 +102,9 @@ func (pt point) eval(e *Expr) value {
 		}
 		if a.bad() || b.bad() {
 			return nanVal
+		}
+		if x, y, ok := floats(a, b); ok {
+			return fltVal(x + y)
 		}
 		return cval(a.c + b.c)
 	case "mul":
@@ -87,6 +114,9 @@ func (pt point) eval(e *Expr) value {
 		}
 		if a.bad() || b.bad() {
 			return nanVal
+		}
+		if x, y, ok := floats(a, b); ok {
+			return fltVal(x * y)
 		}
 		return cval(a.c * b.c)
 	case "pow":
@@ -125,6 +155,17 @@ func smooth(name string, args ...complex128) complex128 {
 	return sum
 }
 
+// floats gives both operands as float64 when one is a Float and both are
+// real numbers: sympy then computes in Float arithmetic.
+func floats(a, b value) (float64, float64, bool) {
+	if !a.flt && !b.flt {
+		return 0, 0, false
+	}
+	x, ok1 := a.real64()
+	y, ok2 := b.real64()
+	return x, y, ok1 && ok2
+}
+
 func pow(b, x value) value {
 	if b.exact != nil && x.exact != nil {
 		if r, ok := exactPow(b.exact, x.exact); ok {
@@ -133,6 +174,12 @@ func pow(b, x value) value {
 	}
 	if b.bad() || x.bad() {
 		return nanVal
+	}
+	if fb, fx, ok := floats(b, x); ok && fb > 0 {
+		return fltVal(math.Pow(fb, fx))
+	}
+	if fb, ok := b.real64(); ok && b.flt && x.exact != nil && x.exact.IsInt() {
+		return fltVal(math.Pow(fb, real(x.c)))
 	}
 	if b.c == 0 {
 		switch {
@@ -248,6 +295,16 @@ func callFn(name string, a []value) value {
 		}
 		return cval(complex(cmplx.Abs(x.c), 0))
 	case "floor", "ceiling":
+		if x.flt {
+			f := math.Floor
+			if name == "ceiling" {
+				f = math.Ceil
+			}
+			r, _ := new(big.Rat).SetString(fmt.Sprintf("%.0f", f(real(x.c))))
+			if r != nil {
+				return exactVal(r)
+			}
+		}
 		if x.exact != nil {
 			q := new(big.Int).Div(x.exact.Num(), x.exact.Denom()) // Euclidean: floor for positive denominators
 			if name == "ceiling" && !x.exact.IsInt() {
@@ -372,6 +429,11 @@ func Equal(a, b *Expr) bool {
 	if a.op == "rel" || b.op == "rel" || a.op == "dop" || b.op == "dop" {
 		return false
 	}
+	// sympy keeps the parsed tree unevaluated, so a - a cancels term by
+	// term even where a alone is undefined (\frac{5}{0}); oo - oo is nan
+	if a.String() == b.String() && !hasInf(a) {
+		return true
+	}
 	for pt := point(0); pt < 3; pt++ {
 		va, vb := pt.eval(a), pt.eval(b)
 		if va.exact != nil && vb.exact != nil {
@@ -379,6 +441,15 @@ func Equal(a, b *Expr) bool {
 				return false
 			}
 			continue
+		}
+		if va.flt || vb.flt {
+			if x, y, ok := floats(va, vb); ok {
+				// a Float difference is zero only when exactly zero
+				if x-y != 0 {
+					return false
+				}
+				continue
+			}
 		}
 		if va.bad() || vb.bad() {
 			return false
@@ -441,4 +512,16 @@ func CloseNumbers(a, b *Expr, tol float64) bool {
 	}
 	scale := math.Max(1, math.Max(cmplx.Abs(va.c), cmplx.Abs(vb.c)))
 	return cmplx.Abs(va.c-vb.c) <= tol*scale
+}
+
+func hasInf(e *Expr) bool {
+	if e.op == "inf" {
+		return true
+	}
+	for _, k := range e.kids {
+		if hasInf(k) {
+			return true
+		}
+	}
+	return false
 }

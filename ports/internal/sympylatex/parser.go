@@ -17,6 +17,7 @@ type Expr struct {
 	op   string   // num, sym, inf, add, mul, pow, neg, fn, ufn, rel, opaque, dop
 	num  *big.Rat // op == num
 	flt  bool     // op == num: written with a decimal point (a sympy Float)
+	sig  int      // op == num, flt: its significant digits
 	name string   // sym, fn, ufn, rel: the name or operator; opaque: its text
 	kids []*Expr
 }
@@ -746,7 +747,7 @@ func (p *parser) number() *Expr {
 	if !ok {
 		panic(fatal{})
 	}
-	return &Expr{op: "num", num: r, flt: fracDigits > 0}
+	return &Expr{op: "num", num: r, flt: fracDigits > 0, sig: len(strings.TrimLeft(strings.ReplaceAll(text, ".", ""), "0"))}
 }
 
 func (p *parser) frac() *Expr {
