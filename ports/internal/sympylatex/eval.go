@@ -49,7 +49,30 @@ const maxExactBits = 1 << 16
 // point gives each free symbol a value; pointIdx selects one of a few
 // fixed pseudo-random points (complex, so identities that hold only for
 // positive reals are not mistaken for sympy zeros).
-type point int
+type point struct {
+	idx    int
+	env    map[string]value // bound variables of sums, integrals, derivatives, limits
+	budget *int             // evaluation steps left (nested sums and integrals multiply)
+}
+
+// maxEvalSteps bounds one evaluation; beyond it the value is nan (not
+// equal), as lm-eval's timeout gives up on is_equiv.
+const maxEvalSteps = 2_000_000
+
+func newPoint(idx int) point {
+	n := maxEvalSteps
+	return point{idx: idx, budget: &n}
+}
+
+// with returns pt with name bound to v.
+func (pt point) with(name string, v value) point {
+	env := make(map[string]value, len(pt.env)+1)
+	for k, x := range pt.env {
+		env[k] = x
+	}
+	env[name] = v
+	return point{idx: pt.idx, env: env, budget: pt.budget}
+}
 
 func hashUnit(parts ...string) float64 {
 	h := fnv.New64a()
@@ -61,16 +84,22 @@ func hashUnit(parts ...string) float64 {
 }
 
 func (pt point) symbol(name string) complex128 {
-	idx := string(rune('0' + int(pt)))
+	idx := string(rune('0' + pt.idx))
 	r := 0.5 + hashUnit("r", idx, name)
 	// the three points of a symbol are a third of a turn apart, so one of
 	// them has a negative real part (sqrt(x^2) is not x)
-	th := 2*math.Pi*hashUnit("t", "0", name) + 2*math.Pi*float64(pt)/3
+	th := 2*math.Pi*hashUnit("t", "0", name) + 2*math.Pi*float64(pt.idx)/3
 	return cmplx.Rect(r, th)
 }
 
 // eval computes e at pt.
 func (pt point) eval(e *Expr) value {
+	if pt.budget != nil {
+		if *pt.budget <= 0 {
+			return nanVal
+		}
+		*pt.budget--
+	}
 	switch e.op {
 	case "num":
 		if e.flt && e.sig <= 15 {
@@ -81,7 +110,16 @@ func (pt point) eval(e *Expr) value {
 		// equals a rational only when it is that decimal exactly
 		return exactVal(e.num)
 	case "sym":
+		if v, ok := pt.env[e.name]; ok {
+			return v
+		}
 		return cval(pt.symbol(e.name))
+	case "sum", "prod", "int", "deriv", "lim":
+		if v, ok := pt.bigOp(e); ok {
+			return v
+		}
+		// left unevaluated by sympy too: equal only to itself
+		return cval(pt.symbol("\x00opaque:" + e.String()))
 	case "inf":
 		return cval(cmplx.Inf())
 	case "opaque":
@@ -416,7 +454,7 @@ func callFn(name string, a []value) value {
 // exactValue evaluates e exactly, when it has no free symbols and only
 // rational arithmetic.
 func exactValue(e *Expr) (*big.Rat, bool) {
-	v := point(0).eval(e)
+	v := newPoint(0).eval(e)
 	return v.exact, v.exact != nil
 }
 
@@ -434,7 +472,8 @@ func Equal(a, b *Expr) bool {
 	if a.String() == b.String() && !hasInf(a) {
 		return true
 	}
-	for pt := point(0); pt < 3; pt++ {
+	for i := 0; i < 3; i++ {
+		pt := newPoint(i)
 		va, vb := pt.eval(a), pt.eval(b)
 		if va.exact != nil && vb.exact != nil {
 			if va.exact.Cmp(vb.exact) != 0 {
@@ -506,7 +545,7 @@ func CloseNumbers(a, b *Expr, tol float64) bool {
 	if hasSymbol(a) || hasSymbol(b) {
 		return false
 	}
-	va, vb := point(0).eval(a), point(0).eval(b)
+	va, vb := newPoint(0).eval(a), newPoint(0).eval(b)
 	if va.bad() || vb.bad() {
 		return false
 	}
@@ -525,3 +564,130 @@ func hasInf(e *Expr) bool {
 	}
 	return false
 }
+
+func addVals(a, b value) value {
+	if a.exact != nil && b.exact != nil {
+		return exactVal(new(big.Rat).Add(a.exact, b.exact))
+	}
+	if a.bad() || b.bad() {
+		return nanVal
+	}
+	if x, y, ok := floats(a, b); ok {
+		return fltVal(x + y)
+	}
+	return cval(a.c + b.c)
+}
+
+func mulVals(a, b value) value {
+	if a.exact != nil && b.exact != nil {
+		return exactVal(new(big.Rat).Mul(a.exact, b.exact))
+	}
+	if a.bad() || b.bad() {
+		return nanVal
+	}
+	if x, y, ok := floats(a, b); ok {
+		return fltVal(x * y)
+	}
+	return cval(a.c * b.c)
+}
+
+// bigOp evaluates what sympy.simplify evaluates: finite sums and products
+// with integer bounds, definite integrals (Gauss-Legendre), derivatives
+// (a five-point stencil at the point) and limits (the value at the point,
+// or the two-sided Richardson estimate at a removable singularity).
+func (pt point) bigOp(e *Expr) (value, bool) {
+	body := e.kids[0]
+	switch e.op {
+	case "sum", "prod":
+		lo, hi := pt.eval(e.kids[1]), pt.eval(e.kids[2])
+		if lo.exact == nil || hi.exact == nil || !lo.exact.IsInt() || !hi.exact.IsInt() {
+			return value{}, false
+		}
+		a, b := lo.exact.Num(), hi.exact.Num()
+		if !a.IsInt64() || !b.IsInt64() || b.Int64()-a.Int64() > 10000 {
+			return value{}, false
+		}
+		acc := exactVal(big.NewRat(0, 1))
+		if e.op == "prod" {
+			acc = exactVal(big.NewRat(1, 1))
+		}
+		for k := a.Int64(); k <= b.Int64(); k++ {
+			v := pt.with(e.name, exactVal(big.NewRat(k, 1))).eval(body)
+			if e.op == "sum" {
+				acc = addVals(acc, v)
+			} else {
+				acc = mulVals(acc, v)
+			}
+		}
+		return acc, true
+	case "int":
+		lo, hi := pt.eval(e.kids[1]), pt.eval(e.kids[2])
+		if lo.bad() || hi.bad() {
+			return value{}, false
+		}
+		a, b := lo.c, hi.c
+		const pieces = 64
+		sum := complex(0, 0)
+		for i := 0; i < pieces; i++ {
+			x0 := a + (b-a)*complex(float64(i)/pieces, 0)
+			x1 := a + (b-a)*complex(float64(i+1)/pieces, 0)
+			mid, half := (x0+x1)/2, (x1-x0)/2
+			for j, t := range glNodes {
+				v := pt.with(e.name, cval(mid+half*complex(t, 0))).eval(body)
+				if v.bad() {
+					return value{}, false
+				}
+				sum += complex(glWeights[j], 0) * half * v.c
+			}
+		}
+		return cval(sum), true
+	case "deriv":
+		z := pt.eval(sym(e.name)).c
+		h := complex(1e-3*math.Max(1, cmplx.Abs(z)), 0)
+		f := func(x complex128) complex128 { return pt.with(e.name, cval(x)).eval(body).c }
+		d := (-f(z+2*h) + 8*f(z+h) - 8*f(z-h) + f(z-2*h)) / (12 * h)
+		if cmplx.IsNaN(d) || cmplx.IsInf(d) {
+			return value{}, false
+		}
+		return cval(d), true
+	case "lim":
+		to := pt.eval(e.kids[1])
+		if to.bad() {
+			return value{}, false
+		}
+		if v := pt.with(e.name, to).eval(body); !v.bad() {
+			return v, true
+		}
+		f := func(x complex128) complex128 { return pt.with(e.name, cval(x)).eval(body).c }
+		const d = 1e-4
+		est := func(s float64) complex128 { // Richardson: error O(d^2)
+			return 2*f(to.c+complex(s*d, 0)) - f(to.c+complex(2*s*d, 0))
+		}
+		var v complex128
+		switch e.name2 {
+		case "+":
+			v = est(1)
+		case "-":
+			v = est(-1)
+		default:
+			v = (est(1) + est(-1)) / 2
+		}
+		if cmplx.IsNaN(v) || cmplx.IsInf(v) {
+			return value{}, false
+		}
+		return cval(v), true
+	}
+	return value{}, false
+}
+
+// 10-point Gauss-Legendre nodes and weights on [-1, 1].
+var (
+	glNodes = [...]float64{
+		-0.9739065285171717, -0.8650633666889845, -0.6794095682990244, -0.4333953941292472, -0.1488743389816312,
+		0.1488743389816312, 0.4333953941292472, 0.6794095682990244, 0.8650633666889845, 0.9739065285171717,
+	}
+	glWeights = [...]float64{
+		0.0666713443086881, 0.1494513491505806, 0.2190863625159820, 0.2692667193099963, 0.2955242247147529,
+		0.2955242247147529, 0.2692667193099963, 0.2190863625159820, 0.1494513491505806, 0.0666713443086881,
+	}
+)

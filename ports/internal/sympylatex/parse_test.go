@@ -22,7 +22,7 @@ func classify(s string) any {
 	if hasOpaque(e) {
 		return "U"
 	}
-	v := point(0).eval(e)
+	v := newPoint(0).eval(e)
 	if v.bad() {
 		return "N"
 	}
@@ -30,7 +30,7 @@ func classify(s string) any {
 }
 
 func hasOpaque(e *Expr) bool {
-	if e.op == "opaque" || e.op == "ufn" || e.op == "dop" {
+	if e.op == "opaque" || e.op == "ufn" || e.op == "dop" || e.op == "sum" || e.op == "prod" || e.op == "int" || e.op == "deriv" || e.op == "lim" {
 		return true
 	}
 	for _, k := range e.kids {

@@ -14,12 +14,13 @@ var ErrParse = errors.New("sympylatex: cannot parse")
 // Expr is a parsed expression, in the shape sympy's LaTeX converter
 // (sympy/parsing/latex/_parse_latex_antlr.py) builds.
 type Expr struct {
-	op   string   // num, sym, inf, add, mul, pow, neg, fn, ufn, rel, opaque, dop
-	num  *big.Rat // op == num
-	flt  bool     // op == num: written with a decimal point (a sympy Float)
-	sig  int      // op == num, flt: its significant digits
-	name string   // sym, fn, ufn, rel: the name or operator; opaque: its text
-	kids []*Expr
+	op    string   // num, sym, inf, add, mul, pow, neg, fn, ufn, rel, opaque, dop
+	num   *big.Rat // op == num
+	flt   bool     // op == num: written with a decimal point (a sympy Float)
+	sig   int      // op == num, flt: its significant digits
+	name  string   // sym, fn, ufn, rel: the name or operator; opaque: its text; sum, prod, int, deriv, lim: the variable
+	name2 string   // lim: the direction ("+", "-" or "+-")
+	kids  []*Expr
 }
 
 func num(r *big.Rat) *Expr           { return &Expr{op: "num", num: r} }
@@ -300,7 +301,7 @@ func postfixList(arr []*Expr, i int) *Expr {
 			panic(fatal{})
 		}
 		rest := postfixList(arr, i+1)
-		return &Expr{op: "opaque", name: "Derivative(" + rest.String() + "," + res.kids[0].String() + ")"}
+		return &Expr{op: "deriv", name: res.kids[0].name, kids: []*Expr{rest}}
 	}
 	if i == len(arr)-1 {
 		return res
@@ -807,7 +808,7 @@ func (p *parser) frac() *Expr {
 			if err != nil {
 				panic(fatal{})
 			}
-			return &Expr{op: "opaque", name: "Derivative(" + inner.String() + "," + wrt + ")"}
+			return &Expr{op: "deriv", name: wrt, kids: []*Expr{inner}}
 		}
 	}
 plain:
@@ -992,78 +993,183 @@ func isZero(e *Expr) bool {
 	return ok && v.Sign() == 0
 }
 
-// bigOperator parses \int, \sum, \prod and \lim; they stay opaque.
+// bigOperator parses \int, \sum, \prod and \lim as handle_integral,
+// handle_sum_or_prod and handle_limit convert them.
 func (p *parser) bigOperator() *Expr {
 	start := p.pos
 	k := p.toks[p.pos].kind
 	p.pos++
+	opaque := func() *Expr { return &Expr{op: "opaque", name: p.text(start, p.pos)} }
 	switch k {
 	case tFuncInt:
+		var lo, hi *Expr
 		if p.peek() == tUnderscore {
-			if p.try(p.subexpr) == nil || p.try(p.supexpr) == nil {
+			if lo = p.try(p.subexpr); lo == nil {
+				return nil
+			}
+			if hi = p.try(p.supexpr); hi == nil {
 				return nil
 			}
 		} else if p.peek() == tCaret {
-			if p.try(p.supexpr) == nil || p.try(p.subexpr) == nil {
+			if hi = p.try(p.supexpr); hi == nil {
+				return nil
+			}
+			if lo = p.try(p.subexpr); lo == nil {
 				return nil
 			}
 		}
-		if p.try(func() *Expr {
-			p.try(p.additive)
-			if !p.accept(tDifferential) {
+		var integrand *Expr
+		variable := ""
+		if e := p.try(func() *Expr {
+			body := p.try(p.additive)
+			if p.peek() != tDifferential {
 				return nil
 			}
-			return &Expr{}
-		}) == nil && p.try(p.frac) == nil && p.additive() == nil {
+			variable = differentialVar(p.toks[p.pos].text)
+			p.pos++
+			if body == nil {
+				body = intNum(1)
+			}
+			return body
+		}); e != nil {
+			integrand = e
+		} else if e := p.try(p.frac); e != nil {
+			integrand = e
+		} else if e := p.additive(); e != nil {
+			integrand = e
+		} else {
 			return nil
 		}
+		if variable == "" {
+			// a symbol d<var> in the integrand names the variable (and is 1)
+			var dsym string
+			walk(integrand, func(x *Expr) {
+				if x.op == "sym" && len(x.name) > 1 && x.name[0] == 'd' {
+					dsym = x.name
+				}
+			})
+			if dsym != "" {
+				variable = strings.TrimPrefix(dsym[1:], `\`)
+				integrand = subst(integrand, dsym, intNum(1))
+			} else {
+				variable = "x"
+			}
+		}
+		if lo == nil {
+			return opaque()
+		}
+		return &Expr{op: "int", name: variable, kids: []*Expr{integrand, lo, hi}}
 	case tFuncSum, tFuncProd:
+		var eq, end *Expr
 		subeq := func() bool {
 			save := p.pos
-			if p.accept(tUnderscore) && p.accept(tLBrace) && p.equality() != nil && p.accept(tRBrace) {
-				return true
+			if p.accept(tUnderscore) && p.accept(tLBrace) {
+				if eq = p.equality(); eq != nil && p.accept(tRBrace) {
+					return true
+				}
 			}
 			p.pos = save
 			return false
 		}
 		if p.peek() == tUnderscore {
-			if !subeq() || p.try(p.supexpr) == nil {
+			if !subeq() {
+				return nil
+			}
+			if end = p.try(p.supexpr); end == nil {
 				return nil
 			}
 		} else {
-			if p.try(p.supexpr) == nil || !subeq() {
+			if end = p.try(p.supexpr); end == nil || !subeq() {
 				return nil
 			}
 		}
-		if p.mp(false) == nil {
+		body := p.mp(false)
+		if body == nil {
 			return nil
 		}
+		if eq.kids[0].op != "sym" {
+			return opaque()
+		}
+		op := "sum"
+		if k == tFuncProd {
+			op = "prod"
+		}
+		return &Expr{op: op, name: eq.kids[0].name, kids: []*Expr{body, eq.kids[1], end}}
 	case tFuncLim:
 		if !p.accept(tUnderscore) || !p.accept(tLBrace) {
 			return nil
 		}
+		vt := p.peekAt(p.pos)
 		if !p.accept(tLetter) && !p.accept(tSymbol) {
 			return nil
 		}
-		if !p.accept(tLimApproach) || p.expr() == nil {
+		variable := vt.text
+		if vt.kind == tSymbol {
+			variable = vt.text[1:]
+		}
+		if !p.accept(tLimApproach) {
 			return nil
 		}
+		to := p.expr()
+		if to == nil {
+			return nil
+		}
+		dir := "+-"
 		if p.peek() == tCaret {
 			save := p.pos
 			p.pos++
+			sign := func() bool {
+				switch {
+				case p.accept(tAdd):
+					dir = "+"
+				case p.accept(tSub):
+					dir = "-"
+				default:
+					return false
+				}
+				return true
+			}
 			switch {
 			case p.accept(tLBrace):
-				if !(p.accept(tAdd) || p.accept(tSub)) || !p.accept(tRBrace) {
-					p.pos = save
+				if !sign() || !p.accept(tRBrace) {
+					p.pos, dir = save, "+-"
 				}
-			case p.accept(tAdd), p.accept(tSub):
+			case sign():
 			default:
 				p.pos = save
 			}
 		}
-		if !p.accept(tRBrace) || p.mp(false) == nil {
+		if !p.accept(tRBrace) {
 			return nil
 		}
+		body := p.mp(false)
+		if body == nil {
+			return nil
+		}
+		return &Expr{op: "lim", name: variable, name2: dir, kids: []*Expr{body, to}}
 	}
-	return &Expr{op: "opaque", name: p.text(start, p.pos)}
+	return nil
+}
+
+func walk(e *Expr, f func(*Expr)) {
+	f(e)
+	for _, k := range e.kids {
+		walk(k, f)
+	}
+}
+
+// subst replaces the symbol name in e by v.
+func subst(e *Expr, name string, v *Expr) *Expr {
+	if e.op == "sym" && e.name == name {
+		return v
+	}
+	if len(e.kids) == 0 {
+		return e
+	}
+	c := *e
+	c.kids = make([]*Expr, len(e.kids))
+	for i, k := range e.kids {
+		c.kids[i] = subst(k, name, v)
+	}
+	return &c
 }
