@@ -71,6 +71,33 @@ var llPairs = []LoglikelihoodRequest{
 	{strings.Repeat("Lily and Ben went to the park. ", 8), " They played on the swings all afternoon and had fun."},
 }
 
+// TestEmptyContextScoresContinuationOnly: lm-eval's TemplateLM.loglikelihood
+// gives an empty context the continuation tokenized with
+// add_special_tokens=False, conditioned on [prefix_token_id]. The expected
+// tokens come from the tokenizer directly (no BOS added) and the log-prob
+// from a full decode of [BOS]+tokens.
+func TestEmptyContextScoresContinuationOnly(t *testing.T) {
+	m := load(t, storiesPath(t), Options{TypeK: "f32", TypeV: "f32"})
+	bos := m.Info().BOS
+	for _, text := range []string{"Once upon a time", "x", "<s>Once upon a time"} {
+		cont, err := m.Tokenize(strings.TrimPrefix(text, "<s>"), false, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cont) == 0 || cont[0] == bos {
+			t.Fatalf("%q: tokenizing without special tokens gave %v", text, cont)
+		}
+		want, wantGreedy := refScore(t, m, []int32{bos}, cont)
+		res, err := m.Loglikelihood(context.Background(), []LoglikelihoodRequest{{"", text}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := res[0]; math.Abs(r.LogProb-want) > 1e-5 || r.IsGreedy != wantGreedy || r.NumTokens != len(cont) {
+			t.Errorf("%q: got (%.6f, %v, %d tokens), want (%.6f, %v, %d tokens)", text, r.LogProb, r.IsGreedy, r.NumTokens, want, wantGreedy, len(cont))
+		}
+	}
+}
+
 func TestLoglikelihoodMatchesFullDecode(t *testing.T) {
 	path := storiesPath(t)
 	for _, tc := range []struct {

@@ -41,7 +41,7 @@ var (
 var argNames = []string{
 	"pretrained", "model", "n_ctx", "max_length", "n_batch", "n_ubatch", "n_seq_max", "batch_size",
 	"threads", "n_threads", "n_gpu_layers", "cpu_only", "main_gpu", "split_mode", "tensor_split",
-	"flash_attn", "type_k", "type_v", "add_bos_token", "seed", "prefix_sharing", "skip_leading_bos",
+	"flash_attn", "type_k", "type_v", "add_bos_token", "prefix_token_id", "seed", "prefix_sharing", "skip_leading_bos",
 	"use_mmap", "max_batch_size", "memory_budget", "device", "dtype", "trust_remote_code",
 }
 
@@ -150,6 +150,11 @@ func Options(args model.Args) (string, engine.Options, error) {
 			var b bool
 			boolArg(&b)
 			o.AddBOS = &b
+		case "prefix_token_id":
+			var n int64
+			n, err = strconv.ParseInt(v, 10, 32)
+			t := int32(n)
+			o.PrefixToken = &t
 		case "seed":
 			var n int64
 			n, err = strconv.ParseInt(v, 10, 64)
@@ -341,6 +346,7 @@ func (l *LM) Describe() map[string]any {
 		"type_k":             in.TypeK,
 		"type_v":             in.TypeV,
 		"add_bos_token":      in.AddBOS,
+		"prefix_token_id":    in.PrefixToken,
 		"vocab_size":         in.NVocab,
 		"llama_cpp_commit":   in.Commit,
 		"tokens_requested":   st.TokensRequested,
