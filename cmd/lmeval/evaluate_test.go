@@ -211,8 +211,10 @@ func TestEvaluateStories260K(t *testing.T) {
 	}
 
 	// Rolling perplexity: each page scored alone, and (short pages fit one
-	// window) equal to the log-likelihood of the page after an empty
-	// context.
+	// window) equal to a log-likelihood request: lm-eval's rolling windows
+	// tokenize the page with BOS and condition that on the prefix BOS, so
+	// they score "<s>"+page after the context "<s>" (an empty context would
+	// score the page alone, given one BOS).
 	var ll, words, bytes float64
 	for _, d := range readLines(t, "testdata/data/ppl.jsonl") {
 		text := d["text"].(string)
@@ -220,7 +222,7 @@ func TestEvaluateStories260K(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := lm.Loglikelihood(ctx, []model.LoglikelihoodRequest{{Context: "", Continuation: text}})
+		l, err := lm.Loglikelihood(ctx, []model.LoglikelihoodRequest{{Context: "<s>", Continuation: "<s>" + text}})
 		if err != nil {
 			t.Fatal(err)
 		}
