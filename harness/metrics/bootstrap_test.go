@@ -28,12 +28,22 @@ func TestBootstrapMatchesLMEval(t *testing.T) {
 			Items             []json.RawMessage
 			Want              float64
 		}
+		Pooled []struct {
+			Stderrs []float64
+			Sizes   []int
+			Want    float64
+		}
 	}
 	if err := json.Unmarshal(raw, &file); err != nil {
 		t.Fatal(err)
 	}
-	if len(file.Cases) == 0 {
+	if len(file.Cases) == 0 || len(file.Pooled) == 0 {
 		t.Fatal("no cases")
+	}
+	for _, p := range file.Pooled {
+		if got := PooledStderr(p.Stderrs, p.Sizes); math.Abs(got-p.Want) > 1e-14*p.Want {
+			t.Errorf("PooledStderr(%v, %v) = %.17g, lm-eval %.17g", p.Stderrs, p.Sizes, got, p.Want)
+		}
 	}
 	for _, tc := range file.Cases {
 		t.Run(tc.Name, func(t *testing.T) {

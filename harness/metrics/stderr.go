@@ -200,7 +200,7 @@ func AggregateSubtasks(values []float64, sizes []int, weightBySize bool) float64
 func PooledStderr(stderrs []float64, sizes []int) float64 {
 	num, total := 0.0, 0
 	for i, se := range stderrs {
-		num += float64(sizes[i]-1) * se * se * float64(sizes[i])
+		num += float64(sizes[i]-1) * (se * se) * float64(sizes[i]) // Python's order
 		total += sizes[i]
 	}
 	v := num / float64(total-len(sizes))

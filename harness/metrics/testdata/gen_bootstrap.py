@@ -84,7 +84,14 @@ def main():
         sys.stdout = old
     assert mp == nomp, (mp, nomp)
 
-    json.dump({"generator": "harness/metrics/testdata/gen_bootstrap.py", "cases": cases}, sys.stdout, indent=1)
+    # Groups pool their subtasks' stderrs (lm-eval's pooled_sample_stderr).
+    pooled = []
+    for k in (2, 3, 7):
+        ses = [rng.uniform(0.001, 0.05) for _ in range(k)]
+        sizes = [rng.randint(2, 3000) for _ in range(k)]
+        pooled.append({"stderrs": ses, "sizes": sizes, "want": float(M.pooled_sample_stderr(ses, sizes))})
+
+    json.dump({"generator": "harness/metrics/testdata/gen_bootstrap.py", "cases": cases, "pooled": pooled}, sys.stdout, indent=1)
     sys.stdout.write("\n")
 
 
