@@ -25,6 +25,17 @@ func (m *Model) tokenize(text string, addSpecial, parseSpecial bool) ([]int32, e
 	return toks, nil
 }
 
+// Encode tokenizes text as lm-eval's HFLM.tok_encode does, as every
+// request of Loglikelihood (with a context), LoglikelihoodRolling and
+// GenerateUntil is tokenized; see encode.
+func (m *Model) Encode(text string) ([]int32, error) {
+	if err := m.lock(); err != nil {
+		return nil, err
+	}
+	defer m.mu.Unlock()
+	return m.encode(text)
+}
+
 // encode tokenizes as lm-eval's tok_encode does: special-token texts are
 // parsed, and BOS is prepended when the model (or Options.AddBOS) says so,
 // unless the text already starts with the prefix token's text ("<s>..."),

@@ -48,14 +48,25 @@ var argNames = []string{
 // Options parses model_args into engine options and the model path (or Hub
 // reference) to load.
 func Options(args model.Args) (string, engine.Options, error) {
-	var o engine.Options
 	path := args["pretrained"]
 	if path == "" {
 		path = args["model"]
 	}
 	if path == "" {
-		return "", o, fmt.Errorf("model_args: pretrained=PATH.gguf is required")
+		return "", engine.Options{}, fmt.Errorf("model_args: pretrained=PATH.gguf is required")
 	}
+	o, err := EngineOptions(args)
+	if err != nil {
+		return "", o, err
+	}
+	return path, o, nil
+}
+
+// EngineOptions parses every model_arg but the model's path (pretrained,
+// model, which it ignores) into engine options: what Options does for
+// commands, such as sweep, that name their models otherwise.
+func EngineOptions(args model.Args) (engine.Options, error) {
+	var o engine.Options
 	known := map[string]bool{}
 	for _, n := range argNames {
 		known[n] = true
@@ -68,7 +79,7 @@ func Options(args model.Args) (string, engine.Options, error) {
 	for _, k := range keys {
 		v := args[k]
 		if !known[k] {
-			return "", o, fmt.Errorf("model_args: unknown argument %q (known: %s)", k, strings.Join(argNames, ", "))
+			return o, fmt.Errorf("model_args: unknown argument %q (known: %s)", k, strings.Join(argNames, ", "))
 		}
 		var err error
 		intArg := func(dst *int) {
@@ -169,15 +180,17 @@ func Options(args model.Args) (string, engine.Options, error) {
 			var b bool
 			boolArg(&b)
 			o.NoMmap = !b
+		case "pretrained", "model":
+			// The model's path: Options reads it.
 		case "device", "dtype", "trust_remote_code":
 			// Hugging Face arguments with no meaning for a GGUF file;
 			// accepted so lm-eval command lines carry over.
 		}
 		if err != nil {
-			return "", o, fmt.Errorf("model_args: %s=%s: %w", k, v, err)
+			return o, fmt.Errorf("model_args: %s=%s: %w", k, v, err)
 		}
 	}
-	return path, o, nil
+	return o, nil
 }
 
 // parseBytes reads a byte count: a number with an optional unit (K, M,
