@@ -30,6 +30,16 @@ func refLogSoftmax(row []float32, tok int32) (lp float64, isMax bool) {
 // logits fetched, truncating from the left as HFLM does.
 func refScore(t *testing.T, m *Model, ctxToks, cont []int32) (float64, bool) {
 	t.Helper()
+	lp, greedy, _ := refScoreMargin(t, m, ctxToks, cont)
+	return lp, greedy
+}
+
+// refScoreMargin is refScore with the greedy margin: the smallest distance,
+// over the scored positions, between the continuation token's log-prob and
+// the best other token's. Two decodes of the same tokens that differ by
+// float noise agree on is_greedy unless the margin is within that noise.
+func refScoreMargin(t *testing.T, m *Model, ctxToks, cont []int32) (lp float64, greedy bool, margin float64) {
+	t.Helper()
 	full := append(append([]int32{}, ctxToks...), cont...)
 	if max := m.Info().MaxLength; len(full) > max+1 {
 		full = full[len(full)-(max+1):]
@@ -39,13 +49,21 @@ func refScore(t *testing.T, m *Model, ctxToks, cont []int32) (float64, bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, greedy := 0.0, true
+	greedy, margin = true, math.Inf(1)
 	for i, tok := range cont {
-		lp, isMax := refLogSoftmax(rows[len(inp)-len(cont)+i], tok)
-		sum += lp
+		row := rows[len(inp)-len(cont)+i]
+		l, isMax := refLogSoftmax(row, tok)
+		lp += l
 		greedy = greedy && isMax
+		other := math.Inf(-1)
+		for j, v := range row {
+			if int32(j) != tok {
+				other = math.Max(other, float64(v))
+			}
+		}
+		margin = math.Min(margin, math.Abs(float64(row[tok])-other))
 	}
-	return sum, greedy
+	return lp, greedy, margin
 }
 
 var llPairs = []LoglikelihoodRequest{
@@ -131,12 +149,15 @@ func TestLoglikelihoodMatchesFullDecode(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, wantGreedy := refScore(t, m, c, k)
-				if math.Abs(got[i].LogProb-want) > 1e-5 || got[i].IsGreedy != wantGreedy || got[i].NumTokens != len(k) {
+				want, wantGreedy, margin := refScoreMargin(t, m, c, k)
+				// is_greedy may differ only where the argmax is within the
+				// log-prob tolerance of the continuation token.
+				greedyOK := func(g bool, tol float64) bool { return g == wantGreedy || margin <= 2*tol }
+				if math.Abs(got[i].LogProb-want) > 1e-5 || !greedyOK(got[i].IsGreedy, 1e-5) || got[i].NumTokens != len(k) {
 					t.Errorf("%q + %q: got (%.7f, %v, %d), want (%.7f, %v, %d)", r.Context, r.Continuation,
 						got[i].LogProb, got[i].IsGreedy, got[i].NumTokens, want, wantGreedy, len(k))
 				}
-				if math.Abs(packed[i].LogProb-want) > 1e-4 || packed[i].IsGreedy != wantGreedy {
+				if math.Abs(packed[i].LogProb-want) > 1e-4 || !greedyOK(packed[i].IsGreedy, 1e-4) {
 					t.Errorf("%q + %q packed: got (%.7f, %v), want (%.7f, %v)", r.Context, r.Continuation,
 						packed[i].LogProb, packed[i].IsGreedy, want, wantGreedy)
 				}
