@@ -78,14 +78,22 @@ func TestEncodePairSplit(t *testing.T) {
 	}
 }
 
+// TestSkipLeadingBOSEmptyContext: skip_leading_bos changes only rolling
+// texts; lm-eval's empty-context split (a continuation starting with the
+// prefix token is conditioned on it) applies either way.
 func TestSkipLeadingBOSEmptyContext(t *testing.T) {
-	m := load(t, sharedPath(t, "models/vocab/ggml-vocab-llama-spm.gguf"), Options{VocabOnly: true, SkipLeadingBOS: true})
-	c, k, err := m.EncodePair("", "Hello")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := append(pieces(m, c), pieces(m, k)...); !reflect.DeepEqual(got, []string{"<s>", " Hello"}) {
-		t.Fatalf("got %q", got)
+	path := sharedPath(t, "models/vocab/ggml-vocab-llama-spm.gguf")
+	for _, skip := range []bool{false, true} {
+		m := load(t, path, Options{VocabOnly: true, SkipLeadingBOS: skip})
+		for _, cont := range []string{"Hello", "<s>Hello"} {
+			c, k, err := m.EncodePair("", cont)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := append(pieces(m, c), pieces(m, k)...); !reflect.DeepEqual(got, []string{"<s>", " Hello"}) {
+				t.Errorf("skip_leading_bos=%v, %q: got %q", skip, cont, got)
+			}
+		}
 	}
 }
 
