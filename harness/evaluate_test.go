@@ -831,3 +831,64 @@ func TestSamplesUnknownTaskWarned(t *testing.T) {
 		t.Errorf("warned about the evaluated task:\n%s", out)
 	}
 }
+
+// TestGoldOutOfRangeWarned: a gold index past the choices is scored as
+// wrong (lm-eval's gold_index_error: gold becomes -100) and logged once per
+// task, naming the first such document.
+func TestGoldOutOfRangeWarned(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "gold.jsonl")
+	docs := `{"q": "one", "choices": ["a", "b"], "label": 0}
+{"q": "two", "choices": ["a", "b"], "label": 5}
+{"q": "three", "choices": ["a", "b"], "label": 1}
+{"q": "four", "choices": ["a", "b"], "label": 2}
+`
+	if err := os.WriteFile(data, []byte(docs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	yaml := "task: gold_mc\ndataset_path: json\ndataset_kwargs:\n  data_files:\n    test: " + data +
+		"\noutput_type: multiple_choice\ntest_split: test\ndoc_to_text: \"{{q}}\"\ndoc_to_choice: choices\n" +
+		"doc_to_target: label\nmetric_list:\n  - metric: acc\n  - metric: exact_match\n"
+	if err := os.WriteFile(filepath.Join(dir, "gold.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRegistry([]string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs strings.Builder
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
+	lm, _ := model.NewDummy(nil)
+	cfg := testConfig(t, "gold_mc")
+	cfg.BootstrapIters = 0
+	sink := newMemSamples()
+	res, err := Evaluate(context.Background(), cfg, lm, WithRegistry(r), WithSamples(sink.open))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := logs.String()
+	if n := strings.Count(out, "gold answer is not one of the choices"); n != 1 {
+		t.Errorf("warned %d times, want once:\n%s", n, out)
+	}
+	for _, w := range []string{"level=WARN", "task=gold_mc", "doc_id=1", "gold=5", "choices=2", "documents=2"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("warning lacks %q:\n%s", w, out)
+		}
+	}
+	if len(sink.byTask["gold_mc"]) != 4 {
+		t.Fatalf("%d samples, want 4", len(sink.byTask["gold_mc"]))
+	}
+	for _, s := range sink.byTask["gold_mc"] {
+		if s.DocID == 1 || s.DocID == 3 {
+			for _, m := range []string{"acc", "exact_match"} {
+				if v, _ := s.Metrics.Get(m); v != 0.0 {
+					t.Errorf("document %d: %s = %v, want 0", s.DocID, m, v)
+				}
+			}
+		}
+	}
+	if _, ok := res.Results.Get("gold_mc"); !ok {
+		t.Error("no results for gold_mc")
+	}
+}

@@ -45,11 +45,7 @@ func (ev *evaluation) aggregate(ctx context.Context, tr *taskRun) (*taskResult, 
 			}
 		}
 	}
-	seed := uint64(1234)
-	if s := ev.cfg.Seeds.NumPy; s != nil {
-		seed = uint64(*s)
-	}
-	boot := metrics.Bootstrap{Iters: ev.cfg.BootstrapIters, Seed: seed}
+	boot := metrics.Bootstrap{Iters: ev.cfg.BootstrapIters}
 	for _, k := range res.keys {
 		agg := "mean" // lm-eval's fallback for metrics outside metric_list
 		for _, s := range tr.specs {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -175,7 +177,7 @@ func includeList(inc any) ([]string, error) {
 func parseYAML(data []byte, dir string) (map[string]any, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, err
+		return nil, yamlLineFix(err)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return map[string]any{}, nil
@@ -192,6 +194,22 @@ func parseYAML(data []byte, dir string) (map[string]any, error) {
 		return nil, fmt.Errorf("top level is %T, want a mapping", v)
 	}
 	return m, nil
+}
+
+// yamlParserLine matches yaml.v3's parser errors (not its scanner's),
+// whose line number it prints 0-based.
+var yamlParserLine = regexp.MustCompile(`^yaml: line (\d+): (did not find expected (node content|key|'-' indicator|',' or '\]'|',' or '\}'|<document start>)|found (duplicate|incompatible|undefined) )`)
+
+// yamlLineFix makes the line of a yaml.v3 parser error 1-based, as its
+// scanner errors are: "tag: [a" on line 2 is reported at line 1 otherwise.
+func yamlLineFix(err error) error {
+	m := yamlParserLine.FindStringSubmatchIndex(err.Error())
+	if m == nil {
+		return err
+	}
+	msg := err.Error()
+	n, _ := strconv.Atoi(msg[m[2]:m[3]])
+	return errors.New(msg[:m[2]] + strconv.Itoa(n+1) + msg[m[3]:])
 }
 
 func convertNode(n *yaml.Node, dir, key string) (any, error) {
