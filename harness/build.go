@@ -59,6 +59,9 @@ type taskRun struct {
 type docScore struct {
 	keys   []string
 	values map[string]any
+	// hashes is the logged sample's doc_hash + prompt_hash + target_hash
+	// (with --log_samples), for the task's task_hashes entry.
+	hashes string
 }
 
 // resolve loads every --tasks entry into the hierarchy.

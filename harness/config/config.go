@@ -56,6 +56,16 @@ type Config struct {
 	deviceArgs            map[string]string // model args implied by Device, applied in finish
 }
 
+// FewshotAsMultiturnValue is fewshot_as_multiturn as lm-eval records it:
+// nil (None) when neither given nor implied by --apply_chat_template.
+func (c *Config) FewshotAsMultiturnValue() *bool {
+	if !c.ChatTemplate.Enabled && !c.fewshotAsMultiturnSet {
+		return nil
+	}
+	v := c.FewshotAsMultiturn
+	return &v
+}
+
 // MarshalJSON adds the forms that do not map field-for-field.
 func (c Config) MarshalJSON() ([]byte, error) {
 	type plain Config

@@ -13,8 +13,11 @@ import (
 	"strings"
 )
 
-// Entry is one task's or group's row of "results" (or "groups"): "alias",
-// then "metric,filter" and "metric_stderr,filter" keys in order.
+// Entry is one task's or group's row of "results" (or "groups"), keys in
+// lm-eval's order: a task's "name", "alias" and "sample_len", a group's
+// "alias", "name" and (when it aggregates) "sample_len"; then the
+// "metric,filter" and "metric_stderr,filter" keys; last, for an
+// aggregating group, "sample_count" ({"metric,filter": documents}).
 type Entry = OrderedMap[any]
 
 // NewEntry starts an entry with its alias.
@@ -22,6 +25,23 @@ func NewEntry(alias string) *Entry {
 	e := NewOrderedMap[any]()
 	e.Set("alias", alias)
 	return e
+}
+
+// Keys of an entry that are no metric.
+const (
+	KeyName        = "name"
+	KeyAlias       = "alias"
+	KeySampleLen   = "sample_len"
+	KeySampleCount = "sample_count"
+)
+
+// isMetricKey reports whether an entry's key is a "metric,filter" one.
+func isMetricKey(k string) bool {
+	switch k {
+	case KeyName, KeyAlias, KeySampleLen, KeySampleCount:
+		return false
+	}
+	return true
 }
 
 // NA is lm-eval's marker for a missing standard error.
@@ -80,7 +100,13 @@ type LMEval struct {
 	Extra       map[string]any `json:"extra,omitempty"`
 }
 
-// Results is lm-eval's results object. Field order follows lm-eval's.
+// Results is lm-eval's results object as its CLI writes it
+// (EvaluationTracker.save_results_aggregated). Field order follows lm-eval's.
+// Of the keys lm-eval adds after "date", those only a Python environment
+// has are left out: pretty_env_info, transformers_version,
+// lm_eval_version, upper_git_hash and the Hugging Face tokenizer's
+// tokenizer_pad_token, tokenizer_eos_token, tokenizer_bos_token,
+// eot_token_id and max_length.
 type Results struct {
 	Results        *OrderedMap[*Entry]          `json:"results"`
 	Groups         *OrderedMap[*Entry]          `json:"groups,omitempty"`
@@ -93,8 +119,20 @@ type Results struct {
 	Config         Config                       `json:"config"`
 	GitHash        *string                      `json:"git_hash"`
 	Date           Float                        `json:"date"`
-	TotalEvalTime  string                       `json:"total_evaluation_time_seconds"`
-	LMEval         *LMEval                      `json:"lmeval,omitempty"`
+	// TaskHashes is each task's hash of its samples' doc, prompt and
+	// target hashes; empty without --log_samples.
+	TaskHashes *OrderedMap[string] `json:"task_hashes"`
+	// The run's identity, as lm-eval's GeneralConfigTracker records it.
+	ModelSource          string  `json:"model_source"`
+	ModelName            string  `json:"model_name"`
+	ModelNameSanitized   string  `json:"model_name_sanitized"`
+	SystemInstruction    *string `json:"system_instruction"`
+	SystemInstructionSha *string `json:"system_instruction_sha"`
+	FewshotAsMultiturn   *bool   `json:"fewshot_as_multiturn"`
+	ChatTemplate         *string `json:"chat_template"`
+	ChatTemplateSha      *string `json:"chat_template_sha"`
+	TotalEvalTime        string  `json:"total_evaluation_time_seconds"`
+	LMEval               *LMEval `json:"lmeval,omitempty"`
 }
 
 // New returns empty results.
@@ -107,6 +145,7 @@ func New() *Results {
 		NShot:          map[string]any{},
 		HigherIsBetter: map[string]*OrderedMap[bool]{},
 		NSamples:       NewOrderedMap[NSamples](),
+		TaskHashes:     NewOrderedMap[string](),
 	}
 }
 
@@ -118,6 +157,9 @@ type Task struct {
 	Config         map[string]any
 	HigherIsBetter *OrderedMap[bool] // metric -> higher is better
 	NSamples       NSamples
+	// SampleLen is lm-eval's sample_len: the number of values of the
+	// task's last metric (its documents).
+	SampleLen int
 }
 
 // AddTask registers a task and returns its results entry, to be filled
@@ -127,11 +169,11 @@ func (r *Results) AddTask(t Task) *Entry {
 	if alias == "" {
 		alias = t.Name
 	}
-	e := NewEntry(alias)
+	e := NewOrderedMap[any]()
+	e.Set(KeyName, t.Name)
+	e.Set(KeyAlias, alias)
+	e.Set(KeySampleLen, t.SampleLen)
 	r.Results.Set(t.Name, e)
-	if _, ok := r.GroupSubtasks.Get(t.Name); !ok {
-		r.GroupSubtasks.Set(t.Name, []string{})
-	}
 	if t.Config != nil {
 		r.Configs[t.Name] = t.Config
 	}
@@ -153,19 +195,24 @@ type Group struct {
 	// Aggregated reports whether the group has an aggregate_metric_list;
 	// only such groups get a row in the groups table.
 	Aggregated bool
+	// SampleLen is the documents of the group's tasks (aggregated
+	// groups only).
+	SampleLen int
 }
 
 // AddGroup registers a group and returns its entry (in "results", and in
-// "groups" when aggregated). A group without aggregation gets lm-eval's
-// placeholder key " ", which makes the table print its name alone.
+// "groups" when aggregated), to be filled with SetMetric and, last,
+// SetSampleCount. A group without aggregation has only its alias and name;
+// the table prints its name alone.
 func (r *Results) AddGroup(g Group) *Entry {
 	alias := g.Alias
 	if alias == "" {
 		alias = g.Name
 	}
 	e := NewEntry(alias)
-	if !g.Aggregated {
-		e.Set(" ", " ")
+	e.Set(KeyName, g.Name)
+	if g.Aggregated {
+		e.Set(KeySampleLen, g.SampleLen)
 	}
 	r.Results.Set(g.Name, e)
 	r.GroupSubtasks.Set(g.Name, append([]string{}, g.Subtasks...))
@@ -184,6 +231,15 @@ func (r *Results) AddGroup(g Group) *Entry {
 	return e
 }
 
+// SetSampleCount ends an aggregated group's entry with lm-eval's
+// sample_count: the documents behind each of its metric keys. Nothing is
+// set when counts is empty, as in lm-eval.
+func SetSampleCount(e *Entry, counts *OrderedMap[int]) {
+	if counts != nil && counts.Len() > 0 {
+		e.Set(KeySampleCount, counts)
+	}
+}
+
 // Summary is the flat {task: {"metric,filter": value}} view, numbers only
 // (aliases, placeholders and "N/A" left out), tasks and groups together.
 func (r *Results) Summary() map[string]map[string]float64 {
@@ -193,7 +249,7 @@ func (r *Results) Summary() map[string]map[string]float64 {
 		m := map[string]float64{}
 		for _, k := range e.Keys() {
 			v, _ := e.Get(k)
-			if f, ok := number(v); ok && strings.Contains(k, ",") {
+			if f, ok := number(v); ok && isMetricKey(k) && strings.Contains(k, ",") {
 				m[k] = f
 			}
 		}
