@@ -191,6 +191,7 @@ func (ev *evaluation) buildOne(ctx context.Context, tr *taskRun, chat task.ChatT
 	t := tr.t
 	bo := task.BuildOptions{
 		Loader:             ev.opts.loader,
+		Columns:            ev.opts.columns,
 		Limit:              limitValue(cfg.Limit),
 		Samples:            cfg.Samples[t.Name],
 		NumFewshot:         cfg.NumFewshot,

@@ -201,7 +201,8 @@ func (tr *taskRun) sample(p int, filter string, filtered []any, sc docScore) *re
 		case task.OutputLoglikelihoodRolling:
 			args[j] = []any{in.Rolling.Text}
 		case task.OutputGenerateUntil:
-			args[j] = []any{in.Generate.Context, in.GenKwargs}
+			// The generation kwargs in lm-eval's dict order.
+			args[j] = []any{in.Generate.Context, results.OrderDoc(in.GenKwargs, pyval.ColumnsOf(tr.t.Config.GenKwargsOrder...))}
 		}
 		resps[j] = make([]any, len(tr.resps[p][j]))
 		for r, v := range tr.resps[p][j] {
@@ -216,7 +217,7 @@ func (tr *taskRun) sample(p int, filter string, filtered []any, sc docScore) *re
 	for _, k := range sc.keys {
 		m.Set(k, pyValue(sc.values[k]))
 	}
-	return results.NewSample(d.ID, d.Doc, d.Target, args, resps, fr, filter, m)
+	return results.NewSample(d.ID, results.OrderDoc(d.Doc, tr.t.Columns()), d.Target, args, resps, fr, filter, m)
 }
 
 // pyValue gives answers and per-document metric values the shapes lm-eval

@@ -33,6 +33,10 @@ type DatasetSpec struct {
 // DocLoader returns the documents of one split of a dataset.
 type DocLoader func(ctx context.Context, spec DatasetSpec, split string) ([]Doc, error)
 
+// ColumnLoader returns the column order of one split of a dataset, as the
+// DocLoader's documents have it in the dataset (see pyval.Columns).
+type ColumnLoader func(ctx context.Context, spec DatasetSpec, split string) (*pyval.Columns, error)
+
 // DefaultFewshotSeed is lm-eval's default --fewshot_random_seed.
 const DefaultFewshotSeed = 1234
 
@@ -55,7 +59,8 @@ type Task struct {
 	tmpl     Templater
 	features map[string]bool
 	splits   map[string][]Doc
-	dataset  map[string][]Doc // custom_dataset output
+	columns  map[string]*pyval.Columns // per key of splits; nil: unknown
+	dataset  map[string][]Doc          // custom_dataset output
 }
 
 // DocInfo is one evaluated document with what the evaluator scores it by.
@@ -121,6 +126,10 @@ type BuildOptions struct {
 	// Loader provides documents (required unless the task has
 	// custom_dataset).
 	Loader DocLoader
+	// Columns, when set, gives the Loader's splits' column order, which
+	// the logged documents keep (Task.Columns); without it their keys are
+	// sorted.
+	Columns ColumnLoader
 	// Limit: a count (>= 1) or a fraction (< 1) of the evaluation
 	// documents; 0 for all.
 	Limit float64
@@ -341,9 +350,17 @@ func (t *Task) loadSplit(ctx context.Context, opts BuildOptions, split string) (
 		if opts.Loader == nil {
 			return nil, fmt.Errorf("no document loader for dataset %s", c.DatasetPath)
 		}
-		docs, err = opts.Loader(ctx, DatasetSpec{Path: c.DatasetPath, Name: c.DatasetName, Kwargs: c.DatasetKwargs}, split)
+		spec := DatasetSpec{Path: c.DatasetPath, Name: c.DatasetName, Kwargs: c.DatasetKwargs}
+		docs, err = opts.Loader(ctx, spec, split)
 		if err != nil {
 			return nil, fmt.Errorf("load split %s: %w", split, err)
+		}
+		if opts.Columns != nil {
+			cols, err := opts.Columns(ctx, spec, split)
+			if err != nil {
+				return nil, fmt.Errorf("load split %s: %w", split, err)
+			}
+			t.setColumns(split, cols)
 		}
 	}
 	if t.splits == nil {
@@ -351,6 +368,19 @@ func (t *Task) loadSplit(ctx context.Context, opts BuildOptions, split string) (
 	}
 	t.splits[split] = docs
 	return docs, nil
+}
+
+func (t *Task) setColumns(key string, cols *pyval.Columns) {
+	if t.columns == nil {
+		t.columns = map[string]*pyval.Columns{}
+	}
+	t.columns[key] = cols
+}
+
+// Columns is the column order of the evaluated documents (after
+// process_docs), nil when the loader gave none.
+func (t *Task) Columns() *pyval.Columns {
+	return t.columns["\x00processed:"+t.EvalSplit]
 }
 
 // processedSplit is a split after process_docs (training_docs() and
@@ -364,10 +394,17 @@ func (t *Task) processedSplit(ctx context.Context, opts BuildOptions, split stri
 	if err != nil {
 		return nil, err
 	}
+	cols := t.columns[split]
 	if t.Config.ProcessDocs != nil {
 		if docs, err = callProcessDocs(t.Config.ProcessDocs, docs); err != nil {
 			return nil, fmt.Errorf("process_docs on split %s: %w", split, err)
 		}
+		if cols != nil {
+			cols = cols.Mapped(docs, addedColumns(t.Config.ProcessDocs))
+		}
+	}
+	if cols != nil {
+		t.setColumns(key, cols)
 	}
 	t.splits[key] = docs
 	return docs, nil
