@@ -51,6 +51,9 @@ type Config struct {
 	// SummaryPath receives the flat {task: {"metric,filter": value}}
 	// summary ("-": stdout); "" writes none.
 	SummaryPath string `json:"summary_path,omitempty"`
+	// HFHubLogArgs publish the results and samples on the Hugging Face Hub
+	// (--hf_hub_log_args).
+	HFHubLogArgs HubLogArgs `json:"hf_hub_log_args"`
 
 	fewshotAsMultiturnSet bool
 	deviceArgs            map[string]string // model args implied by Device, applied in finish
@@ -118,13 +121,13 @@ var Keys = []string{
 	"log_samples", "predict_only", "seed", "gen_kwargs", "apply_chat_template",
 	"system_instruction", "fewshot_as_multiturn", "include_path", "write_out",
 	"show_config", "metadata", "bootstrap_iters", "verbosity", "no_progress",
-	"preset", "config", "summary_path",
+	"preset", "config", "summary_path", "hf_hub_log_args",
 }
 
 // ignoredKeys are lm-eval settings that have no meaning here (hub and
 // tracker integrations, remote code); a config file may hold them.
 var ignoredKeys = []string{
-	"wandb_args", "wandb_config_args", "hf_hub_log_args", "trackio_args",
+	"wandb_args", "wandb_config_args", "trackio_args",
 	"trust_remote_code", "confirm_run_unsafe_code", "check_integrity",
 }
 
@@ -356,6 +359,8 @@ func (c *Config) set(key string, v any) error {
 			return err
 		}
 		c.IncludePaths = ss
+	case "hf_hub_log_args":
+		return setHubLogArgs(&c.HFHubLogArgs, v)
 	case "write_out":
 		return setBool(&c.WriteOut, v)
 	case "show_config":
@@ -431,6 +436,11 @@ func (c *Config) finish() error {
 	}
 	if len(c.Samples) > 0 && c.Limit.IsSet() {
 		return fmt.Errorf("--samples and --limit exclude each other: give one")
+	}
+	if c.HFHubLogArgs.Push() && c.OutputPath == "" {
+		// lm-eval's tracker pushes the files it saved, and saves none
+		// without an output path.
+		return fmt.Errorf("--hf_hub_log_args push_results_to_hub/push_samples_to_hub needs --output_path (the files pushed are those written there)")
 	}
 	if c.FewshotAsMultiturn && !c.ChatTemplate.Enabled {
 		return fmt.Errorf("--fewshot_as_multiturn needs --apply_chat_template")
