@@ -10,6 +10,10 @@ generate_until "").
                          machine or the clock (configs, date, times, env,
                          the runner's own block); the top-level key order is
                          kept in "keys"
+  tables.md              lm_eval.utils.make_table of those results (tasks,
+                         then groups), rendered by the runner's pytablewriter
+                         stand-in: the rows and cells, not the padding, are
+                         lm-eval's
 
 The evaluator's tests run the same tasks on the same documents with the
 same answers and compare the lines byte for byte. Needs lm-eval set up by
@@ -77,6 +81,12 @@ def main():
         with open(os.path.join(HERE, "results.json"), "w", encoding="utf-8") as f:
             json.dump(kept, f, indent=2, ensure_ascii=False)
             f.write("\n")
+        for p in (SRC, os.path.join(os.path.dirname(RUNNER), "stubs")):
+            sys.path.insert(0, p)
+        import lmevalref_compat  # noqa: F401  (the runner's typing shims)
+        from lm_eval.utils import make_table
+        with open(os.path.join(HERE, "tables.md"), "w", encoding="utf-8") as f:
+            f.write(make_table(r) + "\n" + make_table(r, "groups"))
     finally:
         shutil.rmtree(tmp)
 
