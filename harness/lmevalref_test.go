@@ -138,7 +138,7 @@ func TestLMEvalReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := testConfig(t, "wikitext", "mmlu_abstract_algebra", "gsm8k", "winogrande", "parity_group")
+	cfg := testConfig(t, "wikitext", "mmlu_abstract_algebra", "gsm8k", "parity_outer")
 	cfg.LogSamples = true
 	out := t.TempDir()
 	layout := output.NewLayout(out, "ref", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
