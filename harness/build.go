@@ -198,6 +198,7 @@ func (ev *evaluation) buildOne(ctx context.Context, tr *taskRun, chat task.ChatT
 		FewshotSeed:        cfg.Seeds.Fewshot,
 		SystemInstruction:  cfg.SystemInstruction,
 		GenKwargs:          cfg.GenKwargs,
+		GenKwargsOrder:     cfg.GenKwargsOrder,
 		ChatTemplate:       chat,
 		FewshotAsMultiturn: cfg.FewshotAsMultiturn,
 	}

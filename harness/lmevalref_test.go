@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"lmeval/harness/config"
 	"lmeval/harness/dataset"
 	"lmeval/harness/model"
 	"lmeval/harness/output"
@@ -237,5 +238,36 @@ func TestLMEvalReference(t *testing.T) {
 		if wi.String() != gi.String() {
 			t.Errorf("%s:\n got %s\nwant %s", k, gi.String(), wi.String())
 		}
+	}
+}
+
+// TestLMEvalReferenceGenKwargs: with --gen_kwargs, the requests' kwargs are
+// the task's updated in place, new keys after them in the order given, as
+// lm-eval's dict.update leaves them.
+func TestLMEvalReferenceGenKwargs(t *testing.T) {
+	dir := filepath.Join("testdata", "lmeval_ref")
+	cfg, err := config.Resolve(config.Layer{Source: "test", Flags: true, Values: map[string]any{
+		"model": "dummy", "tasks": []string{"gsm8k"}, "bootstrap_iters": "0",
+		"gen_kwargs": []string{"top_k=3,max_gen_toks=7,do_sample=False"}, // gen.py's GEN_KWARGS
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout := output.NewLayout(t.TempDir(), "ref", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	open := func(name string) (SampleWriter, error) { return layout.OpenSamples(name) }
+	docs, cols := datasetFixtures()
+	if _, err := Evaluate(context.Background(), cfg, constLM{}, WithLoader(docs), WithColumns(cols), WithSamples(open)); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(dir, "gen_kwargs", "samples_gsm8k.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(layout.SamplesFile("gsm8k"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("samples differ from lm-eval's:\n%s", firstDiff(got, want))
 	}
 }

@@ -202,7 +202,7 @@ func (tr *taskRun) sample(p int, filter string, filtered []any, sc docScore) *re
 			args[j] = []any{in.Rolling.Text}
 		case task.OutputGenerateUntil:
 			// The generation kwargs in lm-eval's dict order.
-			args[j] = []any{in.Generate.Context, results.OrderDoc(in.GenKwargs, pyval.ColumnsOf(tr.t.Config.GenKwargsOrder...))}
+			args[j] = []any{in.Generate.Context, results.OrderDoc(in.GenKwargs, pyval.ColumnsOf(tr.t.GenKwargsOrder...))}
 		}
 		resps[j] = make([]any, len(tr.resps[p][j]))
 		for r, v := range tr.resps[p][j] {

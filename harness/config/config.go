@@ -26,20 +26,23 @@ type Config struct {
 	Device       Device    `json:"-"`
 	Limit        Limit     `json:"limit"`
 	// Samples selects documents by index per task (exclusive with Limit).
-	Samples            map[string][]int `json:"samples,omitempty"`
-	UseCache           string           `json:"use_cache,omitempty"`
-	CacheRequests      CacheRequests    `json:"cache_requests,omitempty"`
-	OutputPath         string           `json:"output_path,omitempty"`
-	LogSamples         bool             `json:"log_samples"`
-	PredictOnly        bool             `json:"predict_only"`
-	Seeds              Seeds            `json:"seed"`
-	GenKwargs          map[string]any   `json:"gen_kwargs,omitempty"`
-	ChatTemplate       ChatTemplate     `json:"apply_chat_template"`
-	SystemInstruction  string           `json:"system_instruction,omitempty"`
-	FewshotAsMultiturn bool             `json:"fewshot_as_multiturn"`
-	IncludePaths       []string         `json:"include_path,omitempty"`
-	WriteOut           bool             `json:"write_out"`
-	ShowConfig         bool             `json:"show_config"`
+	Samples       map[string][]int `json:"samples,omitempty"`
+	UseCache      string           `json:"use_cache,omitempty"`
+	CacheRequests CacheRequests    `json:"cache_requests,omitempty"`
+	OutputPath    string           `json:"output_path,omitempty"`
+	LogSamples    bool             `json:"log_samples"`
+	PredictOnly   bool             `json:"predict_only"`
+	Seeds         Seeds            `json:"seed"`
+	GenKwargs     map[string]any   `json:"gen_kwargs,omitempty"`
+	// GenKwargsOrder is GenKwargs' keys in the order given (lm-eval's
+	// dict order; a config file's mapping has none and is sorted).
+	GenKwargsOrder     []string     `json:"-"`
+	ChatTemplate       ChatTemplate `json:"apply_chat_template"`
+	SystemInstruction  string       `json:"system_instruction,omitempty"`
+	FewshotAsMultiturn bool         `json:"fewshot_as_multiturn"`
+	IncludePaths       []string     `json:"include_path,omitempty"`
+	WriteOut           bool         `json:"write_out"`
+	ShowConfig         bool         `json:"show_config"`
 	// Metadata is passed to tasks; as in lm-eval it starts as a copy of
 	// the model_args, overridden by --metadata.
 	Metadata       map[string]any `json:"metadata,omitempty"`
@@ -334,6 +337,11 @@ func (c *Config) set(key string, v any) error {
 			c.GenKwargs = map[string]any{}
 		}
 		maps.Copy(c.GenKwargs, m)
+		for _, k := range dictOrder(v, m) {
+			if !slices.Contains(c.GenKwargsOrder, k) {
+				c.GenKwargsOrder = append(c.GenKwargsOrder, k)
+			}
+		}
 	case "apply_chat_template":
 		if b, ok := v.(bool); ok {
 			c.ChatTemplate = ChatTemplate{Enabled: b}

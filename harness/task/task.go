@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"lmeval/harness/jinja"
@@ -55,6 +56,9 @@ type Task struct {
 	Docs           []*DocInfo // the evaluated documents, in order
 	Instances      []Instance // every request, document by document
 	Fewshot        FewshotReport
+	// GenKwargsOrder is the order of the requests' generation kwargs'
+	// keys in lm-eval's dict: the task's, then --gen_kwargs' new ones.
+	GenKwargsOrder []string
 
 	tmpl     Templater
 	features map[string]bool
@@ -142,8 +146,11 @@ type BuildOptions struct {
 	FewshotSeed *int64
 	// SystemInstruction precedes the description and the shots.
 	SystemInstruction string
-	// GenKwargs update the task's generation_kwargs (--gen_kwargs).
-	GenKwargs map[string]any
+	// GenKwargs update the task's generation_kwargs (--gen_kwargs);
+	// GenKwargsOrder is their keys' order (new keys are appended in it, as
+	// Python's dict.update does; keys it lacks follow sorted).
+	GenKwargs      map[string]any
+	GenKwargsOrder []string
 	// CountTokens and MaxTokens, when both set, cut shots from documents
 	// whose longest request would exceed MaxTokens (for generate_until,
 	// MaxTokens minus max_gen_toks).
@@ -262,6 +269,12 @@ func (t *Task) build(ctx context.Context, opts BuildOptions) error {
 		}
 		for k, v := range opts.GenKwargs {
 			genKwargs[k] = v
+		}
+	}
+	t.GenKwargsOrder = append([]string(nil), c.GenKwargsOrder...)
+	for _, k := range opts.GenKwargsOrder {
+		if _, ok := opts.GenKwargs[k]; ok && !slices.Contains(t.GenKwargsOrder, k) {
+			t.GenKwargsOrder = append(t.GenKwargsOrder, k)
 		}
 	}
 

@@ -6,6 +6,8 @@ constant dummy answers (loglikelihood (-1.0, False), rolling -1.0,
 generate_until "").
 
   samples_<task>.jsonl   lm-eval's samples_<task>_<date>.jsonl, unchanged
+  gen_kwargs/samples_gsm8k.jsonl   the same for gsm8k run with
+                         --gen_kwargs GEN_KWARGS (new keys join the task's)
   results.json           its results_<date>.json without what depends on the
                          machine or the clock (configs, date, times, env,
                          the runner's own block); the top-level key order is
@@ -48,6 +50,8 @@ TASKS = {
 # Groups, shared with the Go test: parity_outer holds parity_group
 # (hellaswag, arc_easy) and winogrande.
 GROUPS = [os.path.join(HERE, "tasks", g + ".yaml") for g in ("parity_group", "parity_outer")]
+GEN_KWARGS = "top_k=3,max_gen_toks=7,do_sample=False"  # also in the Go test
+
 # What depends on the machine or the clock.
 DROP = {"configs", "config", "model_source", "lmevalref", "date", "pretty_env_info", "transformers_version", "lm_eval_version",
         "upper_git_hash", "git_hash", "model_name", "model_name_sanitized",
@@ -71,6 +75,13 @@ def main():
         subprocess.run([sys.executable, RUNNER, "--tasks", tasks, "--include_path", inc,
                         "--output", os.path.join(tmp, "ref.json"), "--samples-dir", out,
                         "--no-table", "--dummy", "const"], check=True)
+        out2 = os.path.join(tmp, "out2")
+        subprocess.run([sys.executable, RUNNER, "--tasks", "gsm8k", "--include_path", inc,
+                        "--gen_kwargs", GEN_KWARGS, "--output", os.path.join(tmp, "ref2.json"),
+                        "--samples-dir", out2, "--no-table", "--dummy", "const"], check=True)
+        os.makedirs(os.path.join(HERE, "gen_kwargs"), exist_ok=True)
+        [p] = glob.glob(os.path.join(out2, "samples_gsm8k_*.jsonl"))
+        shutil.copy(p, os.path.join(HERE, "gen_kwargs", "samples_gsm8k.jsonl"))
         for p in glob.glob(os.path.join(HERE, "samples_*.jsonl")):
             os.remove(p)
         for p in glob.glob(os.path.join(out, "samples_*.jsonl")):
