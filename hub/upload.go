@@ -41,6 +41,9 @@ func (c *Client) WhoAmI(ctx context.Context) (string, error) {
 	if c.token == "" {
 		return "", errors.New("whoami: no token (set HF_TOKEN)")
 	}
+	if c.offline {
+		return "", errors.New("whoami: offline mode is on (HF_HUB_OFFLINE=1)")
+	}
 	var v struct {
 		Name string `json:"name"`
 	}
