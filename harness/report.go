@@ -161,7 +161,7 @@ func (ev *evaluation) report(ctx context.Context) (*results.Results, error) {
 		if len(shots) == 1 {
 			out.NShot[n.name] = shot
 		}
-		hib := results.NewOrderedMap[bool]()
+		hib := results.NewOrderedMap[any]()
 		for _, c := range n.children {
 			ch, ok := out.HigherIsBetter[c.name]
 			if !ok {
@@ -171,9 +171,9 @@ func (ev *evaluation) report(ctx context.Context) (*results.Results, error) {
 				v, _ := ch.Get(m)
 				if prev, seen := hib.Get(m); !seen {
 					hib.Set(m, v)
-				} else if prev != v {
-					// lm-eval records None; lmeval keeps the first value.
-					slog.Warn("higher_is_better values are not consistent in the group; keeping the first", "group", n.name, "metric", m)
+				} else if prev != nil && prev != v {
+					slog.Warn("higher_is_better values of a metric are not consistent in the group; defaulting to None", "group", n.name, "metric", m)
+					hib.Set(m, nil)
 				}
 			}
 		}
@@ -312,6 +312,15 @@ func groupsPostOrder(roots []*node) []*node {
 	return out
 }
 
+// taskVersion is lm-eval's Task.VERSION: metadata.version, else the class
+// default "Yaml".
+func taskVersion(t *task.Task) any {
+	if v := t.Config.Version(); v != nil {
+		return v
+	}
+	return "Yaml"
+}
+
 // groupVersion is lm-eval's Group.version: str(metadata.version), or
 // "N/A".
 func groupVersion(g *task.Group) string {
@@ -342,7 +351,7 @@ func (ev *evaluation) addTask(out *results.Results, tr *taskRun, r *taskResult) 
 		}
 	}
 	e := out.AddTask(results.Task{
-		Name: t.Name, Alias: alias, Version: t.Config.Version(), NShot: nshot,
+		Name: t.Name, Alias: alias, Version: taskVersion(t), NShot: nshot,
 		Config: dumpConfig(t), HigherIsBetter: hib,
 		NSamples:  results.NSamples{Original: t.NumEvalDocs, Effective: len(t.Docs)},
 		SampleLen: r.size,

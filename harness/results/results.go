@@ -108,17 +108,19 @@ type LMEval struct {
 // tokenizer_pad_token, tokenizer_eos_token, tokenizer_bos_token,
 // eot_token_id and max_length.
 type Results struct {
-	Results        *OrderedMap[*Entry]          `json:"results"`
-	Groups         *OrderedMap[*Entry]          `json:"groups,omitempty"`
-	GroupSubtasks  *OrderedMap[[]string]        `json:"group_subtasks"`
-	Configs        map[string]any               `json:"configs"`
-	Versions       map[string]any               `json:"versions"`
-	NShot          map[string]any               `json:"n-shot"`
-	HigherIsBetter map[string]*OrderedMap[bool] `json:"higher_is_better"`
-	NSamples       *OrderedMap[NSamples]        `json:"n-samples"`
-	Config         Config                       `json:"config"`
-	GitHash        *string                      `json:"git_hash"`
-	Date           Float                        `json:"date"`
+	Results       *OrderedMap[*Entry]   `json:"results"`
+	Groups        *OrderedMap[*Entry]   `json:"groups,omitempty"`
+	GroupSubtasks *OrderedMap[[]string] `json:"group_subtasks"`
+	Configs       map[string]any        `json:"configs"`
+	Versions      map[string]any        `json:"versions"`
+	NShot         map[string]any        `json:"n-shot"`
+	// HigherIsBetter is per task and group, metric -> true, false, or nil
+	// (None: a group whose members disagree).
+	HigherIsBetter map[string]*OrderedMap[any] `json:"higher_is_better"`
+	NSamples       *OrderedMap[NSamples]       `json:"n-samples"`
+	Config         Config                      `json:"config"`
+	GitHash        *string                     `json:"git_hash"`
+	Date           Float                       `json:"date"`
 	// TaskHashes is each task's hash of its samples' doc, prompt and
 	// target hashes; empty without --log_samples.
 	TaskHashes *OrderedMap[string] `json:"task_hashes"`
@@ -143,7 +145,7 @@ func New() *Results {
 		Configs:        map[string]any{},
 		Versions:       map[string]any{},
 		NShot:          map[string]any{},
-		HigherIsBetter: map[string]*OrderedMap[bool]{},
+		HigherIsBetter: map[string]*OrderedMap[any]{},
 		NSamples:       NewOrderedMap[NSamples](),
 		TaskHashes:     NewOrderedMap[string](),
 	}
@@ -180,7 +182,7 @@ func (r *Results) AddTask(t Task) *Entry {
 	r.Versions[t.Name] = pyNumber(t.Version)
 	r.NShot[t.Name] = t.NShot
 	if t.HigherIsBetter != nil {
-		r.HigherIsBetter[t.Name] = t.HigherIsBetter
+		r.HigherIsBetter[t.Name] = directions(t.HigherIsBetter)
 	}
 	r.NSamples.Set(t.Name, t.NSamples)
 	return e
@@ -220,7 +222,7 @@ func (r *Results) AddGroup(g Group) *Entry {
 		r.Versions[g.Name] = pyNumber(g.Version)
 	}
 	if g.HigherIsBetter != nil {
-		r.HigherIsBetter[g.Name] = g.HigherIsBetter
+		r.HigherIsBetter[g.Name] = directions(g.HigherIsBetter)
 	}
 	if g.Aggregated {
 		if r.Groups == nil {
@@ -229,6 +231,16 @@ func (r *Results) AddGroup(g Group) *Entry {
 		r.Groups.Set(g.Name, e)
 	}
 	return e
+}
+
+// directions copies metric directions into a results map.
+func directions(m *OrderedMap[bool]) *OrderedMap[any] {
+	out := NewOrderedMap[any]()
+	for _, k := range m.Keys() {
+		v, _ := m.Get(k)
+		out.Set(k, v)
+	}
+	return out
 }
 
 // SetSampleCount ends an aggregated group's entry with lm-eval's

@@ -312,7 +312,7 @@ func TestLMEvalPrintedMMLUTables(t *testing.T) {
 				if n := strings.TrimSpace(c[3]); n != "" {
 					r.NShot[key], _ = strconv.Atoi(n)
 				}
-				r.HigherIsBetter[key] = NewOrderedMap[bool]()
+				r.HigherIsBetter[key] = NewOrderedMap[any]()
 			}
 			if groups {
 				continue

@@ -74,7 +74,9 @@ func (r *Results) Table(column string, sortResults bool) string {
 				arrow := ""
 				if hib != nil {
 					if b, ok := hib.Get(m); ok {
-						arrow = map[bool]string{true: "↑", false: "↓"}[b]
+						if d, ok := b.(bool); ok { // None has no arrow
+							arrow = map[bool]string{true: "↑", false: "↓"}[d]
+						}
 					}
 				}
 				val := pyValue(v)
