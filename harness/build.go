@@ -60,6 +60,9 @@ type taskRun struct {
 type docScore struct {
 	keys   []string
 	values map[string]any
+	// hashes is the logged sample's doc_hash + prompt_hash + target_hash
+	// (with --log_samples), for the task's task_hashes entry.
+	hashes string
 }
 
 // resolve loads every --tasks entry into the hierarchy.
@@ -194,12 +197,14 @@ func (ev *evaluation) buildOne(ctx context.Context, tr *taskRun, chat task.ChatT
 	t := tr.t
 	bo := task.BuildOptions{
 		Loader:             ev.opts.loader,
+		Columns:            ev.opts.columns,
 		Limit:              limitValue(cfg.Limit),
 		Samples:            cfg.Samples[t.Name],
 		NumFewshot:         cfg.NumFewshot,
 		FewshotSeed:        cfg.Seeds.Fewshot,
 		SystemInstruction:  cfg.SystemInstruction,
 		GenKwargs:          cfg.GenKwargs,
+		GenKwargsOrder:     cfg.GenKwargsOrder,
 		ChatTemplate:       chat,
 		FewshotAsMultiturn: cfg.FewshotAsMultiturn,
 	}

@@ -237,6 +237,7 @@ func convertNode(n *yaml.Node, dir, key string) (any, error) {
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
 		var values []any
+		var order []string
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			kn, vn := n.Content[i], n.Content[i+1]
 			if kn.Kind == yaml.ScalarNode && kn.Tag == "!!merge" {
@@ -261,11 +262,18 @@ func convertNode(n *yaml.Node, dir, key string) (any, error) {
 			if err != nil {
 				return nil, err
 			}
+			if _, dup := out[k]; !dup {
+				order = append(order, k)
+			}
 			out[k] = v
 			values = append(values, v)
 		}
 		if key == "doc_to_choice" {
 			return values, nil
+		}
+		if key == "generation_kwargs" {
+			// Their order reaches the logged requests; see genKwargsOrder.
+			out[genKwargsOrderKey] = order
 		}
 		return out, nil
 	case yaml.ScalarNode:
@@ -283,3 +291,7 @@ func convertNode(n *yaml.Node, dir, key string) (any, error) {
 	}
 	return nil, fmt.Errorf("line %d: unsupported YAML node", n.Line)
 }
+
+// genKwargsOrderKey holds, inside a parsed generation_kwargs mapping, its
+// keys in the YAML's order (a map has none); Config takes it out.
+const genKwargsOrderKey = "\x00order"
