@@ -146,7 +146,7 @@ func Evaluate(ctx context.Context, cfg *config.Config, lm model.LM, opts ...Opti
 		slog.Warn("generation_kwargs given on the command line update the tasks' own; set do_sample=true for non-greedy decoding")
 	}
 
-	ev := &evaluation{cfg: cfg, lm: lm, opts: o}
+	ev := &evaluation{cfg: cfg, lm: lm, opts: o, ctx: ctx}
 	if err := ev.resolve(); err != nil {
 		return nil, err
 	}

@@ -73,6 +73,8 @@ func runFlags() []cli.Flag {
 		str("bootstrap_iters", "", "bootstrap iterations for standard errors; 0 turns them off (default: 100000)"),
 		str("verbosity", "v", "log level: DEBUG, INFO, WARNING, ERROR, CRITICAL (default: LMEVAL_LOG_LEVEL, else INFO)"),
 		boolean("no_progress", "", "no progress bars (they are also off when stderr is not a terminal)"),
+		boolean("confirm_run_unsafe_code", "", "allow tasks marked unsafe_code (humaneval, mbpp, ...) to run the model's programs, each in a sandboxed python3"),
+		str("tasks_source", "", "lm-eval task tree: a directory (checkout, or an installed lm_eval/tasks), an archive URL, or REPO_URL@COMMIT (default: $LMEVAL_TASKS_SOURCE, else the pinned lm-eval commit, downloaded once)"),
 	}
 }
 

@@ -137,8 +137,14 @@ func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOpt
 			add("neither test_split nor validation_split is set")
 		}
 		if opts.MetricKnown != nil && c.ProcessResults == nil {
+			fnMetric := map[string]bool{}
+			for _, m := range c.MetricList {
+				if f, ok := m["metric"].(*Func); ok {
+					fnMetric[f.Name] = true // a native function, resolved at load
+				}
+			}
 			for _, m := range c.MetricNames() {
-				if !opts.MetricKnown(m) {
+				if !fnMetric[m] && !opts.MetricKnown(m) {
 					add("metric_list: unknown metric %q", m)
 				}
 			}
