@@ -395,6 +395,10 @@ func (ev *evaluation) fillConfig(out *results.Results, start time.Time, modelTim
 	out.TotalEvalTime = pyval.FloatRepr(ev.opts.now().Sub(start).Seconds())
 	out.LMEval = lmevalBlock(ev.lm, modelTime)
 	out.LMEval.PredictOnly = cfg.PredictOnly
+	out.LMEval.TaskFiles = map[string]string{}
+	for _, tr := range ev.runs {
+		out.LMEval.TaskFiles[tr.t.Name] = tr.t.Config.File
+	}
 }
 
 // modelArgsString writes model_args back as k=v,k=v (sorted by key).

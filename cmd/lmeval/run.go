@@ -145,7 +145,15 @@ func runAction(c *cli.Context) error {
 
 	// Tasks are resolved before the model loads, so a misspelt name or a
 	// broken YAML fails in a second rather than after loading a large model.
-	reg, err := harness.NewRegistry(cfg.IncludePaths, cfg.Metadata)
+	names := make([]string, len(cfg.Tasks))
+	for i, t := range cfg.Tasks {
+		names[i] = t.Name
+	}
+	ropts := harness.RegistryOptions{Include: cfg.IncludePaths, Metadata: cfg.Metadata, TasksSource: cfg.TasksSource, Want: names}
+	if progress.ForStderr(cfg.NoProgress).Enabled() {
+		ropts.Tree.Progress = os.Stderr
+	}
+	reg, tree, err := harness.BuildRegistry(ctx, ropts)
 	if err != nil {
 		return err
 	}
@@ -161,7 +169,7 @@ func runAction(c *cli.Context) error {
 	}
 	defer closeLM()
 
-	err = evaluate(ctx, c, cfg, lm, harness.WithRegistry(reg))
+	err = evaluate(ctx, c, cfg, lm, tree, harness.WithRegistry(reg))
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		msg := "interrupted"
 		if cfg.UseCache != "" {

@@ -41,6 +41,9 @@ var ErrNotLocal = errors.New("documents not available locally")
 // not available locally.
 const NotLocalNote = "documents not available locally: skipped rendering"
 
+// UnsafeCodeNote is the note for a task marked unsafe_code.
+const UnsafeCodeNote = "runs the model's code (unsafe_code: true): run it with --confirm_run_unsafe_code"
+
 // ValidateOptions say how deeply Validate checks.
 type ValidateOptions struct {
 	// Loader, when set, lets Validate build the first documents of each
@@ -123,6 +126,9 @@ func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOpt
 					add("%s: %v", key, err)
 				}
 			}
+		}
+		if c.UnsafeCode {
+			probs = append(probs, Problem{Name: t.Name, File: c.File, Note: true, Message: UnsafeCodeNote})
 		}
 		if c.DocToText == nil && c.OutputType != OutputLoglikelihoodRolling {
 			add("doc_to_text is not set")

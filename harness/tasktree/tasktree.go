@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -246,6 +247,7 @@ func (s *Source) Fetch(ctx context.Context, opts Options) (*Tree, error) {
 	// is deleted once unpacked; an interrupted download stays there as
 	// .incomplete for the next attempt to resume.
 	archive := filepath.Join(cacheRoot, ".downloads", s.key()+".tar.gz")
+	slog.Info("downloading lm-eval's task tree (once; then it is used from the cache)", "url", s.URL, "cache", root)
 	if err := client.DownloadFile(ctx, s.URL, archive, -1, ""); err != nil {
 		return nil, fmt.Errorf("downloading lm-eval's task tree: %w", err)
 	}
