@@ -1,0 +1,182 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"lmeval/harness/config"
+	"lmeval/harness/model"
+	_ "lmeval/ports/all"
+)
+
+// scriptedLM answers each generation with the first answer whose keys
+// the prompt all contains.
+type scriptedLM struct {
+	model.LM
+	answers []scripted
+}
+
+type scripted struct {
+	keys []string
+	out  string
+}
+
+func (s *scriptedLM) GenerateUntil(_ context.Context, reqs []model.GenerateRequest) ([]string, error) {
+	out := make([]string, len(reqs))
+	for i, r := range reqs {
+	answers:
+		for _, a := range s.answers {
+			for _, k := range a.keys {
+				if !strings.Contains(r.Context, k) {
+					continue answers
+				}
+			}
+			out[i] = a.out
+			break
+		}
+	}
+	return out, nil
+}
+
+// codeTaskDir writes wrapper YAML including lm-eval's humaneval and mbpp
+// files over local documents in the datasets' schemas.
+func codeTaskDir(t *testing.T) string {
+	t.Helper()
+	tree, err := filepath.Abs("../../shared/lm-eval/lm_eval/tasks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tree); err != nil {
+		t.Skip("../shared/lm-eval not present")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	dir := t.TempDir()
+	write := func(name string, v any) {
+		var b []byte
+		switch x := v.(type) {
+		case string:
+			b = []byte(x)
+		case []map[string]any:
+			for _, d := range x {
+				line, _ := json.Marshal(d)
+				b = append(append(b, line...), '\n')
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("humaneval.jsonl", []map[string]any{
+		{"task_id": "HumanEval/0", "prompt": "def add(a, b):\n    \"\"\"Add two numbers.\"\"\"\n", "entry_point": "add",
+			"canonical_solution": "    return a + b\n", "test": "def check(candidate):\n    assert candidate(2, 3) == 5\n"},
+		{"task_id": "HumanEval/1", "prompt": "def neg(a):\n    \"\"\"Negate.\"\"\"\n", "entry_point": "neg",
+			"canonical_solution": "    return -a\n", "test": "def check(candidate):\n    assert candidate(2) == -2\n"},
+		{"task_id": "HumanEval/2", "prompt": "def spin():\n    \"\"\"Return 1.\"\"\"\n", "entry_point": "spin",
+			"canonical_solution": "    return 1\n", "test": "def check(candidate):\n    assert candidate() == 1\n"},
+	})
+	write("mbpp.jsonl", []map[string]any{
+		{"task_id": 11, "text": "Write a function to double a number.", "code": "def double(x):\n    return 2 * x",
+			"test_list": []string{"assert double(1) == 2", "assert double(2) == 4", "assert double(0) == 0"}},
+		{"task_id": 12, "text": "Write a function to square a number.", "code": "def square(x):\n    return x * x",
+			"test_list": []string{"assert square(1) == 1", "assert square(2) == 4", "assert square(3) == 9"}},
+	})
+	for _, c := range []struct{ task, file, data string }{
+		{"humaneval", "humaneval/humaneval.yaml", "humaneval.jsonl"},
+		{"humaneval_instruct", "humaneval/humaneval_instruct.yaml", "humaneval.jsonl"},
+		{"mbpp", "mbpp/mbpp.yaml", "mbpp.jsonl"},
+		{"mbpp_instruct", "mbpp/mbpp_instruct.yaml", "mbpp.jsonl"},
+	} {
+		write(c.task+"_local.yaml", "include: "+filepath.Join(tree, c.file)+"\ntask: "+c.task+"_local\ndataset_path: json\ndataset_name: null\ndataset_kwargs:\n  data_files:\n    test: "+filepath.Join(dir, c.data)+"\n")
+	}
+	return dir
+}
+
+// TestCodeExecutionTasks runs humaneval and mbpp (plain and instruct)
+// over local documents with scripted answers: one right, one wrong and
+// one looping forever for humaneval; one right and one wrong for mbpp.
+func TestCodeExecutionTasks(t *testing.T) {
+	dir := codeTaskDir(t)
+	reg, err := NewRegistry([]string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm := &scriptedLM{answers: []scripted{
+		// humaneval_instruct: the filter cuts at the first ```.
+		{[]string{"Write a solution", "Add two numbers."}, "    return a + b\n```\nDone."},
+		{[]string{"Add two numbers."}, "    return a + b\n"},
+		{[]string{"Negate."}, "    return a\n"},
+		{[]string{"Return 1."}, "    while True:\n        pass\n"},
+		// mbpp_instruct: extract_code_blocks of "```" + the answer (a
+		// leading word would be taken for the language tag, as in lm-eval).
+		{[]string{"task:\nWrite a function to double"}, "\ndef double(x):\n    return 2 * x\n```\nThat is all."},
+		{[]string{"task:\nWrite a function to square"}, "\ndef square(x):\n    return x + x\n```"},
+		{[]string{"task: Write a function to double"}, "def double(x):\n    return 2 * x\n"},
+		{[]string{"task: Write a function to square"}, "def square(x):\n    return x + x\n"},
+	}}
+	tasks := []string{"humaneval_local", "humaneval_instruct_local", "mbpp_local", "mbpp_instruct_local"}
+	layer := func(confirm bool) *config.Config {
+		v := map[string]any{"model": "dummy", "tasks": tasks, "bootstrap_iters": "0"}
+		if confirm {
+			v["confirm_run_unsafe_code"] = "true"
+		}
+		cfg, err := config.Resolve(config.Layer{Source: "test", Flags: true, Values: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+
+	// Without consent, nothing runs and every unsafe task is named.
+	_, err = Evaluate(context.Background(), layer(false), lm, WithRegistry(reg))
+	if err == nil {
+		t.Fatal("unsafe tasks ran without --confirm_run_unsafe_code")
+	}
+	for _, name := range tasks {
+		if !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "--confirm_run_unsafe_code") {
+			t.Errorf("error %q does not name %s and the flag", err, name)
+		}
+	}
+
+	samples := newMemSamples()
+	res, err := Evaluate(context.Background(), layer(true), lm, WithRegistry(reg), WithSamples(samples.open))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		task, key string
+		want      float64
+	}{
+		// add passes, neg fails, spin loops until the time limit.
+		{"humaneval_local", "pass@1,create_test", 1.0 / 3},
+		{"humaneval_instruct_local", "pass@1,create_test", 1.0 / 3},
+		{"mbpp_local", "pass_at_1,none", 0.5},
+		{"mbpp_instruct_local", "pass_at_1,extract_code", 0.5},
+	} {
+		e, ok := res.Results.Get(c.task)
+		if !ok {
+			t.Fatalf("no %s in results", c.task)
+		}
+		if got := getNum(t, e, c.key); !near(got, c.want) {
+			t.Errorf("%s %s = %v, want %v", c.task, c.key, got, c.want)
+		}
+	}
+	// The samples hold the programs the filter built.
+	for _, s := range samples.byTask["humaneval_instruct_local"] {
+		if s.DocID == 0 {
+			b, _ := json.Marshal(s.FilteredResps)
+			if !strings.Contains(string(b), `def add(a, b):\n    \"\"\"Add two numbers.\"\"\"\n    return a + b\n`) || strings.Contains(string(b), "Done.") {
+				t.Errorf("humaneval_instruct filtered_resps %s", b)
+			}
+		}
+	}
+	if files := res.LMEval.TaskFiles; !strings.HasPrefix(files["mbpp_local"], dir) {
+		t.Errorf("task_files %v", files)
+	}
+}
