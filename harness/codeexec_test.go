@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"lmeval/harness/config"
+	"lmeval/harness/dataset"
 	"lmeval/harness/model"
+	"lmeval/harness/task"
 	_ "lmeval/ports/all"
 )
 
@@ -178,5 +180,97 @@ func TestCodeExecutionTasks(t *testing.T) {
 	}
 	if files := res.LMEval.TaskFiles; !strings.HasPrefix(files["mbpp_local"], dir) {
 		t.Errorf("task_files %v", files)
+	}
+}
+
+// TestCodeTaskRequests: the requests of every humaneval and mbpp variant
+// equal those lm-eval builds on the same documents (prompts, few-shot
+// examples of list_fewshot_samples, gen_prefix, generation_kwargs,
+// repeats), dumped by testdata/code_tasks/gen_requests.py.
+func TestCodeTaskRequests(t *testing.T) {
+	tree, err := filepath.Abs("../../shared/lm-eval/lm_eval/tasks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tree); err != nil {
+		t.Skip("../shared/lm-eval not present")
+	}
+	data, err := filepath.Abs("testdata/code_tasks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type req struct {
+		Task      string `json:"task"`
+		DocID     int    `json:"doc_id"`
+		Idx       int    `json:"idx"`
+		Repeats   int    `json:"repeats"`
+		Arguments []any  `json:"arguments"`
+	}
+	want := map[string][]req{}
+	for _, m := range readJSONL(t, filepath.Join(data, "requests.jsonl")) {
+		b, _ := json.Marshal(m)
+		var r req
+		json.Unmarshal(b, &r)
+		l := want[r.Task]
+		if n := len(l); n > 0 && l[n-1].DocID == r.DocID && l[n-1].Idx == r.Idx {
+			continue // one line per repeat
+		}
+		want[r.Task] = append(l, r)
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"humaneval": "humaneval/humaneval.yaml", "humaneval_64": "humaneval/humaneval_64.yaml",
+		"humaneval_instruct": "humaneval/humaneval_instruct.yaml", "humaneval_64_instruct": "humaneval/humaneval_64_instruct.yaml",
+		"humaneval_plus": "humaneval/humaneval_plus.yaml", "mbpp": "mbpp/mbpp.yaml", "mbpp_instruct": "mbpp/mbpp_instruct.yaml",
+		"mbpp_plus": "mbpp/mbpp_plus.yaml", "mbpp_plus_instruct": "mbpp/mbpp_plus_instruct.yaml",
+	}
+	for name, f := range files {
+		jsonl := "humaneval.jsonl"
+		switch {
+		case strings.HasPrefix(name, "mbpp_plus"):
+			jsonl = "mbppplus.jsonl"
+		case strings.HasPrefix(name, "mbpp"):
+			jsonl = "mbpp.jsonl"
+		}
+		y := "include: " + filepath.Join(tree, f) + "\ntask: " + name + "_local\ndataset_path: json\ndataset_name: null\n" +
+			"dataset_kwargs:\n  data_files:\n    test: " + filepath.Join(data, jsonl) + "\n"
+		if err := os.WriteFile(filepath.Join(dir, name+"_local.yaml"), []byte(y), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reg, err := NewRegistry([]string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != len(files) {
+		t.Fatalf("vectors for %d tasks, want %d", len(want), len(files))
+	}
+	loader := DatasetLoader(dataset.Options{Offline: true})
+	for name, reqs := range want {
+		sel, err := reg.Load([]string{name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tk := sel.Tasks()[0]
+		if err := tk.Build(context.Background(), task.BuildOptions{Loader: loader}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(tk.Instances) != len(reqs) {
+			t.Fatalf("%s: %d requests, lm-eval %d", name, len(tk.Instances), len(reqs))
+		}
+		for i, in := range tk.Instances {
+			w := reqs[i]
+			if in.DocID != w.DocID || in.Idx != w.Idx || in.Repeats != w.Repeats {
+				t.Errorf("%s request %d: doc %d idx %d repeats %d, lm-eval %d %d %d", name, i, in.DocID, in.Idx, in.Repeats, w.DocID, w.Idx, w.Repeats)
+			}
+			if ctx := w.Arguments[0].(string); in.Generate.Context != ctx {
+				t.Errorf("%s doc %d: context\n%q\nlm-eval\n%q", name, in.DocID, in.Generate.Context, ctx)
+			}
+			got, _ := json.Marshal(in.GenKwargs)
+			exp, _ := json.Marshal(w.Arguments[1])
+			if string(got) != string(exp) {
+				t.Errorf("%s doc %d: gen_kwargs %s, lm-eval %s", name, in.DocID, got, exp)
+			}
+		}
 	}
 }

@@ -106,7 +106,8 @@ func (c *Client) DownloadURL(ctx context.Context, rawURL string) (string, error)
 			}
 		}
 	}
-	if err := c.DownloadFile(ctx, rawURL, dst, size, ""); err != nil {
+	lock := filepath.Join(c.DownloadsDir(), ".locks", hex.EncodeToString(sum[:8])+".lock")
+	if err := c.downloadFile(ctx, rawURL, dst, lock, size, ""); err != nil {
 		return "", err
 	}
 	return dst, nil
@@ -120,6 +121,10 @@ func (c *Client) DownloadURL(ctx context.Context, rawURL string) (string, error)
 // a mismatch deleting the download and wrapping ErrChecksum. Offline, a
 // missing dst is ErrOffline.
 func (c *Client) DownloadFile(ctx context.Context, rawURL, dst string, size int64, sha256 string) error {
+	return c.downloadFile(ctx, rawURL, dst, dst+".lock", size, sha256)
+}
+
+func (c *Client) downloadFile(ctx context.Context, rawURL, dst, lock string, size int64, sha256 string) error {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Scheme != "http" && u.Scheme != "https" {
 		return fmt.Errorf("not an http(s) URL: %q", rawURL)
@@ -133,7 +138,7 @@ func (c *Client) DownloadFile(ctx context.Context, rawURL, dst string, size int6
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
-	unlock, err := lockFile(ctx, dst+".lock")
+	unlock, err := lockFile(ctx, lock)
 	if err != nil {
 		return err
 	}
