@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -172,4 +173,14 @@ func canonValue(v any) any {
 		return l
 	}
 	return v
+}
+
+// TaskFileLabel is how listings and results name the file a task comes
+// from: an absolute path for files on disk (an --include_path, lm-eval's
+// task tree), "built-in:" and the path in the embedded tree otherwise.
+func TaskFileLabel(file string) string {
+	if file == "" || filepath.IsAbs(file) {
+		return file
+	}
+	return "built-in:" + file
 }

@@ -397,7 +397,7 @@ func (ev *evaluation) fillConfig(out *results.Results, start time.Time, modelTim
 	out.LMEval.PredictOnly = cfg.PredictOnly
 	out.LMEval.TaskFiles = map[string]string{}
 	for _, tr := range ev.runs {
-		out.LMEval.TaskFiles[tr.t.Name] = tr.t.Config.File
+		out.LMEval.TaskFiles[tr.t.Name] = TaskFileLabel(tr.t.Config.File)
 	}
 }
 

@@ -73,7 +73,7 @@ func lsTasks(c *cli.Context, what string) error {
 		if !ok {
 			continue
 		}
-		where := e.File
+		where := harness.TaskFileLabel(e.File)
 		if e.Kind == task.KindTag {
 			where = fmt.Sprintf("%d tasks: %s", len(e.Tags), abbreviateList(e.Tags, 6))
 		}
