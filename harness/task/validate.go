@@ -95,8 +95,18 @@ func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOpt
 		n = 3
 	}
 	for _, g := range sel.Groups() {
+		// A member's function metric may name its results freely (a dict
+		// such as {"pass@1": ...}): such names cannot be checked here.
+		dynamic := false
+		for _, t := range g.AllTasks(true) {
+			for _, m := range t.Config.MetricList {
+				if _, ok := m["metric"].(*Func); ok {
+					dynamic = true
+				}
+			}
+		}
 		for _, a := range g.Aggregate {
-			if opts.MetricKnown != nil && !opts.MetricKnown(a.Metric) {
+			if opts.MetricKnown != nil && !dynamic && !opts.MetricKnown(a.Metric) {
 				probs = append(probs, Problem{Name: g.Name, File: g.File, Message: fmt.Sprintf("aggregate_metric_list: unknown metric %q", a.Metric)})
 			}
 		}

@@ -5,5 +5,6 @@ package all
 
 import (
 	_ "lmeval/ports/humaneval"
+	_ "lmeval/ports/humaneval_infilling"
 	_ "lmeval/ports/mbpp"
 )

@@ -26,13 +26,13 @@ var Sources = []Source{
 func init() {
 	task.RegisterFunction("humaneval", "utils.build_predictions", filters.ListFunc(BuildPredictions))
 	task.RegisterFunction("humaneval", "utils.build_predictions_instruct", filters.ListFunc(BuildPredictionsInstruct))
-	task.RegisterFunction("humaneval", "utils.pass_at_k", task.MetricFunc(passAtKMetric))
+	task.RegisterFunction("humaneval", "utils.pass_at_k", task.MetricFunc(PassAtKMetric))
 }
 
-// passAtKMetric calls PassAtK as lm-eval's process_results calls
-// utils.pass_at_k: references=[gold], predictions=[programs], k from the
+// PassAtKMetric is the utils.pass_at_k metric hook: it calls PassAtK as
+// lm-eval's process_results calls utils.pass_at_k: references=[gold], predictions=[programs], k from the
 // metric_list entry (an int or a list); the dict comes back in k's order.
-func passAtKMetric(ctx context.Context, references, predictions []any, kwargs map[string]any) (any, error) {
+func PassAtKMetric(ctx context.Context, references, predictions []any, kwargs map[string]any) (any, error) {
 	ks, err := intList(kwargs["k"])
 	if err != nil {
 		return nil, fmt.Errorf("pass_at_k: k: %w", err)
