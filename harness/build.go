@@ -49,6 +49,11 @@ type taskRun struct {
 	// metricFns are the metric_list entries that are native functions
 	// (`metric: !function`), by metric name.
 	metricFns map[string]task.MetricFunc
+	// fnKeys are the keys function metrics returned as a dict, by
+	// metric, in first-seen order (lm-eval gives each the function's
+	// higher_is_better and aggregation).
+	fnMu   sync.Mutex
+	fnKeys map[string][]string
 
 	// Per document (position in t.Docs): its instances sorted by Idx, the
 	// responses of each (one per repeat), the answers still missing, and
@@ -335,6 +340,22 @@ func metricEntry(m map[string]any) map[string]any {
 		out["aggregation"] = "mean"
 	}
 	return out
+}
+
+// higherIsBetter calls set for each metric of the task, as lm-eval's
+// higher_is_better(): the metric_list entries, then the keys that
+// function metrics returned as a dict, each with its function's value.
+func (tr *taskRun) higherIsBetter(set func(name string, hib bool)) {
+	for _, s := range tr.specs {
+		set(s.Name, s.HigherIsBetter)
+	}
+	tr.fnMu.Lock()
+	defer tr.fnMu.Unlock()
+	for _, s := range tr.specs {
+		for _, k := range tr.fnKeys[s.Name] {
+			set(k, s.HigherIsBetter)
+		}
+	}
 }
 
 // nativeFilterFns gives the filters package a copy of a filter_list

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -168,6 +169,12 @@ func TestCodeExecutionTasks(t *testing.T) {
 		if got := getNum(t, e, c.key); !near(got, c.want) {
 			t.Errorf("%s %s = %v, want %v", c.task, c.key, got, c.want)
 		}
+	}
+	// As in lm-eval, the dict's keys take the function's higher_is_better.
+	if hib := res.HigherIsBetter["humaneval_local"]; hib == nil || fmt.Sprint(hib.Keys()) != "[pass_at_k pass@1]" {
+		t.Errorf("higher_is_better %v, want pass_at_k then pass@1", hib)
+	} else if v, _ := hib.Get("pass@1"); !v {
+		t.Error("pass@1 not higher-is-better")
 	}
 	// The samples hold the programs the filter built.
 	for _, s := range samples.byTask["humaneval_instruct_local"] {

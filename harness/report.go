@@ -249,11 +249,11 @@ func groupHigherIsBetter(roots []*node, taskRes map[*taskRun]*taskResult, ev *ev
 		}
 		for _, c := range n.children {
 			if c.run != nil {
-				for _, s := range c.run.specs {
-					if _, ok := m.Get(s.Name); !ok {
-						m.Set(s.Name, s.HigherIsBetter)
+				c.run.higherIsBetter(func(name string, hib bool) {
+					if _, ok := m.Get(name); !ok {
+						m.Set(name, hib)
 					}
-				}
+				})
 			}
 		}
 		for _, c := range n.children {
@@ -274,9 +274,7 @@ func (ev *evaluation) addTask(out *results.Results, tr *taskRun, r *taskResult, 
 		alias = t.Name
 	}
 	hib := results.NewOrderedMap[bool]()
-	for _, s := range tr.specs {
-		hib.Set(s.Name, s.HigherIsBetter)
-	}
+	tr.higherIsBetter(hib.Set)
 	nshot := t.NumFewshot
 	if nshot == 0 {
 		if v, ok := t.Config.Metadata["num_fewshot"]; ok {

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	"lmeval/harness/metrics"
@@ -170,10 +171,18 @@ func (tr *taskRun) scoreFuncs(ctx context.Context, d *task.DocInfo, result any, 
 			return docScore{}, fmt.Errorf("metric %s: %w", s.Name, err)
 		}
 		if dict, ok := v.(task.MetricDict); ok {
+			tr.fnMu.Lock()
+			if tr.fnKeys == nil {
+				tr.fnKeys = map[string][]string{}
+			}
 			for _, it := range dict {
 				m[it.Name] = it.Value
 				keys = append(keys, it.Name)
+				if !slices.Contains(tr.fnKeys[s.Name], it.Name) {
+					tr.fnKeys[s.Name] = append(tr.fnKeys[s.Name], it.Name)
+				}
 			}
+			tr.fnMu.Unlock()
 			continue
 		}
 		m[s.Name] = v
