@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"lmeval/harness/codeexec"
 	"lmeval/harness/config"
 	"lmeval/harness/filters"
 	"lmeval/harness/metrics"
@@ -107,10 +108,16 @@ func (ev *evaluation) resolve() error {
 	if len(ev.runs) == 0 {
 		return errors.New("no tasks to evaluate")
 	}
-	// As lm-eval's evaluator, before anything runs.
+	// As lm-eval's evaluator, before anything runs; and the interpreter
+	// must exist before the model spends time generating programs.
 	for _, tr := range ev.runs {
-		if tr.t.Config.UnsafeCode && !ev.cfg.ConfirmRunUnsafeCode {
+		if !tr.t.Config.UnsafeCode {
+			continue
+		}
+		if !ev.cfg.ConfirmRunUnsafeCode {
 			errs = append(errs, fmt.Errorf("task %s (%s) runs the model's code (unsafe_code: true): give --confirm_run_unsafe_code to run it", tr.t.Name, tr.t.Config.File))
+		} else if _, err := codeexec.Python(); err != nil {
+			errs = append(errs, fmt.Errorf("task %s: %w", tr.t.Name, err))
 		}
 	}
 	if len(errs) > 0 {

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"lmeval/harness/codeexec"
 	"lmeval/harness/config"
 	"lmeval/harness/dataset"
 	"lmeval/harness/model"
@@ -146,6 +148,14 @@ func TestCodeExecutionTasks(t *testing.T) {
 			t.Errorf("error %q does not name %s and the flag", err, name)
 		}
 	}
+
+	// No interpreter: a clear error before anything is generated.
+	t.Setenv("LMEVAL_PYTHON", filepath.Join(t.TempDir(), "python3"))
+	_, err = Evaluate(context.Background(), layer(true), lm, WithRegistry(reg))
+	if !errors.Is(err, codeexec.ErrNoPython) {
+		t.Errorf("without python3: %v, want ErrNoPython", err)
+	}
+	t.Setenv("LMEVAL_PYTHON", "")
 
 	samples := newMemSamples()
 	res, err := Evaluate(context.Background(), layer(true), lm, WithRegistry(reg), WithSamples(samples.open))

@@ -105,6 +105,11 @@ func (r *Runner) memory() int64 {
 	return r.Memory
 }
 
+// Python returns the interpreter programs run with ($LMEVAL_PYTHON, else
+// python3 on the PATH), or ErrNoPython, so a run can fail before the
+// model generates anything.
+func Python() (string, error) { return (&Runner{}).python() }
+
 // python finds the interpreter.
 func (r *Runner) python() (string, error) {
 	p := r.Python
