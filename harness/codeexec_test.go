@@ -200,8 +200,8 @@ func TestCodeExecutionTasks(t *testing.T) {
 	}
 }
 
-// TestCodeTaskRequests: the requests of every humaneval and mbpp variant
-// equal those lm-eval builds on the same documents (prompts, few-shot
+// TestCodeTaskRequests: the requests of every humaneval, mbpp and
+// cruxeval variant (and two humaneval_infilling ones) equal those lm-eval builds on the same documents (prompts, few-shot
 // examples of list_fewshot_samples, gen_prefix, generation_kwargs,
 // repeats), dumped by testdata/code_tasks/gen_requests.py.
 func TestCodeTaskRequests(t *testing.T) {
@@ -240,10 +240,19 @@ func TestCodeTaskRequests(t *testing.T) {
 		"humaneval_instruct": "humaneval/humaneval_instruct.yaml", "humaneval_64_instruct": "humaneval/humaneval_64_instruct.yaml",
 		"humaneval_plus": "humaneval/humaneval_plus.yaml", "mbpp": "mbpp/mbpp.yaml", "mbpp_instruct": "mbpp/mbpp_instruct.yaml",
 		"mbpp_plus": "mbpp/mbpp_plus.yaml", "mbpp_plus_instruct": "mbpp/mbpp_plus_instruct.yaml",
+		"humaneval_single_line_infilling": "humaneval_infilling/single_line_infilling.yaml",
+		"humaneval_multi_line_infilling":  "humaneval_infilling/multi_line_infilling.yaml",
+		"cruxeval_input":                  "cruxeval/cruxeval_input.yaml", "cruxeval_input_cot": "cruxeval/cruxeval_input_cot.yaml",
+		"cruxeval_output": "cruxeval/cruxeval_output.yaml", "cruxeval_output_cot": "cruxeval/cruxeval_output_cot.yaml",
+		"cruxeval_input_08": "cruxeval/cruxeval_input_08.yaml",
 	}
 	for name, f := range files {
 		jsonl := "humaneval.jsonl"
 		switch {
+		case strings.HasPrefix(name, "cruxeval"):
+			jsonl = "cruxeval.jsonl"
+		case strings.Contains(name, "infilling"):
+			jsonl = "infilling.jsonl"
 		case strings.HasPrefix(name, "mbpp_plus"):
 			jsonl = "mbppplus.jsonl"
 		case strings.HasPrefix(name, "mbpp"):

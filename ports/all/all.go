@@ -4,6 +4,7 @@
 package all
 
 import (
+	_ "lmeval/ports/cruxeval"
 	_ "lmeval/ports/humaneval"
 	_ "lmeval/ports/humaneval_infilling"
 	_ "lmeval/ports/mbpp"

@@ -1,4 +1,5 @@
-"""Dumps lm-eval's own requests for humaneval and mbpp (every variant) over
+"""Dumps lm-eval's own requests for humaneval, humaneval_infilling, mbpp and
+cruxeval (every variant but the random-span infilling ones) over
 the local documents here, into requests.jsonl.
 
     /usr/bin/python3 harness/testdata/code_tasks/gen_requests.py ../shared
@@ -31,6 +32,13 @@ tasks = [
     ("mbpp_instruct", "mbpp/mbpp_instruct.yaml", "mbpp.jsonl"),
     ("mbpp_plus", "mbpp/mbpp_plus.yaml", "mbppplus.jsonl"),
     ("mbpp_plus_instruct", "mbpp/mbpp_plus_instruct.yaml", "mbppplus.jsonl"),
+    ("humaneval_single_line_infilling", "humaneval_infilling/single_line_infilling.yaml", "infilling.jsonl"),
+    ("humaneval_multi_line_infilling", "humaneval_infilling/multi_line_infilling.yaml", "infilling.jsonl"),
+    ("cruxeval_input", "cruxeval/cruxeval_input.yaml", "cruxeval.jsonl"),
+    ("cruxeval_input_cot", "cruxeval/cruxeval_input_cot.yaml", "cruxeval.jsonl"),
+    ("cruxeval_output", "cruxeval/cruxeval_output.yaml", "cruxeval.jsonl"),
+    ("cruxeval_output_cot", "cruxeval/cruxeval_output_cot.yaml", "cruxeval.jsonl"),
+    ("cruxeval_input_08", "cruxeval/cruxeval_input_08.yaml", "cruxeval.jsonl"),
 ]
 inc = os.path.join(tmp, "tasks")
 os.makedirs(inc)
@@ -58,8 +66,14 @@ rc = run_ref.main(["--tasks", ",".join(n + "_local" for n, _, _ in tasks), "--in
                    "--dump-requests", dump, "--output", os.path.join(tmp, "out.json"), "--no-table"])
 if rc:
     sys.exit(rc)
+seen = set()
 with open(dump) as f, open(os.path.join(here, "requests.jsonl"), "w") as out:
     for line in f:
         r = json.loads(line)
+        key = (r["task"], r["doc_id"], r["idx"])
+        if key in seen:
+            continue  # one line per repeat: keep the first
+        seen.add(key)
         r.pop("answer", None)
+        r.pop("seq", None)
         out.write(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n")
