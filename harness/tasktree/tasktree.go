@@ -113,7 +113,9 @@ func repoSource(spec, repo, commit string) (*Source, error) {
 		return nil, fmt.Errorf("tasks source %q: %q is not a commit", spec, commit)
 	}
 	s := &Source{Spec: spec, Repo: repo, Commit: commit, URL: archiveURL(repo, commit)}
-	if repo == DefaultRepo && commit == PinnedCommit {
+	// The commit fixes the content, whoever serves it (a mirror, a fork):
+	// the pin applies to any repository at PinnedCommit.
+	if commit == PinnedCommit {
 		p := Pinned
 		s.Pin = &p
 	}

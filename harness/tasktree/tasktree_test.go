@@ -327,6 +327,7 @@ func TestParse(t *testing.T) {
 		{"@" + PinnedCommit, "", DefaultRepo + "/archive/" + PinnedCommit + ".tar.gz", PinnedCommit, true},
 		{DefaultRepo + ".git@" + PinnedCommit, "", DefaultRepo + "/archive/" + PinnedCommit + ".tar.gz", PinnedCommit, true},
 		{"https://github.com/me/fork@v0.4.9", "", "https://github.com/me/fork/archive/v0.4.9.tar.gz", "v0.4.9", false},
+		{"https://mirror.example/lm-eval@" + PinnedCommit, "", "https://mirror.example/lm-eval/archive/" + PinnedCommit + ".tar.gz", PinnedCommit, true},
 		{"https://example.com/x/tree.tar.gz", "", "https://example.com/x/tree.tar.gz", "", false},
 		{filepath.Join(dir, "checkout"), filepath.Join(dir, "checkout", "lm_eval", "tasks"), "", "", false},
 		{filepath.Join(dir, "site", "lm_eval"), filepath.Join(dir, "site", "lm_eval", "tasks"), "", "", false},
@@ -366,5 +367,44 @@ func TestPinnedMatchesSharedCheckout(t *testing.T) {
 	}
 	if p != Pinned {
 		t.Errorf("digest of ../shared/lm-eval/lm_eval/tasks %+v, Pinned %+v (refresh with scripts/tasktree-pin)", p, Pinned)
+	}
+}
+
+// The real tree at the pinned commit, archived as GitHub lays it out and
+// served from a loopback mirror, is accepted as verified against Pinned.
+func TestPinnedTreeFromMirror(t *testing.T) {
+	root := filepath.Join("..", "..", "..", "shared", "lm-eval")
+	if _, err := os.Stat(filepath.Join(root, "lm_eval", "tasks")); err != nil {
+		t.Skip("../shared/lm-eval not present")
+	}
+	files := map[string]string{}
+	err := filepath.WalkDir(filepath.Join(root, "lm_eval", "tasks"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HF_HUB_OFFLINE", "")
+	s := newServer(t)
+	s.files["/mirror/lm-evaluation-harness/archive/"+PinnedCommit+".tar.gz"] = archiveOf(t, "lm-evaluation-harness-"+PinnedCommit, files)
+	src, err := Parse(s.URL + "/mirror/lm-evaluation-harness@" + PinnedCommit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := src.Fetch(context.Background(), Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tree.Verified || *tree.Digest != Pinned {
+		t.Errorf("tree %+v, want verified against %+v", tree, Pinned)
+	}
+	if _, err := os.Stat(filepath.Join(tree.Dir, "humaneval", "humaneval.yaml")); err != nil {
+		t.Error(err)
 	}
 }
