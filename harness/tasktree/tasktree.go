@@ -156,7 +156,7 @@ func treeDir(dir string) (string, error) {
 // Tree is a task tree ready to index.
 type Tree struct {
 	// Dir is the lm_eval/tasks directory.
-	Dir string `json:"dir"`
+	Dir string `json:"dir,omitempty"`
 	// Source is the source as given ("" for the default), URL the archive
 	// it was downloaded from, Commit the commit when known.
 	Source string `json:"source,omitempty"`
@@ -282,6 +282,9 @@ func (s *Source) Fetch(ctx context.Context, opts Options) (*Tree, error) {
 	// Another process may have finished the same tree meanwhile.
 	if t, ok, err := s.Local(opts); err != nil || ok {
 		return t, err
+	}
+	if err := os.Chmod(stage, 0o755); err != nil { // MkdirTemp made it 0700
+		return nil, err
 	}
 	os.RemoveAll(root) // an incomplete earlier attempt
 	if err := os.Rename(stage, root); err != nil {
