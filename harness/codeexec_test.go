@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"lmeval/harness/codeexec"
@@ -234,36 +236,7 @@ func TestCodeTaskRequests(t *testing.T) {
 		}
 		want[r.Task] = append(l, r)
 	}
-	dir := t.TempDir()
-	files := map[string]string{
-		"humaneval": "humaneval/humaneval.yaml", "humaneval_64": "humaneval/humaneval_64.yaml",
-		"humaneval_instruct": "humaneval/humaneval_instruct.yaml", "humaneval_64_instruct": "humaneval/humaneval_64_instruct.yaml",
-		"humaneval_plus": "humaneval/humaneval_plus.yaml", "mbpp": "mbpp/mbpp.yaml", "mbpp_instruct": "mbpp/mbpp_instruct.yaml",
-		"mbpp_plus": "mbpp/mbpp_plus.yaml", "mbpp_plus_instruct": "mbpp/mbpp_plus_instruct.yaml",
-		"humaneval_single_line_infilling": "humaneval_infilling/single_line_infilling.yaml",
-		"humaneval_multi_line_infilling":  "humaneval_infilling/multi_line_infilling.yaml",
-		"cruxeval_input":                  "cruxeval/cruxeval_input.yaml", "cruxeval_input_cot": "cruxeval/cruxeval_input_cot.yaml",
-		"cruxeval_output": "cruxeval/cruxeval_output.yaml", "cruxeval_output_cot": "cruxeval/cruxeval_output_cot.yaml",
-		"cruxeval_input_08": "cruxeval/cruxeval_input_08.yaml",
-	}
-	for name, f := range files {
-		jsonl := "humaneval.jsonl"
-		switch {
-		case strings.HasPrefix(name, "cruxeval"):
-			jsonl = "cruxeval.jsonl"
-		case strings.Contains(name, "infilling"):
-			jsonl = "infilling.jsonl"
-		case strings.HasPrefix(name, "mbpp_plus"):
-			jsonl = "mbppplus.jsonl"
-		case strings.HasPrefix(name, "mbpp"):
-			jsonl = "mbpp.jsonl"
-		}
-		y := "include: " + filepath.Join(tree, f) + "\ntask: " + name + "_local\ndataset_path: json\ndataset_name: null\n" +
-			"dataset_kwargs:\n  data_files:\n    test: " + filepath.Join(data, jsonl) + "\n"
-		if err := os.WriteFile(filepath.Join(dir, name+"_local.yaml"), []byte(y), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, files := codeWrappers(t, tree, data)
 	reg, err := NewRegistry([]string{dir}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -299,4 +272,131 @@ func TestCodeTaskRequests(t *testing.T) {
 			}
 		}
 	}
+}
+
+// codeWrappers writes wrapper YAML (include: lm-eval's file, local
+// data_files) for the code tasks of testdata/code_tasks, as its
+// generators do, and returns the directory and the lm-eval files.
+func codeWrappers(t *testing.T, tree, data string) (string, map[string]string) {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"humaneval": "humaneval/humaneval.yaml", "humaneval_64": "humaneval/humaneval_64.yaml",
+		"humaneval_instruct": "humaneval/humaneval_instruct.yaml", "humaneval_64_instruct": "humaneval/humaneval_64_instruct.yaml",
+		"humaneval_plus": "humaneval/humaneval_plus.yaml", "mbpp": "mbpp/mbpp.yaml", "mbpp_instruct": "mbpp/mbpp_instruct.yaml",
+		"mbpp_plus": "mbpp/mbpp_plus.yaml", "mbpp_plus_instruct": "mbpp/mbpp_plus_instruct.yaml",
+		"humaneval_single_line_infilling": "humaneval_infilling/single_line_infilling.yaml",
+		"humaneval_multi_line_infilling":  "humaneval_infilling/multi_line_infilling.yaml",
+		"cruxeval_input":                  "cruxeval/cruxeval_input.yaml", "cruxeval_input_cot": "cruxeval/cruxeval_input_cot.yaml",
+		"cruxeval_output": "cruxeval/cruxeval_output.yaml", "cruxeval_output_cot": "cruxeval/cruxeval_output_cot.yaml",
+		"cruxeval_input_08": "cruxeval/cruxeval_input_08.yaml",
+	}
+	for name, f := range files {
+		jsonl := "humaneval.jsonl"
+		switch {
+		case strings.HasPrefix(name, "cruxeval"):
+			jsonl = "cruxeval.jsonl"
+		case strings.Contains(name, "infilling"):
+			jsonl = "infilling.jsonl"
+		case strings.HasPrefix(name, "mbpp_plus"):
+			jsonl = "mbppplus.jsonl"
+		case strings.HasPrefix(name, "mbpp"):
+			jsonl = "mbpp.jsonl"
+		}
+		y := "include: " + filepath.Join(tree, f) + "\ntask: " + name + "_local\ndataset_path: json\ndataset_name: null\n" +
+			"dataset_kwargs:\n  data_files:\n    test: " + filepath.Join(data, jsonl) + "\n"
+		if err := os.WriteFile(filepath.Join(dir, name+"_local.yaml"), []byte(y), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, files
+}
+
+// TestCodeTaskMetrics: the metrics lm-eval computes from fixed answers
+// (testdata/code_tasks/answers.json: right, wrong, looping, unbounded
+// allocation, a socket; metrics.json by gen_metrics.py, replaying them
+// through the real lm-eval) equal lmeval's from the same answers.
+func TestCodeTaskMetrics(t *testing.T) {
+	tree, err := filepath.Abs("../../shared/lm-eval/lm_eval/tasks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tree); err != nil {
+		t.Skip("../shared/lm-eval not present")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	data, _ := filepath.Abs("testdata/code_tasks")
+	dir, _ := codeWrappers(t, tree, data)
+	reg, err := NewRegistry([]string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answers map[string][][]string
+	var want map[string]map[string]any
+	for f, v := range map[string]any{"answers.json": &answers, "metrics.json": &want} {
+		b, err := os.ReadFile(filepath.Join(data, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var reqs []map[string]any
+	for _, m := range readJSONL(t, filepath.Join(data, "requests.jsonl")) {
+		reqs = append(reqs, m)
+	}
+	for name, docs := range answers {
+		// One run per task: tasks over the same documents share contexts.
+		lm := &contextLM{answers: map[string][]string{}, next: map[string]int{}}
+		for _, r := range reqs {
+			if r["task"] == name {
+				lm.answers[r["arguments"].([]any)[0].(string)] = docs[int(r["doc_id"].(float64))]
+			}
+		}
+		cfg, err := config.Resolve(config.Layer{Source: "test", Flags: true, Values: map[string]any{
+			"model": "dummy", "tasks": []string{name}, "bootstrap_iters": "0", "confirm_run_unsafe_code": "true"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Evaluate(context.Background(), cfg, lm, WithRegistry(reg))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		e, _ := res.Results.Get(name)
+		for k, w := range want[name] {
+			if k == "name" || k == "sample_len" {
+				continue
+			}
+			if got := getNum(t, e, k); math.Abs(got-w.(float64)) > 1e-9 {
+				t.Errorf("%s %s = %v, lm-eval %v", name, k, got, w)
+			}
+		}
+	}
+}
+
+// contextLM answers a generation by its context, giving a context's
+// answers in turn (the repeats of a document).
+type contextLM struct {
+	model.LM
+	mu      sync.Mutex
+	answers map[string][]string
+	next    map[string]int
+}
+
+func (c *contextLM) GenerateUntil(_ context.Context, reqs []model.GenerateRequest) ([]string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]string, len(reqs))
+	for i, r := range reqs {
+		a, ok := c.answers[r.Context]
+		if !ok {
+			return nil, fmt.Errorf("no answer for context %q", r.Context)
+		}
+		out[i] = a[c.next[r.Context]%len(a)]
+		c.next[r.Context]++
+	}
+	return out, nil
 }
