@@ -117,14 +117,14 @@ func (c *Client) DownloadURL(ctx context.Context, rawURL string) (string, error)
 // unless dst exists, through dst+".incomplete": an interrupted download
 // is retried, and a later call resumes it with a Range request; a lock
 // beside dst keeps concurrent processes from downloading it twice. size
-// (-1: unknown) and sha256 (hex; "": unchecked) are verified when given,
+// (-1: unknown) and sum256 (hex sha256; "": unchecked) are verified when given,
 // a mismatch deleting the download and wrapping ErrChecksum. Offline, a
 // missing dst is ErrOffline.
-func (c *Client) DownloadFile(ctx context.Context, rawURL, dst string, size int64, sha256 string) error {
-	return c.downloadFile(ctx, rawURL, dst, dst+".lock", size, sha256)
+func (c *Client) DownloadFile(ctx context.Context, rawURL, dst string, size int64, sum256 string) error {
+	return c.downloadFile(ctx, rawURL, dst, dst+".lock", size, sum256)
 }
 
-func (c *Client) downloadFile(ctx context.Context, rawURL, dst, lock string, size int64, sha256 string) error {
+func (c *Client) downloadFile(ctx context.Context, rawURL, dst, lock string, size int64, sum256 string) error {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Scheme != "http" && u.Scheme != "https" {
 		return fmt.Errorf("not an http(s) URL: %q", rawURL)
@@ -146,7 +146,7 @@ func (c *Client) downloadFile(ctx context.Context, rawURL, dst, lock string, siz
 	if _, err := os.Stat(dst); err == nil {
 		return nil
 	}
-	meta := &fileMeta{location: rawURL, size: size, etag: strings.ToLower(sha256)}
+	meta := &fileMeta{location: rawURL, size: size, etag: strings.ToLower(sum256)}
 	if err := c.fetchBlob(ctx, meta, dst, path.Base(u.Path)); err != nil {
 		return fmt.Errorf("%s: %w", u.Redacted(), err)
 	}
