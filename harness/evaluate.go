@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"lmeval/harness/cache"
+	"lmeval/harness/codeexec"
 	"lmeval/harness/config"
 	"lmeval/harness/dataset"
 	"lmeval/harness/model"
@@ -158,7 +159,9 @@ func Evaluate(ctx context.Context, cfg *config.Config, lm model.LM, opts ...Opti
 		slog.Warn("generation_kwargs given on the command line update the tasks' own; set do_sample=true for non-greedy decoding")
 	}
 
-	ev := &evaluation{cfg: cfg, lm: lm, opts: o}
+	// Programs the model writes run only with the user's consent.
+	codeexec.Confirm(cfg.ConfirmRunUnsafeCode)
+	ev := &evaluation{cfg: cfg, lm: lm, opts: o, ctx: ctx}
 	if err := ev.resolve(); err != nil {
 		return nil, err
 	}

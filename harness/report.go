@@ -335,9 +335,7 @@ func (ev *evaluation) addTask(out *results.Results, tr *taskRun, r *taskResult) 
 		alias = t.Name
 	}
 	hib := results.NewOrderedMap[bool]()
-	for _, s := range tr.specs {
-		hib.Set(s.Name, s.HigherIsBetter)
-	}
+	tr.higherIsBetter(hib.Set)
 	nshot := t.NumFewshot
 	if nshot == 0 {
 		if v, ok := t.Config.Metadata["num_fewshot"]; ok {
@@ -458,6 +456,10 @@ func (ev *evaluation) fillConfig(out *results.Results, start time.Time, modelTim
 	ev.fillIdentity(out)
 	out.LMEval = lmevalBlock(ev.lm, modelTime)
 	out.LMEval.PredictOnly = cfg.PredictOnly
+	out.LMEval.TaskFiles = map[string]string{}
+	for _, tr := range ev.runs {
+		out.LMEval.TaskFiles[tr.t.Name] = TaskFileLabel(tr.t.Config.File)
+	}
 }
 
 // fillIdentity adds what lm-eval's GeneralConfigTracker records: the

@@ -1,7 +1,9 @@
 package harness
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	"lmeval/harness/metrics"
@@ -28,7 +30,7 @@ func (ev *evaluation) complete(tr *taskRun, p int) error {
 		if err != nil {
 			return fmt.Errorf("task %s, document %d: %w", t.Name, d.ID, err)
 		}
-		sc, err := tr.score(d, filtered)
+		sc, err := tr.score(ev.ctx, d, filtered)
 		if err != nil {
 			return fmt.Errorf("task %s, document %d, filter %s: %w", t.Name, d.ID, pl.Name, err)
 		}
@@ -52,7 +54,7 @@ var mcOrder = map[string]int{
 
 // score computes one document's metric values from its filtered answers
 // (one per instance), as lm-eval's ConfigurableTask.process_results.
-func (tr *taskRun) score(d *task.DocInfo, filtered []any) (docScore, error) {
+func (tr *taskRun) score(ctx context.Context, d *task.DocInfo, filtered []any) (docScore, error) {
 	t := tr.t
 	if tr.native {
 		m, _, err := t.ProcessResults(d.Doc, filtered)
@@ -120,6 +122,9 @@ func (tr *taskRun) score(d *task.DocInfo, filtered []any) (docScore, error) {
 		if m, err = metrics.ScoreGeneration(tr.specs, golds, multiple, s); err != nil {
 			return docScore{}, err
 		}
+		if len(tr.metricFns) > 0 {
+			return tr.scoreFuncs(ctx, d, res, m)
+		}
 	default:
 		return docScore{}, fmt.Errorf("unknown output_type %q", t.Config.OutputType)
 	}
@@ -153,6 +158,56 @@ func nativeOrder(m map[string]any, specs []metrics.Spec) []string {
 	}
 	sort.Strings(rest)
 	return append(keys, rest...)
+}
+
+// scoreFuncs adds the function metrics of a generate_until document to
+// the built-in ones in m, as lm-eval's process_results: each is called
+// with references=[gold] and predictions=[result] (result unstringified:
+// a list of programs stays a list), and a dict result contributes each of
+// its keys in place of the function's name.
+func (tr *taskRun) scoreFuncs(ctx context.Context, d *task.DocInfo, result any, m map[string]any) (docScore, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if _, multiple := generationGolds(d); multiple {
+		return docScore{}, fmt.Errorf("function metrics with several targets are not supported")
+	}
+	gold := d.Target
+	if i, ok := gold.(int); ok && d.Choices != nil && i >= 0 && i < len(d.Choices) {
+		gold = d.Choices[i]
+	}
+	var keys []string
+	for _, s := range tr.specs {
+		fn, ok := tr.metricFns[s.Name]
+		if !ok {
+			if _, ok := m[s.Name]; ok {
+				keys = append(keys, s.Name)
+			}
+			continue
+		}
+		v, err := fn(ctx, []any{gold}, []any{result}, s.Kwargs)
+		if err != nil {
+			return docScore{}, fmt.Errorf("metric %s: %w", s.Name, err)
+		}
+		if dict, ok := v.(task.MetricDict); ok {
+			tr.fnMu.Lock()
+			if tr.fnKeys == nil {
+				tr.fnKeys = map[string][]string{}
+			}
+			for _, it := range dict {
+				m[it.Name] = it.Value
+				keys = append(keys, it.Name)
+				if !slices.Contains(tr.fnKeys[s.Name], it.Name) {
+					tr.fnKeys[s.Name] = append(tr.fnKeys[s.Name], it.Name)
+				}
+			}
+			tr.fnMu.Unlock()
+			continue
+		}
+		m[s.Name] = v
+		keys = append(keys, s.Name)
+	}
+	return docScore{keys: keys, values: m}, nil
 }
 
 func rank(k string) int {

@@ -16,13 +16,15 @@ import (
 	"lmeval/harness/model"
 	"lmeval/harness/output"
 	"lmeval/harness/results"
+	"lmeval/harness/tasktree"
 	"lmeval/hub"
 )
 
 // evaluate runs cfg's tasks on lm (harness.Evaluate), prints the results
 // table on stdout and writes the results JSON and, with --log_samples, the
 // samples files under --output_path.
-func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.LM, opts ...harness.Option) error {
+// tree, when not nil, is the lm-eval task tree the tasks came from.
+func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.LM, tree *tasktree.Tree, opts ...harness.Option) error {
 	start := time.Now()
 	var layout output.Layout
 	if cfg.OutputPath != "" {
@@ -75,6 +77,9 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.
 	}
 	if res.LMEval != nil {
 		res.LMEval.Version = Version
+		if tree != nil {
+			res.LMEval.TasksTree = tree
+		}
 		if sum := fingerprint(); sum != "" && res.LMEval.Model != nil {
 			res.LMEval.Model["sha256"] = sum
 		}

@@ -74,6 +74,8 @@ func runFlags() []cli.Flag {
 		str("bootstrap_iters", "", "bootstrap iterations for standard errors; 0 turns them off (default: 100000)"),
 		str("verbosity", "v", "log level: DEBUG, INFO, WARNING, ERROR, CRITICAL (default: LMEVAL_LOG_LEVEL, else INFO)"),
 		boolean("no_progress", "", "no progress bars (they are also off when stderr is not a terminal)"),
+		boolean("confirm_run_unsafe_code", "", "allow tasks marked unsafe_code (humaneval, mbpp, ...) to run the model's programs, each in a sandboxed python3"),
+		str("tasks_source", "", "lm-eval task tree: a directory (checkout, or an installed lm_eval/tasks), an archive URL, or REPO_URL@COMMIT (default: $LMEVAL_TASKS_SOURCE, else the pinned lm-eval commit, downloaded once)"),
 	}
 }
 
@@ -144,7 +146,15 @@ func runAction(c *cli.Context) error {
 
 	// Tasks are resolved before the model loads, so a misspelt name or a
 	// broken YAML fails in a second rather than after loading a large model.
-	reg, err := harness.NewRegistry(cfg.IncludePaths, cfg.Metadata)
+	names := make([]string, len(cfg.Tasks))
+	for i, t := range cfg.Tasks {
+		names[i] = t.Name
+	}
+	ropts := harness.RegistryOptions{Include: cfg.IncludePaths, Metadata: cfg.Metadata, TasksSource: cfg.TasksSource, Want: names}
+	if progress.ForStderr(cfg.NoProgress).Enabled() {
+		ropts.Tree.Progress = os.Stderr
+	}
+	reg, tree, err := harness.BuildRegistry(ctx, ropts)
 	if err != nil {
 		return err
 	}
@@ -160,7 +170,7 @@ func runAction(c *cli.Context) error {
 	}
 	defer closeLM()
 
-	err = evaluate(ctx, c, cfg, lm, harness.WithRegistry(reg))
+	err = evaluate(ctx, c, cfg, lm, tree, harness.WithRegistry(reg))
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		msg := "interrupted"
 		if cfg.UseCache != "" {

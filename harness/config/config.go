@@ -57,6 +57,13 @@ type Config struct {
 	// HFHubLogArgs publish the results and samples on the Hugging Face Hub
 	// (--hf_hub_log_args).
 	HFHubLogArgs HubLogArgs `json:"hf_hub_log_args"`
+	// ConfirmRunUnsafeCode allows tasks marked unsafe_code (humaneval,
+	// mbpp, ...) to run the model's programs (lm-eval's
+	// --confirm_run_unsafe_code).
+	ConfirmRunUnsafeCode bool `json:"confirm_run_unsafe_code,omitempty"`
+	// TasksSource is where lm-eval's task tree comes from (--tasks_source;
+	// "" means $LMEVAL_TASKS_SOURCE, else the pinned download).
+	TasksSource string `json:"tasks_source,omitempty"`
 
 	fewshotAsMultiturnSet bool
 	deviceArgs            map[string]string // model args implied by Device, applied in finish
@@ -124,14 +131,15 @@ var Keys = []string{
 	"log_samples", "predict_only", "seed", "gen_kwargs", "apply_chat_template",
 	"system_instruction", "fewshot_as_multiturn", "include_path", "write_out",
 	"show_config", "metadata", "bootstrap_iters", "verbosity", "no_progress",
-	"preset", "config", "summary_path", "hf_hub_log_args",
+	"preset", "config", "summary_path", "hf_hub_log_args", "confirm_run_unsafe_code",
+	"tasks_source",
 }
 
 // ignoredKeys are lm-eval settings that have no meaning here (hub and
 // tracker integrations, remote code); a config file may hold them.
 var ignoredKeys = []string{
 	"wandb_args", "wandb_config_args", "trackio_args",
-	"trust_remote_code", "confirm_run_unsafe_code", "check_integrity",
+	"trust_remote_code", "check_integrity",
 }
 
 // Resolve applies layers over the defaults, later layers overriding earlier
@@ -304,6 +312,10 @@ func (c *Config) set(key string, v any) error {
 		return setBool(&c.LogSamples, v)
 	case "predict_only":
 		return setBool(&c.PredictOnly, v)
+	case "confirm_run_unsafe_code":
+		return setBool(&c.ConfirmRunUnsafeCode, v)
+	case "tasks_source":
+		return setString(&c.TasksSource, v)
 	case "seed":
 		var s string
 		switch x := v.(type) {

@@ -481,3 +481,27 @@ func TestConfigJSON(t *testing.T) {
 		}
 	}
 }
+
+// confirm_run_unsafe_code and tasks_source are settings (no longer
+// ignored lm-eval keys), from flags and config files alike.
+func TestUnsafeCodeAndTasksSource(t *testing.T) {
+	cfg, err := Resolve(Layer{Source: "config file x.yaml", Values: map[string]any{
+		"tasks": []any{"humaneval"}, "confirm_run_unsafe_code": true, "tasks_source": "/opt/lm-eval",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.ConfirmRunUnsafeCode || cfg.TasksSource != "/opt/lm-eval" {
+		t.Errorf("ConfirmRunUnsafeCode %v, TasksSource %q", cfg.ConfirmRunUnsafeCode, cfg.TasksSource)
+	}
+	cfg, err = Resolve(Layer{Source: "command line", Flags: true, Values: map[string]any{"tasks": []string{"mbpp"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.ConfirmRunUnsafeCode {
+		t.Error("confirm_run_unsafe_code defaults to true")
+	}
+	if _, err := Resolve(Layer{Source: "command line", Flags: true, Values: map[string]any{"tasks": []string{"mbpp"}, "confirm_run_unsafe_code": "maybe"}}); err == nil || !strings.Contains(err.Error(), "--confirm_run_unsafe_code") {
+		t.Errorf("bad value: %v", err)
+	}
+}

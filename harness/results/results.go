@@ -95,9 +95,14 @@ type LMEval struct {
 	TokensDecoded  int64          `json:"tokens_decoded"`
 	TokensPerSec   Float          `json:"tokens_per_second"`
 	// Truncated counts requests whose context was cut to fit the window.
-	Truncated   int            `json:"truncated"`
-	PredictOnly bool           `json:"predict_only,omitempty"`
-	Extra       map[string]any `json:"extra,omitempty"`
+	Truncated   int  `json:"truncated"`
+	PredictOnly bool `json:"predict_only,omitempty"`
+	// TaskFiles is the YAML file each task was defined in.
+	TaskFiles map[string]string `json:"task_files,omitempty"`
+	// TasksTree describes the lm-eval task tree in use (directory,
+	// source, commit, digest), when one was.
+	TasksTree any            `json:"tasks_tree,omitempty"`
+	Extra     map[string]any `json:"extra,omitempty"`
 }
 
 // Results is lm-eval's results object as its CLI writes it

@@ -116,6 +116,9 @@ type FewshotConfig struct {
 	DocToTarget any
 	DocToChoice any
 	Indices     []int
+	// GenPrefix overrides the task's gen_prefix for the examples; nil =
+	// the task's.
+	GenPrefix *string
 }
 
 // Version is metadata.version, or nil.
@@ -410,6 +413,10 @@ func parseConfig(raw map[string]any, file string) (*Config, []string, error) {
 			c.Fewshot.ProcessDocs = f
 		}
 		c.Fewshot.DocToText, c.Fewshot.DocToTarget, c.Fewshot.DocToChoice = fc["doc_to_text"], fc["doc_to_target"], fc["doc_to_choice"]
+		if v, ok := fc["gen_prefix"]; ok && v != nil {
+			s := pyval.Str(v)
+			c.Fewshot.GenPrefix = &s
+		}
 		if l, ok := fc["fewshot_indices"].([]any); ok {
 			for _, e := range l {
 				n, ok := toInt(e)

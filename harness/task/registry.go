@@ -82,7 +82,13 @@ func (r *Registry) warnf(format string, args ...any) {
 // messages and is the directory `!function` lookups see; use "" for the
 // built-in task tree.
 func (r *Registry) AddFS(name string, fsys fs.FS) error {
-	src := &source{name: name, fsys: fsys}
+	return r.AddFSFiltered(name, fsys, nil)
+}
+
+// AddFSFiltered is AddFS indexing only the tasks and groups whose names
+// keep accepts (all when keep is nil); tags follow their tasks.
+func (r *Registry) AddFSFiltered(name string, fsys fs.FS, keep func(name string) bool) error {
+	src := &source{name: name, fsys: fsys, keep: keep}
 	r.sources = append(r.sources, src)
 	ix := newIndexer()
 	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -268,7 +274,10 @@ func tagList(v any) []string {
 	return nil
 }
 
-func (r *Registry) put(e *Entry) {
+func (r *Registry) put(e *Entry) bool {
+	if k := e.ref.src; k != nil && k.keep != nil && !k.keep(e.Name) {
+		return false
+	}
 	if old, dup := r.entries[e.Name]; dup && old.Kind != KindTag {
 		switch e.Kind {
 		case KindGroup:
@@ -281,6 +290,7 @@ func (r *Registry) put(e *Entry) {
 		}
 	}
 	r.entries[e.Name] = e
+	return true
 }
 
 func (r *Registry) untag(old *Entry) {
@@ -325,13 +335,15 @@ func (r *Registry) indexConfig(f fileRef, cfg map[string]any) {
 		if name == "" {
 			return
 		}
-		r.put(&Entry{Name: name, Kind: KindPythonTask, File: f.String(), Tags: tags, ref: f, listItem: -1})
-		r.registerTags(name, tags)
+		if r.put(&Entry{Name: name, Kind: KindPythonTask, File: f.String(), Tags: tags, ref: f, listItem: -1}) {
+			r.registerTags(name, tags)
+		}
 	case cfg["group"] != nil && taskIsName:
 		// Old-style task with `group:`, which lm-eval treats as a tag.
 		tags = append(tags, tagList(cfg["group"])...)
-		r.put(&Entry{Name: taskName, Kind: KindTask, File: f.String(), Tags: tags, ref: f, listItem: -1})
-		r.registerTags(taskName, tags)
+		if r.put(&Entry{Name: taskName, Kind: KindTask, File: f.String(), Tags: tags, ref: f, listItem: -1}) {
+			r.registerTags(taskName, tags)
+		}
 	case cfg["group"] != nil:
 		name, ok := cfg["group"].(string)
 		if !ok {
@@ -353,8 +365,9 @@ func (r *Registry) indexConfig(f fileRef, cfg map[string]any) {
 			if name == "" {
 				continue
 			}
-			r.put(&Entry{Name: name, Kind: KindTask, File: f.String(), Tags: itemTags, ref: f, listItem: i})
-			r.registerTags(name, itemTags)
+			if r.put(&Entry{Name: name, Kind: KindTask, File: f.String(), Tags: itemTags, ref: f, listItem: i}) {
+				r.registerTags(name, itemTags)
+			}
 		}
 	case cfg["task"] != nil:
 		if _, isList := cfg["task"].([]any); isList {
@@ -364,8 +377,9 @@ func (r *Registry) indexConfig(f fileRef, cfg map[string]any) {
 		if !taskIsName {
 			return
 		}
-		r.put(&Entry{Name: taskName, Kind: KindTask, File: f.String(), Tags: tags, ref: f, listItem: -1})
-		r.registerTags(taskName, tags)
+		if r.put(&Entry{Name: taskName, Kind: KindTask, File: f.String(), Tags: tags, ref: f, listItem: -1}) {
+			r.registerTags(taskName, tags)
+		}
 	}
 }
 

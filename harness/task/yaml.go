@@ -38,6 +38,7 @@ func (f *Func) String() string { return "!function " + f.Name }
 type source struct {
 	name string // qualifies paths: "" for the built-in tree, the absolute directory otherwise
 	fsys fs.FS
+	keep func(name string) bool // nil: index every name
 }
 
 func (s *source) display(p string) string {
