@@ -70,6 +70,7 @@ func newApp() *cli.App {
 			inspectCommand(),
 			cacheCommand(),
 			sweepCommand(),
+			serveCommand(),
 			versionCommand(),
 		},
 	}

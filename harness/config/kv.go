@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -172,6 +173,12 @@ func ArgString(v any) string {
 	return string(b)
 }
 
+// urlList finds a value that lists URLs separated by commas
+// (base_url=http://a:8000/v1,http://b:8000/v1, a fleet of servers), which
+// ParseModelArgs quotes so that the commas between URLs do not split
+// arguments.
+var urlList = regexp.MustCompile(`(=)(https?://[^,="']*(?:,https?://[^,="']*)+)`)
+
 // ParseModelArgs parses one --model_args value ("k=v,k2=v2" or a JSON
 // object) into backend arguments. Values keep their text, except that a
 // quoted value loses its quotes, so pretrained="/a,b.gguf" passes a path
@@ -192,7 +199,7 @@ func ParseModelArgs(s string) (map[string]string, error) {
 		}
 		return out, nil
 	}
-	pairs, err := keyValuePairs(t)
+	pairs, err := keyValuePairs(urlList.ReplaceAllString(t, `$1"$2"`))
 	if err != nil {
 		return nil, err
 	}
