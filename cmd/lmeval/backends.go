@@ -1,7 +1,8 @@
 package main
 
 import (
-	_ "lmeval/backend/llama" // registers the "llama" and "gguf" models
+	_ "lmeval/backend/llama"  // registers the "llama" and "gguf" models
+	_ "lmeval/backend/remote" // registers "local-completions" and "local-chat-completions"
 	"lmeval/engine"
 )
 

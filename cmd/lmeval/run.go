@@ -247,7 +247,8 @@ func identityExtras(lm model.LM) map[string]string {
 	}
 	desc := d.Describe()
 	for _, k := range []string{"add_bos", "add_bos_token", "max_length", "chat_template",
-		"type_k", "type_v", "flash_attn", "device", "n_gpu_layers", "n_batch", "n_ubatch"} {
+		"type_k", "type_v", "flash_attn", "device", "n_gpu_layers", "n_batch", "n_ubatch",
+		"server_model", "model_sha256"} {
 		if v, ok := desc[k]; ok {
 			extra[k] = fmt.Sprint(v)
 		}
