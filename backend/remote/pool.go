@@ -47,6 +47,15 @@ func (s *server) failed(err error) {
 	slog.Warn("server failed; trying others", "server", s.root, "err", err, "avoided_for", s.backoff)
 }
 
+// pause keeps requests off the server for d (it asked, with Retry-After).
+func (s *server) pause(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if until := time.Now().Add(d); until.After(s.downUntil) {
+		s.downUntil = until
+	}
+}
+
 func (s *server) succeeded() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -177,7 +186,8 @@ func (p *pool) post(ctx context.Context, path string, body any, out func() any, 
 			if se.retry > 0 {
 				// Rate-limited: wait as asked (bounded), and prefer others.
 				wait := min(se.retry, 60*time.Second)
-				slog.Info("server asks to retry later", "server", s.root, "after", wait)
+				slog.Debug("server asks to retry later", "server", s.root, "after", wait)
+				s.pause(wait)
 				avoid[s] = true
 				if len(p.servers) == 1 || !p.othersAvailable(s) {
 					select {

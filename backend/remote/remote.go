@@ -367,7 +367,11 @@ func orNone(s string) string {
 }
 
 // probe asks each server for the log-probabilities of a short prompt's
-// own tokens and checks that they come back, one per prompt token.
+// own tokens and checks that they come back, one per prompt token. A
+// server that cannot be reached now (down, hanging, rate-limiting,
+// answering garbage) is left to the retries of the run; one that answers
+// without the prompt's log-probabilities, or refuses echo, fails the
+// probe, and at least one server must pass it.
 func (l *LM) probe(ctx context.Context) error {
 	toks, err := l.tokenize(ctx, "The quick brown fox jumps over the lazy dog", true)
 	if err != nil {
@@ -376,18 +380,51 @@ func (l *LM) probe(ctx context.Context) error {
 	if len(toks) < 2 {
 		return fmt.Errorf("probe: the server's tokenizer gave %d tokens for a sentence", len(toks))
 	}
+	body := mustJSON(l.scoreBody([][]int32{toks}))
+	passed := 0
+	var unreachable error
 	for _, s := range l.pool.servers {
-		var ans completionAnswer
-		err := l.pool.once(ctx, s, http.MethodPost, "/v1/completions", mustJSON(l.scoreBody([][]int32{toks})), &ans)
-		if err == nil {
-			_, err = l.parseScores(&ans, [][]int32{toks}, []int{1})
+		var err error
+		for try := 0; try < l.pool.attempts; try++ {
+			var ans completionAnswer
+			err = l.pool.once(ctx, s, http.MethodPost, "/v1/completions", body, &ans)
+			if err == nil {
+				if _, perr := l.parseScores(&ans, [][]int32{toks}, []int{1}); perr != nil {
+					return l.lacks(s, perr)
+				}
+				break
+			}
+			var se *statusError
+			if errors.As(err, &se) {
+				if se.retry > 0 {
+					select {
+					case <-time.After(min(se.retry, 60*time.Second)):
+					case <-ctx.Done():
+						return ctx.Err()
+					}
+					continue
+				}
+				if se.status != http.StatusServiceUnavailable && se.status != http.StatusBadGateway && se.status != http.StatusGatewayTimeout {
+					return l.lacks(s, err) // a refusal (llama.cpp: 500 Unsupported param: echo)
+				}
+			}
 		}
 		if err != nil {
-			return fmt.Errorf("server %s cannot return log-probabilities of prompt tokens (completions with echo and logprobs), "+
-				"which log-likelihood tasks need; llama.cpp's server cannot, vLLM and `lmeval serve` can: %w", s.root, err)
+			s.failed(err)
+			unreachable = err
+			continue
 		}
+		passed++
+	}
+	if passed == 0 {
+		return fmt.Errorf("no server answered the prompt log-probability probe: %w", unreachable)
 	}
 	return nil
+}
+
+func (l *LM) lacks(s *server, err error) error {
+	return fmt.Errorf("server %s cannot return log-probabilities of prompt tokens (completions with echo and logprobs), "+
+		"which log-likelihood tasks need; llama.cpp's server cannot, vLLM and `lmeval serve` can: %w", s.root, err)
 }
 
 func mustJSON(v any) []byte {
