@@ -158,6 +158,8 @@ func (s *Server) runKind(l *loaded, ws []*work, fn func(context.Context, []*work
 				}
 			})
 		}
+		s.batches.Add(1)
+		s.prompts.Add(int64(len(ws)))
 		bad, err := fn(ctx, ws)
 		for _, stop := range stops {
 			stop()

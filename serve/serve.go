@@ -96,7 +96,16 @@ type Server struct {
 	started sync.Once
 	stop    chan struct{}
 	created int64
+	batches atomic.Int64 // engine calls made
+	prompts atomic.Int64 // prompts they carried
 }
+
+// Stats counts the batches the server has decoded and the prompts in
+// them: prompts/batches above 1 means concurrent requests shared decodes.
+type Stats struct{ Batches, Prompts int64 }
+
+// Stats returns the batching counters.
+func (s *Server) Stats() Stats { return Stats{Batches: s.batches.Load(), Prompts: s.prompts.Load()} }
 
 // loaded is the model with what the server derives from it once.
 type loaded struct {
@@ -297,7 +306,11 @@ func decodeBody(r *http.Request, v any) error {
 		}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return badRequest(te.Field, "field %q: want %s, got JSON %s", te.Field, te.Type, te.Value)
+			field := te.Field
+			if strings.HasPrefix(field, "sampling.") {
+				field = strings.TrimPrefix(field, "sampling.") // the embedded settings
+			}
+			return badRequest(field, "field %q: want %s, got JSON %s", field, te.Type, te.Value)
 		}
 		return badRequest("", "the request body is not valid JSON: %v", err)
 	}
