@@ -275,7 +275,7 @@ func (s *Server) complete(ctx context.Context, l *loaded, prompt []int32, text s
 	var c choice
 	c.FinishReason = "length"
 	if fromTokens && echo {
-		t, err := l.Engine.Detokenize(prompt, false, true)
+		t, err := l.tok.Detokenize(prompt, false, true)
 		if err != nil {
 			return c, 0, badRequest("prompt", "%v", err)
 		}
@@ -323,7 +323,7 @@ func (s *Server) complete(ctx context.Context, l *loaded, prompt []int32, text s
 			return c, 0, err
 		}
 		genText = wk.text
-		toks, err := l.Engine.Tokenize(genText, false, false)
+		toks, err := l.tok.Tokenize(genText, false, false)
 		if err != nil {
 			return c, 0, err
 		}
@@ -363,7 +363,7 @@ func isEOG(l *loaded, t int32) bool {
 // pieceText is a generated token's text as generation renders it
 // (special tokens as nothing).
 func (l *loaded) pieceText(t int32) string {
-	s, err := l.Engine.Detokenize([]int32{t}, false, false)
+	s, err := l.tok.Detokenize([]int32{t}, false, false)
 	if err != nil {
 		return ""
 	}

@@ -85,6 +85,10 @@ type Model struct {
 	// ChatTemplate, BOSToken and EOSToken are the Jinja chat template and
 	// its special-token texts ("" template: chat completions are refused).
 	ChatTemplate, BOSToken, EOSToken string
+	// Tokenizer, when set, is the same GGUF loaded vocabulary-only
+	// (engine.Options.VocabOnly): tokenizing and detokenizing then do not
+	// wait for the decodes Engine is running.
+	Tokenizer *engine.Model
 }
 
 // Server serves one model. Until SetModel is called every endpoint but
@@ -112,6 +116,7 @@ type loaded struct {
 	Model
 	name   string
 	info   engine.Info
+	tok    *engine.Model // Tokenizer, else Engine
 	render task.ChatTemplate // nil without a template
 	eos    string
 	bos    string
@@ -127,7 +132,12 @@ func New(opts Options) *Server {
 // SetModel starts serving m.
 func (s *Server) SetModel(m Model) error {
 	info := m.Engine.Info()
-	l := &loaded{Model: m, info: info}
+	l := &loaded{Model: m, info: info, tok: m.Tokenizer}
+	if l.tok == nil {
+		l.tok = m.Engine
+	} else if l.tok.Info().NVocab != info.NVocab {
+		return fmt.Errorf("serve: the tokenizer's vocabulary (%d) is not the model's (%d)", l.tok.Info().NVocab, info.NVocab)
+	}
 	l.name = s.opts.ModelName
 	if l.name == "" {
 		l.name = filepath.Base(info.Path)
@@ -320,7 +330,7 @@ func decodeBody(r *http.Request, v any) error {
 // encode tokenizes text as the engine's requests are: special-token texts
 // parsed, BOS first when addSpecial and the model adds it.
 func (l *loaded) encode(text string, addSpecial bool) ([]int32, error) {
-	toks, err := l.Engine.Tokenize(text, false, true)
+	toks, err := l.tok.Tokenize(text, false, true)
 	if err != nil {
 		return nil, err
 	}
@@ -383,7 +393,7 @@ func (s *Server) detokenize(w http.ResponseWriter, r *http.Request, l *loaded) {
 		fail(w, r, err)
 		return
 	}
-	text, err := l.Engine.Detokenize(*req.Tokens, false, true)
+	text, err := l.tok.Detokenize(*req.Tokens, false, true)
 	if err != nil {
 		fail(w, r, badRequest("tokens", "%v", err))
 		return

@@ -290,7 +290,12 @@ func TestChat(t *testing.T) {
 // a lone client gets.
 func TestBatching(t *testing.T) {
 	m := loadEngine(t, engine.Options{})
-	s, ts := start(t, m, Options{}, Model{})
+	vocab, err := engine.Load(modelPath, engine.Options{VocabOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vocab.Close()
+	s, ts := start(t, m, Options{}, Model{Tokenizer: vocab})
 	prompts := make([]string, 24)
 	for i := range prompts {
 		prompts[i] = fmt.Sprintf("Once upon a time, there was a little girl named Lily. She had %d toys", i)

@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lmeval/backend/llama"
+	"lmeval/engine"
 	"lmeval/harness/cache"
 	"lmeval/harness/config"
 	"lmeval/harness/model"
@@ -100,7 +101,15 @@ func serveAction(c *cli.Context) error {
 		hs.Close()
 		return err
 	}
-	m := serve.Model{Engine: l.Model(), SHA256: sum}
+	// The tokenizer endpoints get their own vocabulary-only copy, so they
+	// never wait for a decode.
+	vocab, err := engine.Load(path, engine.Options{VocabOnly: true})
+	if err != nil {
+		hs.Close()
+		return err
+	}
+	defer vocab.Close()
+	m := serve.Model{Engine: l.Model(), SHA256: sum, Tokenizer: vocab}
 	if tmpl, bos, eos, ok := l.ChatTemplate(""); ok {
 		m.ChatTemplate, m.BOSToken, m.EOSToken = tmpl, bos, eos
 	}
