@@ -116,7 +116,7 @@ type loaded struct {
 	Model
 	name   string
 	info   engine.Info
-	tok    *engine.Model // Tokenizer, else Engine
+	tok    *engine.Model     // Tokenizer, else Engine
 	render task.ChatTemplate // nil without a template
 	eos    string
 	bos    string
