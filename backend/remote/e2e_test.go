@@ -182,3 +182,63 @@ func TestMatchesInProcess(t *testing.T) {
 	}
 	t.Logf("%d loglikelihood (largest difference %.2g), %d rolling, %d generation answers compared", len(local.ll), worst, len(local.rl), len(local.gen))
 }
+
+const chatML = "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}" +
+	"{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+
+// TestChatCompletions: local-chat-completions sends the chat itself to
+// /v1/chat/completions, where `lmeval serve` renders the template; the
+// answer is the engine's generation from the rendered prompt, sampled
+// generations included (same seed semantics as in process).
+func TestChatCompletions(t *testing.T) {
+	if _, err := os.Stat(modelPath); err != nil {
+		t.Skipf("stories260K not available (%v); ../shared is absent", err)
+	}
+	ctx := context.Background()
+	lm, err := llama.New(ctx, model.Args{"pretrained": modelPath, "type_k": "f32", "type_v": "f32", "threads": "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lm.(model.Closer).Close()
+	srv := serve.New(serve.Options{})
+	defer srv.Close()
+	if err := srv.SetModel(serve.Model{Engine: lm.(*llama.LM).Model(), ChatTemplate: chatML}); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	chat, err := model.New(ctx, "local-chat-completions", model.Args{"base_url": ts.URL + "/v1/chat/completions"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := chat.(harness.ChatTemplater).ApplyChatTemplate([]task.ChatMessage{{Role: "user", Content: "Tell me a story."}}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rendered := "<|im_start|>user\nTell me a story.<|im_end|>\n<|im_start|>assistant\n"
+	reqs := []model.GenerateRequest{
+		{Context: msgs, MaxGenToks: 20, Until: []string{"."}},
+		{Context: msgs, MaxGenToks: 20, DoSample: true, Temperature: 0.8, TopK: 40, Seed: 7},
+	}
+	got, err := chat.GenerateUntil(ctx, reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := make([]model.GenerateRequest, len(reqs))
+	copy(local, reqs)
+	for i := range local {
+		local[i].Context = rendered
+	}
+	want, err := lm.GenerateUntil(ctx, local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("request %d: chat %q, in process %q", i, got[i], want[i])
+		}
+	}
+	if _, err := chat.Loglikelihood(ctx, []model.LoglikelihoodRequest{{Context: "a", Continuation: "b"}}); err == nil {
+		t.Error("local-chat-completions scored a log-likelihood")
+	}
+}

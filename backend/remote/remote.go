@@ -70,9 +70,13 @@ type Options struct {
 	MaxLength       int // 0: the server's max_model_len
 	MaxGenToks      int
 	Seed            int64
-	APIKey          string
-	BatchSize       int // prompts per completions request
-	EOSString       string
+	// SeedGiven: seed was a model_arg. Otherwise generations that carry
+	// no seed of their own go without one, and the server uses its
+	// default (`lmeval serve`: its model_args' seed, as in process).
+	SeedGiven bool
+	APIKey    string
+	BatchSize int // prompts per completions request
+	EOSString string
 }
 
 // ParseOptions reads model_args. Chat (local-chat-completions) defaults to
@@ -145,6 +149,7 @@ func ParseOptions(args model.Args, chat bool) (Options, error) {
 			posInt(&o.MaxGenToks, 1)
 		case "seed":
 			o.Seed, err = strconv.ParseInt(v, 10, 64)
+			o.SeedGiven = true
 		case "api_key":
 			o.APIKey = v
 		case "batch_size":

@@ -386,11 +386,12 @@ func (l *LM) genSettings(r model.GenerateRequest, body map[string]any) {
 	if len(stop) > 0 {
 		body["stop"] = stop
 	}
-	seed := r.Seed
-	if seed == 0 {
-		seed = l.opts.Seed
+	switch {
+	case r.Seed != 0:
+		body["seed"] = r.Seed
+	case l.opts.SeedGiven:
+		body["seed"] = l.opts.Seed
 	}
-	body["seed"] = seed
 }
 
 func contains(list []string, s string) bool {
