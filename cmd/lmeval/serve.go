@@ -80,7 +80,7 @@ func serveAction(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("--host/--port: %w", err)
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 30 * time.Second, ReadTimeout: 5 * time.Minute, IdleTimeout: 5 * time.Minute}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	// The address goes to stdout, so scripts started with --port 0 can
