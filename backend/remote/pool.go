@@ -47,6 +47,13 @@ func (s *server) failed(err error) {
 	slog.Warn("server failed; trying others", "server", s.root, "err", err, "avoided_for", s.backoff)
 }
 
+// wait is how long the server is still avoided.
+func (s *server) wait() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Until(s.downUntil)
+}
+
 // pause keeps requests off the server for d (it asked, with Retry-After).
 func (s *server) pause(d time.Duration) {
 	s.mu.Lock()
@@ -163,6 +170,15 @@ func (p *pool) post(ctx context.Context, path string, body any, out func() any, 
 			return nil, nil, err
 		}
 		s := p.pick(avoid)
+		// Every server is avoided (all failed lately): wait for the one
+		// back soonest, so a lone server that restarts gets a moment.
+		if wait := s.wait(); wait > 0 {
+			select {
+			case <-time.After(wait):
+			case <-ctx.Done():
+				return nil, nil, ctx.Err()
+			}
+		}
 		v := out()
 		err := p.once(ctx, s, http.MethodPost, path, data, v)
 		if err == nil && valid != nil {
@@ -262,11 +278,14 @@ func (p *pool) once(ctx context.Context, s *server, method, path string, body []
 }
 
 // get fetches path from server s (no retries on other servers: the
-// answer is about s).
+// answer is about s), each try bounded by 30 seconds at most: these are
+// the start's questions, which a live server answers at once.
 func (p *pool) get(ctx context.Context, s *server, path string, out any) error {
 	var last error
+	q := *p
+	q.timeout = min(p.timeout, 30*time.Second)
 	for try := 0; try < p.attempts; try++ {
-		last = p.once(ctx, s, http.MethodGet, path, nil, out)
+		last = q.once(ctx, s, http.MethodGet, path, nil, out)
 		if last == nil {
 			return nil
 		}
