@@ -32,6 +32,7 @@ func serveCommand() *cli.Command {
 			&cli.StringFlag{Name: "host", Value: "127.0.0.1", Usage: "address to listen on (other than loopback only with care: give --api_key)"},
 			&cli.IntFlag{Name: "port", Value: 8000, Usage: "port to listen on (0: any free port, printed at start)"},
 			&cli.StringFlag{Name: "api_key", EnvVars: []string{"LMEVAL_API_KEY"}, Usage: "require 'Authorization: Bearer KEY' on every request"},
+			&cli.StringFlag{Name: "device", Usage: "cpu, gpu, gpu:N, cuda, cuda:N, vulkan, vulkan:N, mps, metal (sets n_gpu_layers and main_gpu, as for run)"},
 			&cli.StringFlag{Name: "model_name", Usage: "model id reported by /v1/models (default: the GGUF's file name)"},
 			&cli.IntFlag{Name: "max_body_bytes", Value: 16 << 20, Usage: "largest request body accepted"},
 			&cli.IntFlag{Name: "max_prompts", Value: 1024, Usage: "most prompts in one completions request"},
@@ -61,8 +62,24 @@ func serveAction(c *cli.Context) error {
 		}
 		maps.Copy(args, m)
 	}
+	if v := c.String("device"); v != "" {
+		d, err := config.ParseDevice(v)
+		if err != nil {
+			return fmt.Errorf("--device: %w", err)
+		}
+		for k, v := range d.ModelArgs() {
+			if _, ok := args[k]; !ok {
+				args[k] = v
+			}
+		}
+	}
 	if args["pretrained"] == "" && args["model"] == "" {
 		return errors.New("--model_args pretrained=MODEL.gguf is required")
+	}
+	// As run's --batch_size default: the KV cache sized to free memory,
+	// and with it the same max_length as `run` on the same model_args.
+	if _, ok := args["batch_size"]; !ok {
+		args["batch_size"] = "auto"
 	}
 	if _, _, err := llama.Options(args); err != nil {
 		return err
