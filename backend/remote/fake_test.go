@@ -1,7 +1,9 @@
 package remote
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -83,12 +85,13 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 type fault int32
 
 const (
-	healthy   fault = iota
-	dies            // drops every connection once it has answered dieAfter completions
-	hangs           // never answers completions
-	malformed       // answers completions with broken JSON
-	limited         // answers the first limitN completions with 429 and Retry-After
-	noEcho          // llama.cpp-style: echo ignored, log-probs of generated tokens only
+	healthy     fault = iota
+	dies              // drops every connection once it has answered dieAfter completions
+	hangs             // never answers completions
+	malformed         // answers completions with broken JSON
+	limited           // answers the first limitN completions with 429 and Retry-After
+	noEcho            // llama.cpp-style: echo ignored, log-probs of generated tokens only
+	refusesEcho       // llama.cpp-style: 500 Unsupported param: echo
 )
 
 type fake struct {
@@ -146,6 +149,10 @@ func newFake(t *testing.T, f *fake) *fake {
 			return
 		case f.fault == malformed:
 			w.Write([]byte(`{"choices": [{"index": 0, "logprobs": {"token_logprobs": [null, -0.`))
+			return
+		case f.fault == refusesEcho && strings.Contains(readBody(r), `"echo":true`):
+			w.WriteHeader(http.StatusInternalServerError)
+			w.Write([]byte(`{"error": {"code": 500, "message": "Unsupported param: echo", "type": "server_error"}}`))
 			return
 		case f.fault == limited && n <= f.limitN:
 			w.Header().Set("Retry-After", "1")
@@ -220,6 +227,13 @@ func newFake(t *testing.T, f *fake) *fake {
 		f.srv.Close()
 	})
 	return f
+}
+
+// readBody reads the request body and puts it back for the handler.
+func readBody(r *http.Request) string {
+	b, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	return string(b)
 }
 
 func (f *fake) url() string { return f.srv.URL + "/v1/completions" }

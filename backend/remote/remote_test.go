@@ -80,7 +80,13 @@ func TestVLLMStyle(t *testing.T) {
 // generated tokens only, which lm-eval turns into chance-level numbers) is
 // caught by the probe; log-likelihoods fail naming it, generation works.
 func TestLlamaCppStyleProbe(t *testing.T) {
-	f := newFake(t, &fake{fault: noEcho})
+	for _, fl := range []fault{noEcho, refusesEcho} {
+		probeFails(t, newFake(t, &fake{fault: fl}))
+	}
+}
+
+func probeFails(t *testing.T, f *fake) {
+	t.Helper()
 	l := newLM(t, model.Args{"base_url": f.url()})
 	_, err := l.Loglikelihood(context.Background(), llReqs)
 	if err == nil || !strings.Contains(err.Error(), f.srv.URL) || !strings.Contains(err.Error(), "prompt tokens") {
