@@ -1,8 +1,7 @@
 package main
 
 import (
-	_ "lmeval/backend/llama"  // registers the "llama" and "gguf" models
-	_ "lmeval/backend/remote" // registers "local-completions" and "local-chat-completions"
+	_ "lmeval/backend/llama" // registers the "llama" and "gguf" models
 	"lmeval/engine"
 )
 

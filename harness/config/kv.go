@@ -3,7 +3,6 @@ package config
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -172,12 +171,6 @@ func ArgString(v any) string {
 	}
 	return string(b)
 }
-
-// urlList finds a value that lists URLs separated by commas
-// (base_url=http://a:8000/v1,http://b:8000/v1, a fleet of servers), which
-// ParseModelArgs quotes so that the commas between URLs do not split
-// arguments.
-var urlList = regexp.MustCompile(`(=)(https?://[^,="']*(?:,https?://[^,="']*)+)`)
 
 // ParseModelArgs parses one --model_args value ("k=v,k2=v2" or a JSON
 // object) into backend arguments. Values keep their text, except that a
