@@ -13,6 +13,7 @@ import (
 	"lmeval/harness/filters"
 	"lmeval/harness/metrics"
 	"lmeval/harness/model"
+	"lmeval/harness/pyval"
 	"lmeval/harness/task"
 )
 
@@ -59,6 +60,9 @@ type taskRun struct {
 type docScore struct {
 	keys   []string
 	values map[string]any
+	// hashes is the logged sample's doc_hash + prompt_hash + target_hash
+	// (with --log_samples), for the task's task_hashes entry.
+	hashes string
 }
 
 // resolve loads every --tasks entry into the hierarchy.
@@ -168,6 +172,11 @@ func (ev *evaluation) build(ctx context.Context) error {
 		if t.Fewshot.Reduced > 0 {
 			slog.Warn("few-shot examples cut to fit the context", "task", t.Name, "documents", t.Fewshot.Reduced, "min_shots", t.Fewshot.MinShots, "requested", t.NumFewshot)
 		}
+		if d, n := t.GoldErrors(); n > 0 {
+			// lm-eval logs every such document; once per task is enough.
+			slog.Warn("gold answer is not one of the choices; scored as wrong, as lm-eval does", "task", t.Name,
+				"doc_id", d.ID, "gold", pyval.Repr(goldOf(t, d)), "choices", len(d.Choices), "documents", n)
+		}
 		if cfg.WriteOut {
 			fmt.Fprintf(ev.opts.writeOut, "Task: %s; prompts of the first document:\n", t.Name)
 			if err := task.WriteOut(ev.opts.writeOut, t, 1); err != nil {
@@ -188,12 +197,14 @@ func (ev *evaluation) buildOne(ctx context.Context, tr *taskRun, chat task.ChatT
 	t := tr.t
 	bo := task.BuildOptions{
 		Loader:             ev.opts.loader,
+		Columns:            ev.opts.columns,
 		Limit:              limitValue(cfg.Limit),
 		Samples:            cfg.Samples[t.Name],
 		NumFewshot:         cfg.NumFewshot,
 		FewshotSeed:        cfg.Seeds.Fewshot,
 		SystemInstruction:  cfg.SystemInstruction,
 		GenKwargs:          cfg.GenKwargs,
+		GenKwargsOrder:     cfg.GenKwargsOrder,
 		ChatTemplate:       chat,
 		FewshotAsMultiturn: cfg.FewshotAsMultiturn,
 	}
@@ -341,4 +352,15 @@ func (ev *evaluation) closeSamples() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// goldOf is a multiple-choice document's gold as doc_to_target (or, for
+// multiple_input tasks, doc_to_text) gives it, for messages.
+func goldOf(t *task.Task, d *task.DocInfo) any {
+	if t.MultipleInput {
+		if g, err := t.DocToText(d.Doc, nil); err == nil {
+			return g
+		}
+	}
+	return d.Target
 }

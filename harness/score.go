@@ -32,12 +32,14 @@ func (ev *evaluation) complete(tr *taskRun, p int) error {
 		if err != nil {
 			return fmt.Errorf("task %s, document %d, filter %s: %w", t.Name, d.ID, pl.Name, err)
 		}
-		tr.scores[p][fi] = sc
 		if tr.samples != nil {
-			if err := tr.samples.Write(tr.sample(p, pl.Name, filtered, sc)); err != nil {
+			s := tr.sample(p, pl.Name, filtered, sc)
+			sc.hashes = s.DocHash + s.PromptHash + s.TargetHash
+			if err := tr.samples.Write(s); err != nil {
 				return err
 			}
 		}
+		tr.scores[p][fi] = sc
 	}
 	return nil
 }
@@ -57,12 +59,7 @@ func (tr *taskRun) score(d *task.DocInfo, filtered []any) (docScore, error) {
 		if err != nil {
 			return docScore{}, err
 		}
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		return docScore{keys: keys, values: m}, nil
+		return docScore{keys: nativeOrder(m, tr.specs), values: m}, nil
 	}
 	var (
 		m   map[string]any
@@ -136,6 +133,28 @@ func (tr *taskRun) score(d *task.DocInfo, filtered []any) (docScore, error) {
 	return docScore{keys: keys, values: m}, nil
 }
 
+// nativeOrder orders the metrics a native process_results returned as the
+// Python function's dict would: its metric_list's order (lm-eval's
+// helpers return their metrics in that order), then any others sorted.
+func nativeOrder(m map[string]any, specs []metrics.Spec) []string {
+	keys := make([]string, 0, len(m))
+	listed := map[string]bool{}
+	for _, s := range specs {
+		if _, ok := m[s.Name]; ok && !listed[s.Name] {
+			keys = append(keys, s.Name)
+			listed[s.Name] = true
+		}
+	}
+	rest := make([]string, 0, len(m)-len(keys))
+	for k := range m {
+		if !listed[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	return append(keys, rest...)
+}
+
 func rank(k string) int {
 	if r, ok := mcOrder[k]; ok {
 		return r
@@ -182,7 +201,8 @@ func (tr *taskRun) sample(p int, filter string, filtered []any, sc docScore) *re
 		case task.OutputLoglikelihoodRolling:
 			args[j] = []any{in.Rolling.Text}
 		case task.OutputGenerateUntil:
-			args[j] = []any{in.Generate.Context, in.GenKwargs}
+			// The generation kwargs in lm-eval's dict order.
+			args[j] = []any{in.Generate.Context, results.OrderDoc(in.GenKwargs, pyval.ColumnsOf(tr.t.GenKwargsOrder...))}
 		}
 		resps[j] = make([]any, len(tr.resps[p][j]))
 		for r, v := range tr.resps[p][j] {
@@ -197,7 +217,7 @@ func (tr *taskRun) sample(p int, filter string, filtered []any, sc docScore) *re
 	for _, k := range sc.keys {
 		m.Set(k, pyValue(sc.values[k]))
 	}
-	return results.NewSample(d.ID, d.Doc, d.Target, args, resps, fr, filter, m)
+	return results.NewSample(d.ID, results.OrderDoc(d.Doc, tr.t.Columns()), d.Target, args, resps, fr, filter, m)
 }
 
 // pyValue gives answers and per-document metric values the shapes lm-eval

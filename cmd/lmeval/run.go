@@ -70,6 +70,7 @@ func runFlags() []cli.Flag {
 		boolean("show_config", "", "print the full results, task configurations included, at the end"),
 		str("summary_path", "", "also write the flat summary {task: {\"metric,filter\": value}} (numbers only) to this file, or - for stdout"),
 		multi("metadata", "", "task metadata, k=v or a JSON object, merged over model_args"),
+		multi("hf_hub_log_args", "", "push results/samples to the Hugging Face Hub as lm-eval: hub_results_org=ORG,push_results_to_hub=True,push_samples_to_hub=True,public_repo=False,details_repo_name=,results_repo_name=,hub_repo_name=,gated= (token: HF_TOKEN)"),
 		str("bootstrap_iters", "", "bootstrap iterations for standard errors; 0 turns them off (default: 100000)"),
 		str("verbosity", "v", "log level: DEBUG, INFO, WARNING, ERROR, CRITICAL (default: LMEVAL_LOG_LEVEL, else INFO)"),
 		boolean("no_progress", "", "no progress bars (they are also off when stderr is not a terminal)"),

@@ -62,6 +62,7 @@ type Registry struct {
 	entries  map[string]*Entry
 	sources  []*source
 	warnings []string
+	broken   []brokenFile // files the index skipped, for Match's error
 }
 
 // NewRegistry returns an empty registry.
@@ -106,6 +107,7 @@ func (r *Registry) AddFS(name string, fsys fs.FS) error {
 		cfg, err := ix.config(f, data, nil)
 		if err != nil {
 			r.warnf("%s: skipped: %v", f, err)
+			r.broken = append(r.broken, brokenFile{file: f.String(), names: declaredNames(data, p), err: err})
 			return nil
 		}
 		r.indexConfig(f, cfg)
@@ -424,7 +426,9 @@ func (r *Registry) Tags() []string { return r.names(KindTag) }
 // name; a name that is an existing YAML file path is kept as is, and a
 // directory stands for the *.yaml files directly in it. The
 // result keeps the order of patterns, each pattern's matches sorted. An
-// error names the patterns that match nothing.
+// error names the patterns that match nothing, with the closest names
+// ("did you mean ...?"), or, for a name declared by a file the index
+// skipped, that file and its parse error.
 func (r *Registry) Match(patterns []string) ([]string, error) {
 	var out, missing []string
 	seen := map[string]bool{}
@@ -466,7 +470,7 @@ func (r *Registry) Match(patterns []string) ([]string, error) {
 		missing = append(missing, p)
 	}
 	if len(missing) > 0 {
-		return out, fmt.Errorf("tasks not found: %s", strings.Join(missing, ", "))
+		return out, r.notFoundError(missing)
 	}
 	return out, nil
 }
