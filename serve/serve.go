@@ -135,8 +135,9 @@ func (s *Server) SetModel(m Model) error {
 	l := &loaded{Model: m, info: info, tok: m.Tokenizer}
 	if l.tok == nil {
 		l.tok = m.Engine
-	} else if l.tok.Info().NVocab != info.NVocab {
-		return fmt.Errorf("serve: the tokenizer's vocabulary (%d) is not the model's (%d)", l.tok.Info().NVocab, info.NVocab)
+	} else if ti := l.tok.Info(); ti.NVocab != info.NVocab || ti.AddBOS != info.AddBOS || ti.PrefixToken != info.PrefixToken {
+		return fmt.Errorf("serve: the tokenizer copy (vocabulary %d, add BOS %v, prefix token %d) is not the model's (%d, %v, %d): load it with the same add_bos_token and prefix_token_id",
+			ti.NVocab, ti.AddBOS, ti.PrefixToken, info.NVocab, info.AddBOS, info.PrefixToken)
 	}
 	l.name = s.opts.ModelName
 	if l.name == "" {
@@ -242,6 +243,7 @@ func (l *loaded) describe() map[string]any {
 		"n_ctx":            l.info.NCtx,
 		"add_bos_token":    l.info.AddBOS,
 		"bos_token_id":     l.info.BOS,
+		"prefix_token_id":  l.info.PrefixToken,
 		"eos_token_id":     l.info.EOS,
 		"vocab_size":       l.info.NVocab,
 		"type_k":           l.info.TypeK,
@@ -327,17 +329,15 @@ func decodeBody(r *http.Request, v any) error {
 	return nil
 }
 
-// encode tokenizes text as the engine's requests are: special-token texts
-// parsed, BOS first when addSpecial and the model adds it.
+// encode tokenizes text with special-token texts parsed; with addSpecial
+// exactly as the engine encodes requests (engine.Model.Encode: BOS first
+// when the model adds it, unless the text starts with the prefix token's
+// text).
 func (l *loaded) encode(text string, addSpecial bool) ([]int32, error) {
-	toks, err := l.tok.Tokenize(text, false, true)
-	if err != nil {
-		return nil, err
+	if addSpecial {
+		return l.tok.Encode(text)
 	}
-	if addSpecial && l.info.AddBOS && l.info.BOS >= 0 {
-		toks = append([]int32{l.info.BOS}, toks...)
-	}
-	return toks, nil
+	return l.tok.Tokenize(text, false, true)
 }
 
 func (s *Server) tokenize(w http.ResponseWriter, r *http.Request, l *loaded) {

@@ -242,3 +242,55 @@ func TestChatCompletions(t *testing.T) {
 		t.Error("local-chat-completions scored a log-likelihood")
 	}
 }
+
+// TestEmptyContextMatchesInProcess: an empty context is conditioned on the
+// prefix token (prefix_token_id, else BOS) with the continuation tokenized
+// without BOS (lm-eval's TemplateLM.loglikelihood), and a context starting
+// with the BOS text gets no second BOS, through the server's tokenizer as
+// in process.
+func TestEmptyContextMatchesInProcess(t *testing.T) {
+	if _, err := os.Stat(modelPath); err != nil {
+		t.Skipf("stories260K not available (%v); ../shared is absent", err)
+	}
+	ctx := context.Background()
+	for _, extra := range []model.Args{{}, {"prefix_token_id": "2"}} {
+		args := model.Args{"pretrained": modelPath, "type_k": "f32", "type_v": "f32", "threads": "1"}
+		for k, v := range extra {
+			args[k] = v
+		}
+		lm, err := llama.New(ctx, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer lm.(model.Closer).Close()
+		srv := serve.New(serve.Options{})
+		defer srv.Close()
+		if err := srv.SetModel(serve.Model{Engine: lm.(*llama.LM).Model()}); err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(srv.Handler())
+		defer ts.Close()
+		rlm, err := model.New(ctx, "local-completions", model.Args{"base_url": ts.URL + "/v1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs := []model.LoglikelihoodRequest{
+			{Context: "", Continuation: "Once upon a time"}, {Context: "", Continuation: "<s> Once"},
+			{Context: "", Continuation: " x"}, {Context: "Once", Continuation: " upon a time"},
+			{Context: "<s>Once", Continuation: " upon"},
+		}
+		want, err := lm.Loglikelihood(ctx, reqs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := rlm.Loglikelihood(ctx, reqs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range reqs {
+			if math.Abs(got[i].LogProb-want[i].LogProb) > 5e-5 || got[i].IsGreedy != want[i].IsGreedy || got[i].NumTokens != want[i].NumTokens {
+				t.Errorf("%v %q: remote %+v, in-process %+v", extra, reqs[i], got[i], want[i])
+			}
+		}
+	}
+}

@@ -204,6 +204,7 @@ type LM struct {
 	lmevalSrv   bool // every server is `lmeval serve`: max_tokens 0 with echo
 	maxLength   int
 	bos, eos    int32 // -1: none
+	prefixTok   int32 // the server's prefix_token_id, -1: BOS, else EOS
 	eosText     string
 	// probeErr says why log-likelihoods cannot be scored (nil: they can).
 	probeErr error
@@ -231,7 +232,7 @@ func New(ctx context.Context, args model.Args, chat bool) (*LM, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &LM{opts: o, chat: chat, bos: -1, eos: -1, tokCache: map[tokKey][]int32{}}
+	l := &LM{opts: o, chat: chat, bos: -1, eos: -1, prefixTok: -1, tokCache: map[tokKey][]int32{}}
 	l.pool = &pool{
 		client:   &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.NumConcurrent, Proxy: http.ProxyFromEnvironment}},
 		apiKey:   o.APIKey,
@@ -260,7 +261,10 @@ type tokenizerInfo struct {
 	EOSToken   *string `json:"eos_token"`
 	BOSToken   *string `json:"bos_token"`
 	BOSTokenID *int32  `json:"bos_token_id"`
-	EOSTokenID *int32  `json:"eos_token_id"`
+	// PrefixTokenID is `lmeval serve`'s prefix_token_id (model_arg, else
+	// BOS, else EOS); other servers leave it to BOS/EOS as lm-eval does.
+	PrefixTokenID *int32 `json:"prefix_token_id"`
+	EOSTokenID    *int32 `json:"eos_token_id"`
 }
 
 // connect asks every server what it serves and checks they agree.
@@ -354,6 +358,9 @@ func (l *LM) connect(ctx context.Context) error {
 	}
 	if l.eos, err = idOf(ti.EOSTokenID, ti.EOSToken); err != nil {
 		return err
+	}
+	if ti.PrefixTokenID != nil {
+		l.prefixTok = *ti.PrefixTokenID
 	}
 	if !l.chat {
 		l.probeErr = l.probe(ctx)

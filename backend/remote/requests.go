@@ -145,6 +145,9 @@ func pySpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f
 
 // prefix is lm-eval's prefix_token_id: BOS, else EOS.
 func (l *LM) prefix() (int32, error) {
+	if l.prefixTok >= 0 {
+		return l.prefixTok, nil
+	}
 	if l.bos >= 0 {
 		return l.bos, nil
 	}

@@ -120,7 +120,8 @@ func serveAction(c *cli.Context) error {
 	}
 	// The tokenizer endpoints get their own vocabulary-only copy, so they
 	// never wait for a decode.
-	vocab, err := engine.Load(path, engine.Options{VocabOnly: true})
+	_, eo, _ := llama.Options(args)
+	vocab, err := engine.Load(path, engine.Options{VocabOnly: true, AddBOS: eo.AddBOS, PrefixToken: eo.PrefixToken})
 	if err != nil {
 		hs.Close()
 		return err
