@@ -46,7 +46,7 @@ func runFlags() []cli.Flag {
 	return []cli.Flag{
 		str("config", "C", "YAML file of settings (lm-eval's config file keys); flags override it"),
 		str("preset", "", "named bundle of tasks and settings (see 'lmeval ls presets'); the config file and flags override it"),
-		str("model", "M", "model backend: llama (alias gguf) or dummy (default: llama)"),
+		str("model", "M", "model backend: llama (alias gguf), local-completions, local-chat-completions or dummy (default: llama)"),
 		multi("model_args", "a", "model arguments, 'k=v,k2=v2' or repeated k=v, or a JSON object (pretrained=MODEL.gguf,n_ctx=4096,...)"),
 		multi("tasks", "t", "tasks, groups, tags, wildcards or YAML paths, space or comma separated; NAME|SHOTS gives one task its own shot count"),
 		str("num_fewshot", "f", "few-shot examples per prompt (overrides the tasks' own)"),
@@ -258,7 +258,8 @@ func identityExtras(lm model.LM) map[string]string {
 	}
 	desc := d.Describe()
 	for _, k := range []string{"add_bos", "add_bos_token", "max_length", "chat_template",
-		"type_k", "type_v", "flash_attn", "device", "n_gpu_layers", "n_batch", "n_ubatch"} {
+		"type_k", "type_v", "flash_attn", "device", "n_gpu_layers", "n_batch", "n_ubatch",
+		"server_model", "model_sha256"} {
 		if v, ok := desc[k]; ok {
 			extra[k] = fmt.Sprint(v)
 		}

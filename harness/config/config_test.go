@@ -215,6 +215,11 @@ func TestParseModelArgs(t *testing.T) {
 	}{
 		{"pretrained=m.gguf,n_ctx=2048", map[string]string{"pretrained": "m.gguf", "n_ctx": "2048"}},
 		{`pretrained="/models/a,b.gguf",add_bos_token=True`, map[string]string{"pretrained": "/models/a,b.gguf", "add_bos_token": "True"}},
+		// a fleet of servers: the commas between URLs do not split arguments
+		{"base_url=http://127.0.0.1:8000/v1,http://127.0.0.1:8001/v1,model=m,num_concurrent=4",
+			map[string]string{"base_url": "http://127.0.0.1:8000/v1,http://127.0.0.1:8001/v1", "model": "m", "num_concurrent": "4"}},
+		{"model=m,base_url=https://a/v1/completions,https://b/v1/completions",
+			map[string]string{"base_url": "https://a/v1/completions,https://b/v1/completions", "model": "m"}},
 		{`{"pretrained": "x.gguf", "n_ctx": 512, "flash_attn": true}`, map[string]string{"pretrained": "x.gguf", "n_ctx": "512", "flash_attn": "true"}},
 	} {
 		got, err := ParseModelArgs(tc.in)

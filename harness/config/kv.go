@@ -193,7 +193,7 @@ func ParseModelArgs(s string) (map[string]string, error) {
 		}
 		return out, nil
 	}
-	pairs, err := keyValuePairs(t)
+	pairs, err := keyValuePairs(urlList.ReplaceAllString(t, `$1"$2"`))
 	if err != nil {
 		return nil, err
 	}
