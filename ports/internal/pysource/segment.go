@@ -86,7 +86,7 @@ func Hash(s string) string {
 
 // Check compares each function's recorded hash with its source under
 // tasksDir (a copy of lm_eval/tasks) and describes every mismatch.
-func Check(tasksDir string, fns []Func) []error {
+func Check(tasksDir string, fns []Source) []error {
 	var errs []error
 	files := map[string]string{}
 	for _, f := range fns {
@@ -100,13 +100,13 @@ func Check(tasksDir string, fns []Func) []error {
 			src = string(data)
 			files[f.File] = src
 		}
-		seg, ok := Segment(src, f.Name)
+		seg, ok := Segment(src, f.Func)
 		if !ok {
-			errs = append(errs, fmt.Errorf("%s: no function %s", f.File, f.Name))
+			errs = append(errs, fmt.Errorf("%s: no function %s", f.File, f.Func))
 			continue
 		}
 		if got := Hash(seg); got != f.SHA256 {
-			errs = append(errs, fmt.Errorf("%s:%s: source sha256 %s, port records %s", f.File, f.Name, got, f.SHA256))
+			errs = append(errs, fmt.Errorf("%s:%s: source sha256 %s, port records %s", f.File, f.Func, got, f.SHA256))
 		}
 	}
 	return errs
