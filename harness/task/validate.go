@@ -106,7 +106,7 @@ func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOpt
 			}
 		}
 		for _, a := range g.Aggregate {
-			if opts.MetricKnown != nil && !dynamic && !opts.MetricKnown(a.Metric) {
+			if opts.MetricKnown != nil && !dynamic && !opts.MetricKnown(a.Metric) && !memberMetric(g, a.Metric) {
 				probs = append(probs, Problem{Name: g.Name, File: g.File, Message: fmt.Sprintf("aggregate_metric_list: unknown metric %q", a.Metric)})
 			}
 		}
@@ -207,4 +207,21 @@ func sortedAnyKeys(m map[string]any) []string {
 		keys[k] = true
 	}
 	return sortedKeys(keys)
+}
+
+// memberMetric reports whether a member task of g lists metric in its
+// metric_list while its process_results produces the values (a metric
+// such as minerva_math's math_verify that only exists there).
+func memberMetric(g *Group, metric string) bool {
+	for _, t := range g.AllTasks(true) {
+		if t.Config.ProcessResults == nil {
+			continue
+		}
+		for _, m := range t.Config.MetricNames() {
+			if m == metric {
+				return true
+			}
+		}
+	}
+	return false
 }

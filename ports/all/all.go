@@ -5,7 +5,10 @@ package all
 
 import (
 	_ "lmeval/ports/cruxeval"
+	_ "lmeval/ports/hendrycks_math"
 	_ "lmeval/ports/humaneval"
 	_ "lmeval/ports/humaneval_infilling"
+	_ "lmeval/ports/leaderboard/math"
 	_ "lmeval/ports/mbpp"
+	_ "lmeval/ports/minerva_math"
 )
