@@ -13,7 +13,7 @@ import (
 // `!function` name lm-eval's YAML uses, so both the embedded YAML and a
 // copy of lm-eval's task folders (--include_path) resolve them.
 func init() {
-	task.RegisterFunction("hellaswag", "utils.process_docs", task.ProcessDocsFunc(HellaswagProcessDocs))
+	task.RegisterFunction("hellaswag", "utils.process_docs", task.MapDocs{Fn: HellaswagProcessDocs, Columns: HellaswagColumns})
 	task.RegisterFunction("hellaswag", "utils.doc_to_choice", task.DocFunc(func(d task.Doc) (any, error) {
 		return HellaswagDocToChoice(d)
 	}))

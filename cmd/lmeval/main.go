@@ -71,6 +71,7 @@ func newApp() *cli.App {
 			inspectCommand(),
 			cacheCommand(),
 			sweepCommand(),
+			serveCommand(),
 			versionCommand(),
 		},
 	}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"lmeval/ports/internal/pysource"
 )
 
 // TestSourcesRecorded: every hook and dependency in register.go carries
@@ -23,12 +25,12 @@ func TestSourcesRecorded(t *testing.T) {
 		}
 		want[[2]string{f[0], f[1]}] = f[2]
 	}
-	for _, s := range append(append([]Source(nil), Hooks...), Dependencies...) {
-		sha, ok := want[[2]string{s.File, s.Name}]
+	for _, s := range append(append([]pysource.Source(nil), Hooks...), Dependencies...) {
+		sha, ok := want[[2]string{s.File, s.Func}]
 		if !ok {
-			t.Errorf("%s:%s is not in sources.txt", s.File, s.Name)
+			t.Errorf("%s:%s is not in sources.txt", s.File, s.Func)
 		} else if sha != s.SHA256 {
-			t.Errorf("%s:%s: register.go has sha256 %s, lm-eval's source has %s", s.File, s.Name, s.SHA256, sha)
+			t.Errorf("%s:%s: register.go has sha256 %s, lm-eval's source has %s", s.File, s.Func, s.SHA256, sha)
 		}
 	}
 	if got := len(IDs()); got != 25 {
@@ -42,5 +44,17 @@ func TestSourcesRecorded(t *testing.T) {
 	}
 	if checkers != 25 {
 		t.Errorf("%d checker classes recorded, want 25", checkers)
+	}
+}
+
+// TestSourcesMatchLMEval checks the recorded sha256 of every ported
+// function and class against lm-eval's task tree in ../shared.
+func TestSourcesMatchLMEval(t *testing.T) {
+	const tasks = "../../../shared/lm-eval/lm_eval/tasks"
+	if _, err := os.Stat(tasks); err != nil {
+		t.Skipf("lm-eval's task tree is not in ../shared: %v", err)
+	}
+	for _, err := range pysource.Check(tasks, append(append([]pysource.Source(nil), Hooks...), Dependencies...)) {
+		t.Error(err)
 	}
 }
