@@ -10,6 +10,8 @@
 #     the aggregated numbers.
 # Usage (from the repository root, after building ./lmeval):
 #   sh ports/ifeval/testdata/e2e/e2e.sh MODEL.gguf [WORKDIR]
+# GEN_KWARGS=max_gen_toks=48 (passed to both sides as --gen_kwargs) makes
+# it quick: the tasks' own max_gen_toks is 1280.
 set -eu
 MODEL=${1:?usage: e2e.sh MODEL.gguf [WORKDIR]}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -32,8 +34,9 @@ YAML
 done
 PY="env PYTHONPATH=$R/stubs:${LMEVALREF_SRC:-/tmp/lmevalref/src}:$HERE/.. /usr/bin/python3"
 names=ifeval_local,leaderboard_ifeval_local
+GK=${GEN_KWARGS:+--gen_kwargs $GEN_KWARGS}
 RUNREF="$PY $HERE/run_ref_patched.py $R/run_ref.py"
-$RUNREF --tasks $names --include_path "$W/tasks" --dump-requests "$W/ref_requests.jsonl" --output "$W/ref_dump.json" --no-table >"$W/ref_dump.log" 2>&1
-./lmeval run --model_args pretrained="$MODEL" --tasks $names --include_path "$W/tasks" --log_samples --output_path "$W/lmeval" >"$W/lmeval.log" 2>&1
-$RUNREF --tasks $names --include_path "$W/tasks" --replay "$W/lmeval" --output "$W/ref_replay.json" --log-samples --no-table >"$W/ref_replay.log" 2>&1
+$RUNREF --tasks $names --include_path "$W/tasks" $GK --dump-requests "$W/ref_requests.jsonl" --output "$W/ref_dump.json" --no-table >"$W/ref_dump.log" 2>&1
+./lmeval run --model_args pretrained="$MODEL" --tasks $names $GK --include_path "$W/tasks" --log_samples --output_path "$W/lmeval" >"$W/lmeval.log" 2>&1
+$RUNREF --tasks $names --include_path "$W/tasks" $GK --replay "$W/lmeval" --output "$W/ref_replay.json" --log-samples --no-table >"$W/ref_replay.log" 2>&1
 /usr/bin/python3 "$HERE/compare.py" "$W"
