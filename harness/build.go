@@ -345,17 +345,27 @@ func (tr *taskRun) prepare(predictOnly bool) error {
 // metricEntry turns a metric_list entry whose metric is a native function
 // into one the metrics package reads: its name, with an aggregation.
 func metricEntry(m map[string]any) map[string]any {
-	f, ok := m["metric"].(*task.Func)
-	if !ok {
+	f, isFunc := m["metric"].(*task.Func)
+	agg, isAgg := m["aggregation"].(*task.Func)
+	if !isFunc && !isAgg {
 		return m
 	}
 	out := map[string]any{}
 	for k, v := range m {
 		out[k] = v
 	}
-	out["metric"] = funcMetricName(f)
-	if _, ok := out["aggregation"]; !ok {
-		out["aggregation"] = "mean"
+	if isFunc {
+		out["metric"] = funcMetricName(f)
+		if _, ok := out["aggregation"]; !ok {
+			out["aggregation"] = "mean"
+		}
+	}
+	// `aggregation: !function ...` registered as a *metrics.Aggregation
+	// (see ports/) is used by its registered name.
+	if isAgg {
+		if a, ok := agg.Fn.(*metrics.Aggregation); ok {
+			out["aggregation"] = a.Name
+		}
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	_ "lmeval/ports/hendrycks_math"
 	_ "lmeval/ports/humaneval"
 	_ "lmeval/ports/humaneval_infilling"
+	_ "lmeval/ports/ifeval" // lm_eval/tasks/ifeval, leaderboard/ifeval
 	_ "lmeval/ports/leaderboard/math"
 	_ "lmeval/ports/mbpp"
 	_ "lmeval/ports/minerva_math"
