@@ -12,6 +12,8 @@ GO ?= go
 # Packages `make test` runs (CI runs the engine's and the end-to-end ones
 # again against the Vulkan build).
 TESTPKGS ?= ./...
+# Extra go test flags, shell-quoted: TESTFLAGS="-run 'GPU|RunDevice' -v".
+TESTFLAGS ?=
 # Read by scripts/native.sh (see docs/build.md).
 export LLAMA_CPP_DIR JOBS CMAKE_ARGS
 
@@ -34,7 +36,7 @@ lmeval: native
 	$(GOENV) $(GO) build -ldflags "$(LDFLAGS)" -o lmeval ./cmd/lmeval
 
 test: native
-	$(GOENV) $(GO) test -ldflags "$(LDFLAGS)" $(TESTPKGS)
+	$(GOENV) $(GO) test -ldflags "$(LDFLAGS)" $(TESTFLAGS) $(TESTPKGS)
 
 # BENCH_ARGS are passed to the benchmark program (see docs/engine.md).
 bench: native

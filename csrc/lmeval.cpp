@@ -35,6 +35,7 @@ struct lm_model {
 	// lm_score's scratch space.
 	std::vector<int32_t> rows, amax;
 	std::vector<double> lse;
+	std::vector<const float *> ptrs;
 };
 
 struct lm_sampler {
@@ -335,7 +336,15 @@ int32_t lm_decode(lm_model *m, int32_t n, const int32_t *tokens, const int32_t *
 		b.logits[i] = want[i] ? 1 : 0;
 	}
 	b.n_tokens = n;
-	return llama_decode(m->ctx, b);
+	const int32_t rc = llama_decode(m->ctx, b);
+	if (rc == 0) {
+		// Wait for the backend and put the outputs in batch order now, on
+		// this thread: llama_get_logits_ith does both on first use, and the
+		// scoring loops call it from several threads (which hangs a GPU
+		// backend). Afterwards those calls only read.
+		llama_get_logits(m->ctx);
+	}
+	return rc;
 }
 
 // row_stats finds a logits row's argmax and its log normaliser
@@ -374,20 +383,22 @@ int32_t lm_score(lm_model *m, int32_t n_items, const int32_t *row, const int32_t
 	const int32_t n_rows = (int32_t)rows.size();
 	m->amax.resize((size_t)n_rows);
 	m->lse.resize((size_t)n_rows);
-	int32_t bad = 0;
+	// The row pointers are fetched on this thread: llama_get_logits_ith
+	// synchronizes the backend (and may reorder outputs), which must not
+	// run from several threads at once (on a GPU backend it hangs).
+	std::vector<const float *> &ptrs = m->ptrs;
+	ptrs.resize((size_t)n_rows);
+	for (int32_t r = 0; r < n_rows; r++) {
+		ptrs[(size_t)r] = llama_get_logits_ith(m->ctx, rows[(size_t)r]);
+		if (ptrs[(size_t)r] == nullptr) {
+			return -1;
+		}
+	}
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(m->n_threads) schedule(static) if (n_rows > 1 && (int64_t)n_rows * m->n_vocab >= 65536) reduction(| : bad)
+#pragma omp parallel for num_threads(m->n_threads) schedule(static) if (n_rows > 1 && (int64_t)n_rows * m->n_vocab >= 65536)
 #endif
 	for (int32_t r = 0; r < n_rows; r++) {
-		const float *x = llama_get_logits_ith(m->ctx, rows[(size_t)r]);
-		if (x == nullptr) {
-			bad |= 1;
-			continue;
-		}
-		row_stats(x, m->n_vocab, &m->amax[(size_t)r], &m->lse[(size_t)r]);
-	}
-	if (bad) {
-		return -1;
+		row_stats(ptrs[(size_t)r], m->n_vocab, &m->amax[(size_t)r], &m->lse[(size_t)r]);
 	}
 	int32_t r = -1;
 	const float *x = nullptr;
