@@ -495,7 +495,9 @@ func peerCompare(ctx context.Context, path, name string, wl workloads, c *config
 			c.summary = append(c.summary, fmt.Sprintf("%s (%s): %s failed: %v (%s)", name, r.key, r.what, err, lastLine(out)))
 			continue
 		}
-		ours, ok := walls[r.key][setup{cache: "auto"}]
+		// llama.cpp's tools here run on the CPU: compare with lmeval's CPU run
+		// when there is one (-compare-cpu on a GPU build).
+		ours, ok := walls[r.key][setup{cache: "auto", cpu: c.cpuToo && engine.GPUOffload()}]
 		if !ok {
 			continue
 		}
