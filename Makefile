@@ -9,6 +9,11 @@ SHELL := /bin/bash
 BACKEND ?= cpu
 BUILD := build/$(BACKEND)
 GO ?= go
+# Packages `make test` runs (CI runs the engine's and the end-to-end ones
+# again against the Vulkan build).
+TESTPKGS ?= ./...
+# Extra go test flags, shell-quoted: TESTFLAGS="-run 'GPU|RunDevice' -v".
+TESTFLAGS ?=
 # Read by scripts/native.sh (see docs/build.md).
 export LLAMA_CPP_DIR JOBS CMAKE_ARGS
 
@@ -20,7 +25,7 @@ GOENV = set -a && . ./$(BUILD)/cgo.env && set +a && \
 	export CGO_CFLAGS CGO_ENABLED=1 &&
 LDFLAGS = -X lmeval/engine.LlamaCppCommit=$$LMEVAL_LLAMA_COMMIT
 
-.PHONY: all lmeval native test bench cuda metal vulkan env clean
+.PHONY: all lmeval native test bench bundle device-check cuda metal vulkan env clean
 
 all: lmeval
 
@@ -31,11 +36,21 @@ lmeval: native
 	$(GOENV) $(GO) build -ldflags "$(LDFLAGS)" -o lmeval ./cmd/lmeval
 
 test: native
-	$(GOENV) $(GO) test -ldflags "$(LDFLAGS)" ./...
+	$(GOENV) $(GO) test -ldflags "$(LDFLAGS)" $(TESTFLAGS) $(TESTPKGS)
 
 # BENCH_ARGS are passed to the benchmark program (see docs/engine.md).
 bench: native
 	$(GOENV) $(GO) run -ldflags "$(LDFLAGS)" ./cmd/lmeval-bench $(BENCH_ARGS)
+
+# The offline bundle for a GPU machine (docs/build.md): the repository at
+# HEAD and every module the build needs, in build/lmeval-bundle.tar.gz.
+bundle:
+	scripts/bundle.sh build/lmeval-bundle.tar.gz
+
+# Builds BACKEND (default cuda here), runs the GPU tests and the bench
+# side by side with the CPU, and writes build/device-check/report.md.
+device-check:
+	scripts/device-check.sh --backend $(if $(filter cpu,$(BACKEND)),cuda,$(BACKEND)) --out build/device-check
 
 cuda metal vulkan:
 	$(MAKE) BACKEND=$@ lmeval

@@ -28,9 +28,14 @@ struct lm_model {
 	bool vocab_only = false;
 	int32_t n_threads = 1;
 	std::vector<float> tensor_split;
+	// The devices given to llama.cpp for offloading, NULL-terminated.
+	std::vector<ggml_backend_dev_t> devices;
+	bool split_none = false;
+	int32_t main_gpu = 0;
 	// lm_score's scratch space.
 	std::vector<int32_t> rows, amax;
 	std::vector<double> lse;
+	std::vector<const float *> ptrs;
 };
 
 struct lm_sampler {
@@ -92,6 +97,33 @@ lm_model *lm_load(const char *path, const lm_params *p, char *err, int32_t errle
 	for (int i = 0; i < LM_MAX_TENSOR_SPLIT; i++) {
 		any_split = any_split || p->tensor_split[i] != 0.0f;
 	}
+	// The offload devices, chosen as llama.cpp's default does, but passed
+	// explicitly: lm_model_devices then reports what is used, and
+	// n_gpu_layers 0 gives an empty list, so that llama.cpp does not
+	// offload a batch's matrix products to a GPU either.
+	if (p->n_gpu_layers != 0) {
+		std::vector<ggml_backend_dev_t> igpus;
+		for (size_t i = 0; i < ggml_backend_dev_count(); i++) {
+			ggml_backend_dev_t d = ggml_backend_dev_get(i);
+			switch (ggml_backend_dev_type(d)) {
+			case GGML_BACKEND_DEVICE_TYPE_GPU:
+				m->devices.push_back(d);
+				break;
+			case GGML_BACKEND_DEVICE_TYPE_IGPU:
+				igpus.push_back(d);
+				break;
+			default:
+				break;
+			}
+		}
+		if (m->devices.empty()) {
+			m->devices = igpus;
+		}
+	}
+	m->devices.push_back(nullptr);
+	mp.devices = m->devices.data();
+	m->split_none = p->split_mode == 0;
+	m->main_gpu = p->main_gpu;
 	if (any_split) {
 		m->tensor_split.assign(std::max<size_t>(llama_max_devices(), LM_MAX_TENSOR_SPLIT), 0.0f);
 		for (int i = 0; i < LM_MAX_TENSOR_SPLIT && i < (int)llama_max_devices(); i++) {
@@ -156,30 +188,59 @@ int32_t lm_context_init(lm_model *m, const lm_params *p, char *err, int32_t errl
 	return 0;
 }
 
+static void fill_device(ggml_backend_dev_t d, lm_device &o) {
+	size_t free = 0, total = 0;
+	ggml_backend_dev_memory(d, &free, &total);
+	memset(&o, 0, sizeof(o));
+	snprintf(o.name, sizeof(o.name), "%s", ggml_backend_dev_name(d));
+	const char *desc = ggml_backend_dev_description(d);
+	snprintf(o.description, sizeof(o.description), "%s", desc != nullptr ? desc : "");
+	ggml_backend_reg_t reg = ggml_backend_dev_backend_reg(d);
+	snprintf(o.backend, sizeof(o.backend), "%s", reg != nullptr ? ggml_backend_reg_name(reg) : "");
+	o.type = (int32_t)ggml_backend_dev_type(d);
+	o.free = free;
+	o.total = total;
+}
+
 int32_t lm_devices(lm_device *out, int32_t n) {
 	const int32_t count = (int32_t)ggml_backend_dev_count();
 	for (int32_t i = 0; i < count && i < n; i++) {
-		ggml_backend_dev_t d = ggml_backend_dev_get((size_t)i);
-		size_t free = 0, total = 0;
-		ggml_backend_dev_memory(d, &free, &total);
-		lm_device &o = out[i];
-		memset(&o, 0, sizeof(o));
-		snprintf(o.name, sizeof(o.name), "%s", ggml_backend_dev_name(d));
-		o.type = (int32_t)ggml_backend_dev_type(d);
-		o.free = free;
-		o.total = total;
+		fill_device(ggml_backend_dev_get((size_t)i), out[i]);
 	}
 	return count;
+}
+
+int32_t lm_model_devices(const lm_model *m, lm_device *out, int32_t n) {
+	// The list ends with NULL; split_mode none keeps only main_gpu.
+	std::vector<ggml_backend_dev_t> used(m->devices.begin(), m->devices.end() - (m->devices.empty() ? 0 : 1));
+	if (m->split_none) {
+		if (m->main_gpu >= 0 && m->main_gpu < (int32_t)used.size()) {
+			used = {used[(size_t)m->main_gpu]};
+		} else {
+			used.clear();
+		}
+	}
+	const int32_t count = (int32_t)used.size();
+	for (int32_t i = 0; i < count && i < n; i++) {
+		fill_device(used[(size_t)i], out[i]);
+	}
+	return count;
+}
+
+void lm_context_free(lm_model *m) {
+	if (m->ctx != nullptr) {
+		llama_batch_free(m->batch);
+		llama_free(m->ctx);
+		m->ctx = nullptr;
+		m->batch = {};
+	}
 }
 
 void lm_free(lm_model *m) {
 	if (m == nullptr) {
 		return;
 	}
-	if (m->ctx != nullptr) {
-		llama_batch_free(m->batch);
-		llama_free(m->ctx);
-	}
+	lm_context_free(m);
 	if (m->model != nullptr) {
 		llama_model_free(m->model);
 	}
@@ -275,7 +336,15 @@ int32_t lm_decode(lm_model *m, int32_t n, const int32_t *tokens, const int32_t *
 		b.logits[i] = want[i] ? 1 : 0;
 	}
 	b.n_tokens = n;
-	return llama_decode(m->ctx, b);
+	const int32_t rc = llama_decode(m->ctx, b);
+	if (rc == 0) {
+		// Wait for the backend and put the outputs in batch order now, on
+		// this thread: llama_get_logits_ith does both on first use, and the
+		// scoring loops call it from several threads (which hangs a GPU
+		// backend). Afterwards those calls only read.
+		llama_get_logits(m->ctx);
+	}
+	return rc;
 }
 
 // row_stats finds a logits row's argmax and its log normaliser
@@ -314,20 +383,22 @@ int32_t lm_score(lm_model *m, int32_t n_items, const int32_t *row, const int32_t
 	const int32_t n_rows = (int32_t)rows.size();
 	m->amax.resize((size_t)n_rows);
 	m->lse.resize((size_t)n_rows);
-	int32_t bad = 0;
+	// The row pointers are fetched on this thread: llama_get_logits_ith
+	// synchronizes the backend (and may reorder outputs), which must not
+	// run from several threads at once (on a GPU backend it hangs).
+	std::vector<const float *> &ptrs = m->ptrs;
+	ptrs.resize((size_t)n_rows);
+	for (int32_t r = 0; r < n_rows; r++) {
+		ptrs[(size_t)r] = llama_get_logits_ith(m->ctx, rows[(size_t)r]);
+		if (ptrs[(size_t)r] == nullptr) {
+			return -1;
+		}
+	}
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(m->n_threads) schedule(static) if (n_rows > 1 && (int64_t)n_rows * m->n_vocab >= 65536) reduction(| : bad)
+#pragma omp parallel for num_threads(m->n_threads) schedule(static) if (n_rows > 1 && (int64_t)n_rows * m->n_vocab >= 65536)
 #endif
 	for (int32_t r = 0; r < n_rows; r++) {
-		const float *x = llama_get_logits_ith(m->ctx, rows[(size_t)r]);
-		if (x == nullptr) {
-			bad |= 1;
-			continue;
-		}
-		row_stats(x, m->n_vocab, &m->amax[(size_t)r], &m->lse[(size_t)r]);
-	}
-	if (bad) {
-		return -1;
+		row_stats(ptrs[(size_t)r], m->n_vocab, &m->amax[(size_t)r], &m->lse[(size_t)r]);
 	}
 	int32_t r = -1;
 	const float *x = nullptr;

@@ -65,13 +65,23 @@ int32_t lm_context_init(lm_model *m, const lm_params *p, char *err, int32_t errl
 
 /* ggml's backend devices, for sizing the KV cache to free memory. */
 typedef struct lm_device {
-	char name[64];
-	int32_t type; /* 0 CPU, 1 GPU, 2 integrated GPU, 3 accelerator */
+	char name[64];         /* ggml's device name: "CPU", "Vulkan0", "CUDA0" */
+	char description[128]; /* the driver's: "llvmpipe (LLVM 15.0.6, 256 bits)" */
+	char backend[32];      /* the backend's registry name: "CPU", "Vulkan", "CUDA", "Metal" */
+	int32_t type;          /* 0 CPU, 1 GPU, 2 integrated GPU, 3 accelerator */
 	uint64_t free, total;
 } lm_device;
 
 /* lm_devices fills up to n devices and returns how many there are. */
 int32_t lm_devices(lm_device *out, int32_t n);
+/* lm_model_devices fills up to n of the devices lm_load gave the model for
+ * offloading (none when n_gpu_layers is 0) and returns how many there are.
+ * lm_load chooses them as llama.cpp's default does (the GPUs; integrated
+ * GPUs only when there is no other; only main_gpu with split_mode none)
+ * and passes the list explicitly, so this is what llama.cpp uses. */
+int32_t lm_model_devices(const lm_model *m, lm_device *out, int32_t n);
+/* lm_context_free frees a model's context (lm_context_init may follow). */
+void lm_context_free(lm_model *m);
 void lm_free(lm_model *m);
 
 typedef struct lm_info {

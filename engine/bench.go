@@ -19,8 +19,11 @@ func (m *Model) RawDecode(ctx context.Context, toks []int32, seqLen, batchLen in
 		return 0, 0, err
 	}
 	defer m.mu.Unlock()
-	if seqLen <= 0 || seqLen > m.info.NCtx || seqLen > m.info.NBatch*m.info.NSeqMax {
-		return 0, 0, fmt.Errorf("engine: raw decode: sequence length %d outside [1, n_ctx %d]", seqLen, m.info.NCtx)
+	if seqLen <= 0 || seqLen > m.maxCells() || seqLen > m.info.NBatch*m.info.NSeqMax {
+		return 0, 0, fmt.Errorf("engine: raw decode: sequence length %d outside [1, n_ctx %d]", seqLen, m.maxCells())
+	}
+	if err := m.reserve(seqLen, seqLen+m.info.NBatch); err != nil {
+		return 0, 0, fmt.Errorf("engine: raw decode: %w", err)
 	}
 	if batchLen <= 0 || batchLen > m.info.NBatch {
 		batchLen = m.info.NBatch
@@ -103,8 +106,8 @@ func (m *Model) RawGenerate(ctx context.Context, prompts [][]int32, steps int) (
 		}
 		cells += len(p) + steps
 	}
-	if cells > m.info.NCtx {
-		return 0, 0, fmt.Errorf("engine: raw generate: %d cells exceed n_ctx %d", cells, m.info.NCtx)
+	if err := m.reserve(cells, cells); err != nil {
+		return 0, 0, fmt.Errorf("engine: raw generate: %w", err)
 	}
 	cMemClear(m.c)
 	defer cMemClear(m.c)

@@ -114,7 +114,9 @@ func cContextInit(m *C.lm_model, p cparams) error {
 
 // Device is one of ggml's backend devices and its memory.
 type Device struct {
-	Name        string
+	Name        string // ggml's name: "CPU", "Vulkan0", "CUDA0"
+	Description string // the driver's: "llvmpipe (LLVM 15.0.6, 256 bits)", "NVIDIA GeForce RTX 4090"
+	Backend     string // ggml backend: "CPU", "Vulkan", "CUDA", "Metal"
 	Type        string // "cpu", "gpu", "igpu" or "accel"
 	Free, Total uint64 // bytes, as the backend reports them
 }
@@ -125,18 +127,35 @@ func Devices() []Device {
 	nativeInit()
 	var buf [32]C.lm_device
 	n := int(C.lm_devices(&buf[0], C.int32_t(len(buf))))
-	out := make([]Device, 0, n)
-	for i := 0; i < n && i < len(buf); i++ {
-		d := buf[i]
+	return goDevices(buf[:min(n, len(buf))])
+}
+
+// cModelDevices lists the devices a model's layers are offloaded to
+// (none when it runs on the CPU).
+func cModelDevices(m *C.lm_model) []Device {
+	var buf [32]C.lm_device
+	n := int(C.lm_model_devices(m, &buf[0], C.int32_t(len(buf))))
+	return goDevices(buf[:min(n, len(buf))])
+}
+
+func goDevices(ds []C.lm_device) []Device {
+	out := make([]Device, 0, len(ds))
+	for _, d := range ds {
 		typ := [...]string{"cpu", "gpu", "igpu", "accel"}
 		t := "other"
 		if int(d._type) >= 0 && int(d._type) < len(typ) {
 			t = typ[d._type]
 		}
-		out = append(out, Device{Name: C.GoString(&d.name[0]), Type: t, Free: uint64(d.free), Total: uint64(d.total)})
+		out = append(out, Device{
+			Name: C.GoString(&d.name[0]), Description: C.GoString(&d.description[0]), Backend: C.GoString(&d.backend[0]),
+			Type: t, Free: uint64(d.free), Total: uint64(d.total),
+		})
 	}
 	return out
 }
+
+// cContextFree frees a model's context; cContextInit may follow.
+func cContextFree(m *C.lm_model) { C.lm_context_free(m) }
 
 type cinfo struct {
 	nVocab, nCtxTrain, nEmbd, nLayer, nHead, nHeadKV int

@@ -175,19 +175,23 @@ func (m *Model) scanRows(ctx context.Context, reqs []DistRequest, progress func(
 	if m.opts.VocabOnly {
 		return errors.New("model loaded vocabulary-only")
 	}
-	nCtx, nBatch, nSeq := m.info.NCtx, m.info.NBatch, m.info.NSeqMax
 	starts := make([]int, len(reqs)) // index of each request's first position
-	at := 0
+	at, longest := 0, 0
 	for i, r := range reqs {
 		if len(r.Input) == 0 || len(r.Targets) == 0 || len(r.Targets) > len(r.Input) {
 			return fmt.Errorf("request %d: %d input tokens cannot score %d targets", i, len(r.Input), len(r.Targets))
 		}
-		if len(r.Input) > nCtx {
-			return fmt.Errorf("request %d: %d tokens exceed n_ctx %d", i, len(r.Input), nCtx)
+		if len(r.Input) > m.maxCells() {
+			return fmt.Errorf("request %d: %d tokens exceed n_ctx %d", i, len(r.Input), m.maxCells())
 		}
+		longest = max(longest, len(r.Input))
 		starts[i] = at
 		at += len(r.Targets)
 	}
+	if err := m.reserve(longest, min(m.inflight(), m.maxCells())); err != nil {
+		return err
+	}
+	nCtx, nBatch, nSeq := m.info.NCtx, m.info.NBatch, m.info.NSeqMax
 	cMemClear(m.c)
 	defer cMemClear(m.c)
 	var (

@@ -117,25 +117,35 @@ type Options struct {
 type Info struct {
 	Path        string
 	Description string // llama.cpp's model description ("llama 260K all F32")
-	Backend     string // "cpu", or the GPU backend built in
-	NCtx        int
-	NCtxTrain   int
-	MaxLength   int
-	NBatch      int
-	NUBatch     int
-	NSeqMax     int
-	Threads     int
-	GPULayers   int
-	FlashAttn   string
-	TypeK       string
-	TypeV       string
-	NVocab      int
-	NEmbd       int
-	NLayer      int
-	NParams     uint64
-	Size        uint64 // bytes of tensor data
-	BOS, EOS    int32  // -1 when the vocabulary has none
-	EOT         int32
+	// Backend is where the layers run: "cpu", or the backend of the
+	// devices they are offloaded to ("vulkan", "cuda", "metal"); Devices
+	// lists those devices (none on the CPU), with their memory at load.
+	// A GPU build that finds no usable device runs on the CPU, and says so
+	// here.
+	Backend string
+	Devices []Device
+	NCtx    int
+	// NCtxMax is the most cells the cache may grow to: with AutoBatch
+	// the size free memory allows (the cache starts at the scheduler's
+	// budget and grows when a call needs more), else NCtx.
+	NCtxMax   int
+	NCtxTrain int
+	MaxLength int
+	NBatch    int
+	NUBatch   int
+	NSeqMax   int
+	Threads   int
+	GPULayers int
+	FlashAttn string
+	TypeK     string
+	TypeV     string
+	NVocab    int
+	NEmbd     int
+	NLayer    int
+	NParams   uint64
+	Size      uint64 // bytes of tensor data
+	BOS, EOS  int32  // -1 when the vocabulary has none
+	EOT       int32
 	// PrefixToken is lm-eval's prefix_token_id: what an empty context
 	// becomes (Options.PrefixToken, else BOS, else EOS).
 	PrefixToken int32
@@ -164,6 +174,9 @@ type Stats struct {
 	// shim's loops over logits rows (log-softmax, gather, argmax) and
 	// sampling: what is left of a call's time is Go (tokenizing, planning).
 	DecodeTime, ScoreTime time.Duration
+	// CacheGrowths counts the times AutoBatch grew the KV cache for a
+	// call's work.
+	CacheGrowths int
 }
 
 // Model is a loaded model with its context. Its methods may be called from
@@ -177,6 +190,12 @@ type Model struct {
 	facts  gguf.Facts
 	addBOS bool
 	stats  Stats
+	// params are the context's settings, for growing it (reserve).
+	params cparams
+	// autoCap, with AutoBatch, is the most cells free memory allows: the
+	// cache starts at what the scheduler keeps in flight and grows up to
+	// it when a call needs more. 0: the cache has a fixed size.
+	autoCap int
 }
 
 var kvTypes = map[string]int{
@@ -331,6 +350,7 @@ func Load(path string, opts Options) (*Model, error) {
 	}
 	kvTok := kvBytesPerToken(gf, p.typeK, p.typeV)
 	var free int64
+	autoCap := 0
 	if !opts.VocabOnly {
 		newContext := opts.newContext
 		if newContext == nil {
@@ -345,11 +365,13 @@ func Load(path string, opts Options) (*Model, error) {
 				pools = []memPool{{Name: "memory budget", Free: opts.MemoryBudget, Share: 1}}
 			} else {
 				ci := cInfo(c)
-				pools = freeMemory(p.gpuLayers, ci.nLayer, p.mainGPU, p.splitMode, ci.size, p.mmap)
+				pools = freeMemory(cModelDevices(c), p.gpuLayers, ci.nLayer, ci.size, p.mmap)
 			}
-			free = pools[0].Free
+			free = -1
 			for _, pl := range pools {
-				free = min(free, pl.Free)
+				if pl.Share > 0 && (free < 0 || pl.Free < free) {
+					free = pl.Free
+				}
 			}
 			nCtx, ml := planAuto(sizeRequest{Pools: pools, Cost: cost, MaxLength: maxLen, MaxLenGiven: opts.MaxLength > 0, NSeqMax: p.nSeqMax})
 			if p.nCtx > 0 {
@@ -358,7 +380,17 @@ func Load(path string, opts Options) (*Model, error) {
 				slog.Warn(fmt.Sprintf("batch size auto: free memory (%s) does not fit a %d-token context; max_length is %d", units.Bytes(free), maxLen, ml))
 				opts.MaxLength = ml
 			}
-			err = autoContext(c, &p, nCtx, max(opts.MaxLength, ml), newContext)
+			// The cache starts at what the scheduler keeps in flight and
+			// grows (reserve) when a call's work needs more, up to nCtx.
+			start := nCtx
+			if p.nCtx <= 0 {
+				autoCap = nCtx
+				start = min(nCtx, inflightCells(facts, p.nBatch))
+			}
+			err = autoContext(c, &p, start, min(start, max(opts.MaxLength, ml)), newContext)
+			if err == nil && autoCap > 0 {
+				autoCap = max(autoCap, p.nCtx)
+			}
 		}
 		if err != nil {
 			cFree(c)
@@ -366,13 +398,13 @@ func Load(path string, opts Options) (*Model, error) {
 		}
 	}
 	ci := cInfo(c)
-	m := &Model{c: c, path: path, opts: opts, facts: facts}
+	m := &Model{c: c, path: path, opts: opts, facts: facts, params: p, autoCap: autoCap}
 	m.addBOS = ci.addBOS
 	if opts.AddBOS != nil {
 		m.addBOS = *opts.AddBOS
 	}
 	m.info = Info{
-		Path: path, Description: cDesc(c), Backend: backendName(),
+		Path: path, Description: cDesc(c), Backend: "cpu", Devices: cModelDevices(c),
 		NCtx: ci.nCtx, NCtxTrain: ci.nCtxTrain, NBatch: ci.nBatch, NUBatch: ci.nUBatch, NSeqMax: ci.nSeqMax,
 		Threads: p.threads, GPULayers: p.gpuLayers, FlashAttn: flashName(p.flashAttn),
 		TypeK: typeName(p.typeK), TypeV: typeName(p.typeV),
@@ -394,13 +426,17 @@ func Load(path string, opts Options) (*Model, error) {
 	switch {
 	case auto:
 		m.info.Batch = "auto"
-		slog.Info(fmt.Sprintf("batch size auto: n_ctx %d, n_seq_max %d (free memory %s, KV %d bytes/token)",
-			ci.nCtx, ci.nSeqMax, units.Bytes(free), kvTok))
+		slog.Info(fmt.Sprintf("batch size auto: n_ctx %d (grows to at most %d), n_seq_max %d (free memory %s, KV %d bytes/token)",
+			ci.nCtx, m.maxCells(), ci.nSeqMax, units.Bytes(free), kvTok))
 	case opts.BatchSize > 0:
 		m.info.Batch = fmt.Sprint(opts.BatchSize)
 	}
+	m.info.NCtxMax = m.maxCells()
+	if len(m.info.Devices) > 0 {
+		m.info.Backend = strings.ToLower(m.info.Devices[0].Backend)
+	}
 	switch {
-	case !GPUOffload():
+	case len(m.info.Devices) == 0:
 		m.info.GPULayers = 0
 	case p.gpuLayers < 0:
 		m.info.GPULayers = ci.nLayer + 1 // every layer and the output
@@ -413,8 +449,8 @@ func Load(path string, opts Options) (*Model, error) {
 	if !opts.VocabOnly {
 		m.info.MaxLength = opts.MaxLength
 		if m.info.MaxLength <= 0 {
-			m.info.MaxLength = ci.nCtx
-			if ci.nCtxTrain > 0 && ci.nCtxTrain < ci.nCtx {
+			m.info.MaxLength = m.maxCells()
+			if ci.nCtxTrain > 0 && ci.nCtxTrain < m.info.MaxLength {
 				m.info.MaxLength = ci.nCtxTrain
 			}
 		}
@@ -451,19 +487,6 @@ func autoContext(c cmodel, p *cparams, nCtx, floor int, newContext func(cmodel, 
 		slog.Warn(fmt.Sprintf("batch size auto: a context of n_ctx %d failed (%v); trying %d", nCtx, err, max(nCtx/2, floor)))
 		nCtx = max(nCtx/2, floor)
 	}
-}
-
-func backendName() string {
-	if !GPUOffload() {
-		return "cpu"
-	}
-	info := SystemInfo()
-	for _, b := range []string{"CUDA", "Metal", "Vulkan", "HIP", "SYCL"} {
-		if strings.Contains(info, b) {
-			return strings.ToLower(b)
-		}
-	}
-	return "gpu"
 }
 
 func flashName(v int) string {
@@ -523,8 +546,13 @@ func (m *Model) Close() error {
 // template llama.cpp finds when the file's key is absent.
 func (m *Model) Facts() gguf.Facts { return m.facts }
 
-// Info returns the settings the engine loaded the model with.
-func (m *Model) Info() Info { return m.info }
+// Info returns the settings the engine loaded the model with. With
+// AutoBatch, NCtx is the cache's current size, which grows as calls need.
+func (m *Model) Info() Info {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.info
+}
 
 // Stats returns the work done so far.
 func (m *Model) Stats() Stats {

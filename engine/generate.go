@@ -139,7 +139,21 @@ func (m *Model) generateContext(r GenerateRequest) ([]int32, error) {
 // runGen decodes the queued generations, telling report of the requests
 // that finish (and their prompt tokens) once per step.
 func (m *Model) runGen(ctx context.Context, queue []*genSeq, out []string, report func(requests, tokens int)) error {
+	widest, total := 0, 0
+	for _, s := range queue {
+		widest = max(widest, s.cells)
+		total += s.cells
+	}
+	// Every token attends over the occupied span of the unified cache, so
+	// the sequences in flight are kept to the scheduler's budget of cells
+	// (inflightCells) whatever the cache size; the cache grows (AutoBatch)
+	// to that budget, or to the widest sequence.
+	budget := min(m.inflight(), m.maxCells())
+	if err := m.reserve(widest, min(budget, total)); err != nil {
+		return fmt.Errorf("a context plus the tokens to generate: %w", err)
+	}
 	nCtx, nBatch, nSeq := m.info.NCtx, m.info.NBatch, m.info.NSeqMax
+	budget = max(min(budget, nCtx), 1)
 	cMemClear(m.c)
 	defer cMemClear(m.c)
 	free := make([]int32, 0, nSeq)
@@ -159,7 +173,8 @@ func (m *Model) runGen(ctx context.Context, queue []*genSeq, out []string, repor
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		for next < len(queue) && len(free) > 0 && used+queue[next].cells <= nCtx {
+		for next < len(queue) && len(free) > 0 && used+queue[next].cells <= nCtx &&
+			(len(active) == 0 || used+queue[next].cells <= budget) {
 			s := queue[next]
 			s.id = free[len(free)-1]
 			free = free[:len(free)-1]

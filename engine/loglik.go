@@ -348,8 +348,8 @@ func (m *Model) Perplexity(ctx context.Context, text string, chunkSize int) (Per
 	if chunkSize <= 0 {
 		chunkSize = m.info.MaxLength
 	}
-	if chunkSize < 4 || chunkSize > m.info.NCtx {
-		return PerplexityResult{}, fmt.Errorf("engine: perplexity: chunk size %d outside [4, n_ctx %d]", chunkSize, m.info.NCtx)
+	if chunkSize < 4 || chunkSize > m.maxCells() {
+		return PerplexityResult{}, fmt.Errorf("engine: perplexity: chunk size %d outside [4, n_ctx %d]", chunkSize, m.maxCells())
 	}
 	toks, err := m.tokenize(text, m.addBOS, false)
 	if err != nil {

@@ -1,7 +1,5 @@
 package engine
 
-import "fmt"
-
 // allLogits decodes toks as one sequence with every position's logits
 // requested and returns them all (len(toks) rows of n_vocab floats). It is
 // the slow, obviously-correct path that tests check the scorer against; the
@@ -11,8 +9,8 @@ func (m *Model) allLogits(toks []int32) ([][]float32, error) {
 		return nil, err
 	}
 	defer m.mu.Unlock()
-	if len(toks) > m.info.NCtx {
-		return nil, fmt.Errorf("%d tokens exceed n_ctx %d", len(toks), m.info.NCtx)
+	if err := m.reserve(len(toks), len(toks)); err != nil {
+		return nil, err
 	}
 	cMemClear(m.c)
 	defer cMemClear(m.c)

@@ -88,8 +88,10 @@ func lcp(a, b []int32) int {
 // Without sharing every job is its own group. With minShare > 0 a job joins
 // the previous job's group only when the prefix they share is at least
 // 1/minShare of the tokens it adds: sharing a BOS saves nothing but would
-// keep unrelated sequences in the cache together.
-func planGroups(jobs []job, share bool, nSeqMax, nCtx, minShare int) []*group {
+// keep unrelated sequences in the cache together. nCtx is the most cells
+// a group may take, groupCells the cells whose quarter caps a group
+// otherwise.
+func planGroups(jobs []job, share bool, nSeqMax, nCtx, groupCells, minShare int) []*group {
 	order := make([]int, len(jobs))
 	for i := range order {
 		order[i] = i
@@ -103,17 +105,23 @@ func planGroups(jobs []job, share bool, nSeqMax, nCtx, minShare int) []*group {
 		slices.SortStableFunc(order, func(a, b int) int { return slices.Compare(jobs[a].inp, jobs[b].inp) })
 		// A group is capped at a quarter of the cache (its first job always
 		// fits), so several groups are in flight and batches stay full while
-		// one finishes.
-		limit := max(nCtx/4, 1)
+		// one finishes. The cap never splits a question's choices, though:
+		// a job whose shared prefix covers the previous job's whole
+		// unscored part (its context) stays in the group while the group
+		// fits the cache, so the context is decoded once, not per choice.
+		limit := max(min(nCtx, groupCells)/4, 1)
 		var cur []int
 		cells := 0
 		for k, i := range order {
-			shared := 0
+			shared, sibling := 0, false
 			if k > 0 {
-				shared = lcp(jobs[order[k-1]].inp, jobs[i].inp)
+				prev := &jobs[order[k-1]]
+				shared = lcp(prev.inp, jobs[i].inp)
+				sibling = shared > 0 && shared >= len(prev.inp)-len(prev.targets)
 			}
 			add := len(jobs[i].inp) - shared
-			if len(cur) > 0 && (shared == 0 || len(cur) >= nSeqMax || cells+add > limit || (minShare > 0 && shared*minShare < add)) {
+			over := cells+add > limit && !(sibling && cells+add <= nCtx)
+			if len(cur) > 0 && (shared == 0 || len(cur) >= nSeqMax || over || (minShare > 0 && shared*minShare < add)) {
 				groups = append(groups, buildGroup(jobs, cur))
 				cur, cells, add = cur[:0:0], 0, len(jobs[i].inp)
 			}
@@ -142,17 +150,34 @@ func (m *Model) runJobs(ctx context.Context, jobs []job, lp []float64, greedy []
 	if len(jobs) == 0 {
 		return nil
 	}
-	nCtx, nBatch, nSeq := m.info.NCtx, m.info.NBatch, m.info.NSeqMax
+	nBatch, nSeq := m.info.NBatch, m.info.NSeqMax
+	longest := 0
 	for i := range jobs {
-		if len(jobs[i].inp) > nCtx {
-			return fmt.Errorf("a sequence of %d tokens exceeds n_ctx %d", len(jobs[i].inp), nCtx)
+		if len(jobs[i].inp) > m.maxCells() {
+			return fmt.Errorf("a sequence of %d tokens exceeds n_ctx %d", len(jobs[i].inp), m.maxCells())
 		}
+		longest = max(longest, len(jobs[i].inp))
 		m.stats.TokensRequested += int64(len(jobs[i].inp))
 	}
 	// A group's cells are all in the cache while it decodes, and every token
 	// attends over every occupied cell; so a group is kept to a few batches'
-	// worth of cells even when the cache is far larger (auto sizing).
-	groups := planGroups(jobs, !m.opts.NoPrefixSharing, nSeq, min(nCtx, 16*nBatch), 4)
+	// worth of cells even when the cache is far larger, and the cells in
+	// flight to the scheduler's budget (inflightCells).
+	budget := min(m.inflight(), m.maxCells())
+	groups := planGroups(jobs, !m.opts.NoPrefixSharing, nSeq, m.maxCells(), 16*nBatch, 4)
+	widest, total := longest, 0
+	for _, g := range groups {
+		widest = max(widest, len(g.nodes))
+		total += len(g.nodes)
+	}
+	// The cache must hold the widest group; it is worth growing to the
+	// budget (or as much of it as the work fills), or to that group plus a
+	// batch.
+	if err := m.reserve(widest, max(min(budget, total), widest+nBatch)); err != nil {
+		return err
+	}
+	nCtx := m.info.NCtx
+	budget = max(min(budget, nCtx), 1)
 
 	cMemClear(m.c)
 	defer cMemClear(m.c)
@@ -181,7 +206,7 @@ func (m *Model) runJobs(ctx context.Context, jobs []job, lp []float64, greedy []
 		}
 		for next < len(groups) && pending < nBatch {
 			g := groups[next]
-			if g.njobs > len(free) || used+len(g.nodes) > nCtx {
+			if g.njobs > len(free) || used+len(g.nodes) > nCtx || (len(active) > 0 && used+len(g.nodes) > budget) {
 				break
 			}
 			pending += len(g.nodes)

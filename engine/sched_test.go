@@ -41,15 +41,30 @@ func TestPlanGroups(t *testing.T) {
 		nSeqMax, nCtx int
 	}{{true, 256, 100000}, {true, 7, 400}, {false, 7, 400}} {
 		share, nSeqMax, nCtx := tc.share, tc.nSeqMax, tc.nCtx
-		groups := planGroups(jobs, share, nSeqMax, nCtx, 0)
+		groups := planGroups(jobs, share, nSeqMax, nCtx, nCtx, 0)
 		seen := map[int32]bool{}
 		totalNodes, totalTokens := 0, 0
 		for gi, g := range groups {
 			if g.njobs > nSeqMax {
 				t.Fatalf("group %d has %d jobs > n_seq_max", gi, g.njobs)
 			}
-			if g.njobs > 1 && len(g.nodes) > nCtx/4 {
-				t.Fatalf("group %d has %d cells > n_ctx/4", gi, len(g.nodes))
+			// Past a quarter of the cache a group grows only by a question's
+			// choices: jobs sharing the previous job's whole context.
+			if len(g.nodes) > nCtx {
+				t.Fatalf("group %d has %d cells > n_ctx", gi, len(g.nodes))
+			}
+			cells := 0
+			for k, ji := range g.jobs {
+				add := len(jobs[ji].inp)
+				if k > 0 {
+					prev := jobs[g.jobs[k-1]]
+					l := lcp(prev.inp, jobs[ji].inp)
+					add -= l
+					if cells+add > nCtx/4 && l < len(prev.inp)-len(prev.targets) {
+						t.Fatalf("group %d: job %d passes n_ctx/4 (%d cells) without sharing the previous job's context", gi, ji, cells+add)
+					}
+				}
+				cells += add
 			}
 			if gi > 0 && groups[gi-1].maxLen < g.maxLen {
 				t.Fatalf("groups not longest first: %d then %d", groups[gi-1].maxLen, g.maxLen)
@@ -135,7 +150,7 @@ func TestPlanGroupsMinShare(t *testing.T) {
 			jobs = append(jobs, job{inp: append(slices.Clone(ctx), int32(1000+c)), targets: []int32{int32(2000 + c)}, slot: int32(len(jobs))})
 		}
 	}
-	groups := planGroups(jobs, true, 256, 100000, 4)
+	groups := planGroups(jobs, true, 256, 100000, 100000, 4)
 	if len(groups) != 6 {
 		t.Fatalf("%d groups, want one per question", len(groups))
 	}
@@ -145,7 +160,52 @@ func TestPlanGroupsMinShare(t *testing.T) {
 		}
 	}
 	// Without the minimum every question joins one trie through the BOS.
-	if n := len(planGroups(jobs, true, 256, 100000, 0)); n != 1 {
+	if n := len(planGroups(jobs, true, 256, 100000, 100000, 0)); n != 1 {
 		t.Errorf("minShare 0: %d groups, want 1", n)
+	}
+}
+
+// TestChoicesStayTogether is issue 14's item 9: with a small cache
+// (n_ctx 512, so a group is capped at 128 cells) a question whose context
+// and endings exceed a quarter of the cache keeps its choices in one
+// group, so its context is decoded once, not once per choice; questions
+// still never share a group.
+func TestChoicesStayTogether(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	var jobs []job
+	wantCells := 0
+	for q := 0; q < 60; q++ {
+		ctx := make([]int32, 120+r.Intn(40))
+		ctx[0] = 1 // BOS: shared by every question
+		for i := 1; i < len(ctx); i++ {
+			ctx[i] = int32(100 + r.Intn(1000))
+		}
+		wantCells += len(ctx)
+		for k := 0; k < 4; k++ {
+			cont := make([]int32, 5+r.Intn(10))
+			cont[0] = int32(2000 + 4*q + k) // choices differ from their first token
+			for i := 1; i < len(cont); i++ {
+				cont[i] = int32(100 + r.Intn(1000))
+			}
+			inp := append(slices.Clone(ctx), cont[:len(cont)-1]...)
+			jobs = append(jobs, job{inp: inp, targets: cont, slot: int32(len(jobs))})
+			wantCells += len(cont) - 1
+		}
+	}
+	groups := planGroups(jobs, true, 256, 512, 8192, 4)
+	if len(groups) != 60 {
+		t.Fatalf("%d groups, want one per question (60)", len(groups))
+	}
+	cells := 0
+	for _, g := range groups {
+		if g.njobs != 4 {
+			t.Fatalf("a group of %d jobs, want a question's 4 choices", g.njobs)
+		}
+		cells += len(g.nodes)
+	}
+	// Each question decodes its context (BOS included) once and each
+	// choice's own input tokens once.
+	if cells != wantCells {
+		t.Errorf("%d cells decoded, want %d", cells, wantCells)
 	}
 }

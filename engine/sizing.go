@@ -3,6 +3,7 @@ package engine
 import (
 	"bufio"
 	"fmt"
+	"log/slog"
 	"os"
 	"strconv"
 	"strings"
@@ -176,33 +177,25 @@ type memPool struct {
 	Share float64
 }
 
-// freeMemory finds the memory the context's buffers go to: the GPUs the
-// offloaded layers are on, and system memory (MemAvailable) for the rest
-// and for weights mapped from the file, which must stay resident.
-func freeMemory(gpuLayers, nLayer int, mainGPU int, splitMode int, modelBytes uint64, mmap bool) []memPool {
+// freeMemory finds the memory the context's buffers go to: the devices
+// the model's layers are offloaded to (devs, as lm_model_devices reports
+// them: the device's own free memory, not the system's), and system memory
+// (MemAvailable) for the rest and for weights mapped from the file, which
+// must stay resident.
+func freeMemory(devs []Device, gpuLayers, nLayer int, modelBytes uint64, mmap bool) []memPool {
 	share := 0.0
 	var gpu memPool
-	if GPUOffload() && gpuLayers != 0 && nLayer > 0 {
+	if len(devs) > 0 && gpuLayers != 0 && nLayer > 0 {
 		ngl := nLayer
 		if gpuLayers > 0 {
 			ngl = min(gpuLayers, nLayer)
 		}
-		k := 0
-		for _, d := range Devices() {
-			if d.Type != "gpu" && d.Type != "igpu" {
-				continue
-			}
-			// split_mode none puts everything on main_gpu.
-			if splitMode != 0 || k == mainGPU {
-				gpu.Free += int64(d.Free)
-				gpu.Name = strings.TrimPrefix(gpu.Name+"+"+d.Name, "+")
-			}
-			k++
+		for _, d := range devs {
+			gpu.Free += int64(d.Free)
+			gpu.Name = strings.TrimPrefix(gpu.Name+"+"+d.Name, "+")
 		}
-		if gpu.Name != "" {
-			share = float64(ngl) / float64(nLayer)
-			gpu.Share = share
-		}
+		share = float64(ngl) / float64(nLayer)
+		gpu.Share = share
 	}
 	cpu := memPool{Name: "system memory", Share: 1 - share}
 	if avail, ok := memAvailable(); ok {
@@ -243,4 +236,100 @@ func memAvailable() (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// inflightCells is how many cache cells the scheduler lets the sequences
+// in flight occupy, whatever the cache size. Every token decoded attends
+// over the occupied span of the one unified cache, so its attention costs
+// about 4 x n_kv x n_embd flops per layer against 2 x P for the layer's
+// weights (P parameters): past n_kv = P / (2 n_embd) cells, more sequences
+// in flight make each decode slower by more than they batch. That balance
+// point is the budget, at least 4 x n_batch (so small models still fill
+// their decodes) and at most autoMaxCtx. The 110M-parameter shape of the
+// benchmark (n_embd 768, n_ff 2048) gets 4608 cells; stories260K 2048.
+func inflightCells(f gguf.Facts, nBatch int) int {
+	e, ff := int64(f.EmbeddingLength), int64(f.FeedForwardLength)
+	if e <= 0 {
+		return max(4*nBatch, 256)
+	}
+	heads, kv := int64(f.HeadCount), int64(f.HeadCountKV)
+	if heads <= 0 {
+		heads = 1
+	}
+	if kv <= 0 {
+		kv = heads
+	}
+	// Q and output projections (e x e), K and V (e x e x kv/heads), the
+	// three feed-forward matrices.
+	p := 2*e*e + 2*e*e*kv/heads + 3*e*ff
+	n := int((p/(2*e) + 255) / 256 * 256)
+	return min(max(n, 4*nBatch, 256), autoMaxCtx)
+}
+
+// inflight is the model's inflightCells.
+func (m *Model) inflight() int { return inflightCells(m.facts, m.info.NBatch) }
+
+// maxCells is the most cells the cache may have: with AutoBatch the size
+// free memory allows (the cache starts smaller and grows to the work),
+// else n_ctx.
+func (m *Model) maxCells() int {
+	if m.autoCap > 0 {
+		return m.autoCap
+	}
+	return m.info.NCtx
+}
+
+// reserve makes sure the cache holds need cells (one unit of work that
+// cannot be split: a sequence, or a question's choices) and, with
+// AutoBatch, grows it towards want (what the widest useful batch occupies),
+// never past maxCells. A fixed-size cache is never resized: need beyond it
+// is an error naming n_ctx. Growing frees the context and makes a larger
+// one (the KV cache is empty between calls); if that fails it halves the
+// size down to need, and if even that fails it restores the old size.
+// Called with m.mu held.
+func (m *Model) reserve(need, want int) error {
+	if need > m.maxCells() {
+		return fmt.Errorf("%d cells needed exceed n_ctx %d", need, m.maxCells())
+	}
+	want = max(want, need)
+	if m.autoCap == 0 || want <= m.info.NCtx {
+		if need > m.info.NCtx {
+			return fmt.Errorf("%d cells needed exceed n_ctx %d", need, m.info.NCtx)
+		}
+		return nil
+	}
+	old := m.info.NCtx
+	target := min((want+255)/256*256, m.autoCap)
+	if target <= old {
+		return nil
+	}
+	newContext := m.opts.newContext
+	if newContext == nil {
+		newContext = cContextInit
+	}
+	floor := max(need, old)
+	cContextFree(m.c)
+	p := m.params
+	err := autoContext(m.c, &p, target, floor, newContext)
+	if err != nil && need <= old {
+		p.nCtx = old
+		err = newContext(m.c, p)
+		if err == nil {
+			m.autoCap = old // the memory is not there: stop trying
+			m.info.NCtxMax = old
+			slog.Warn(fmt.Sprintf("batch size auto: could not grow the cache past n_ctx %d; keeping it", old))
+			return nil
+		}
+	}
+	if err != nil {
+		cFree(m.c)
+		m.c = nil
+		return fmt.Errorf("growing the cache from n_ctx %d: %w (the model is closed)", old, err)
+	}
+	m.params = p
+	ci := cInfo(m.c)
+	m.info.NCtx, m.info.NBatch, m.info.NUBatch, m.info.NSeqMax = ci.nCtx, ci.nBatch, ci.nUBatch, ci.nSeqMax
+	m.stats.CacheGrowths++
+	slog.Info(fmt.Sprintf("batch size auto: cache grown from n_ctx %d to %d for the work (limit %d)", old, ci.nCtx, m.autoCap))
+	return nil
 }

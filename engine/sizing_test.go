@@ -210,9 +210,16 @@ func TestPlanAuto(t *testing.T) {
 		o.AutoBatch, o.TypeK, o.TypeV = true, "f32", "f32"
 		m := load(t, path, o)
 		in := m.Info()
-		if in.NCtx != tc.ctx || in.NSeqMax != tc.seq || in.MaxLength != tc.l || in.Batch != "auto" || in.FreeMemory != o.MemoryBudget {
-			t.Errorf("%+v: n_ctx %d n_seq_max %d max_length %d batch %q free %d, want %d %d %d auto %d",
-				tc.opts, in.NCtx, in.NSeqMax, in.MaxLength, in.Batch, in.FreeMemory, tc.ctx, tc.seq, tc.l, o.MemoryBudget)
+		// The cache starts at the scheduler's budget (2048 cells for
+		// stories260K) and may grow to what the memory allows; a given
+		// n_ctx is both.
+		start := min(tc.ctx, 2048)
+		if o.NCtx > 0 {
+			start = tc.ctx
+		}
+		if in.NCtxMax != tc.ctx || in.NCtx != start || in.NSeqMax != tc.seq || in.MaxLength != tc.l || in.Batch != "auto" || in.FreeMemory != o.MemoryBudget {
+			t.Errorf("%+v: n_ctx %d (max %d) n_seq_max %d max_length %d batch %q free %d, want %d (max %d) %d %d auto %d",
+				tc.opts, in.NCtx, in.NCtxMax, in.NSeqMax, in.MaxLength, in.Batch, in.FreeMemory, start, tc.ctx, tc.seq, tc.l, o.MemoryBudget)
 		}
 		m.Close()
 	}
@@ -246,8 +253,8 @@ func TestBatchSizeN(t *testing.T) {
 
 // TestAutoRetry makes context creation fail above a size (as an
 // allocation does when the estimate was too low) and checks that auto
-// sizing halves n_ctx down to max_length, and fails with a clear error
-// when nothing fits.
+// sizing halves n_ctx (from the scheduler's budget, 2048 cells) down to
+// max_length, and fails with a clear error when nothing fits.
 func TestAutoRetry(t *testing.T) {
 	path := storiesPath(t)
 	const mib = 1 << 20
@@ -256,9 +263,9 @@ func TestAutoRetry(t *testing.T) {
 		tried   []int
 		wantErr bool
 	}{
-		{1 << 30, []int{2304}, false},
-		{1024, []int{2304, 1152, 576}, false},
-		{0, []int{2304, 1152, 576, 512}, true},
+		{1 << 30, []int{2048}, false},
+		{1024, []int{2048, 1024}, false},
+		{0, []int{2048, 1024, 512}, true},
 	} {
 		var tried []int
 		o := Options{AutoBatch: true, MemoryBudget: 64 * mib, MaxLength: 512, Threads: 1, TypeK: "f32", TypeV: "f32"}
@@ -274,7 +281,7 @@ func TestAutoRetry(t *testing.T) {
 			t.Errorf("limit %d: tried %v, want %v", tc.limit, tried, tc.tried)
 		}
 		if tc.wantErr {
-			if err == nil || !strings.Contains(err.Error(), "no context fits") || !strings.Contains(err.Error(), "2304, 1152, 576, 512") ||
+			if err == nil || !strings.Contains(err.Error(), "no context fits") || !strings.Contains(err.Error(), "2048, 1024, 512") ||
 				!strings.Contains(err.Error(), path) {
 				t.Errorf("limit %d: err = %v, want one naming the file and the sizes tried", tc.limit, err)
 			}
@@ -338,5 +345,78 @@ func TestAutoScoresAsFixed(t *testing.T) {
 			t.Errorf("%s: free memory %d, n_ctx %d, n_seq_max %d; want free memory found, 2 sequences of 256", tc.name, in.FreeMemory, in.NCtx, in.NSeqMax)
 		}
 		m.Close()
+	}
+}
+
+// longText is a story of at least n bytes.
+func longText(n int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "Once upon a time, a little girl named Lily went to the park number %d. She saw a big dog and was happy. ", i)
+	}
+	return b.String()
+}
+
+// TestAutoGrows checks that an auto-sized cache starts at the scheduler's
+// budget (2048 cells for stories260K), grows when a call's work needs
+// more (a rolling window longer than the cache), answers as a fixed
+// cache of the full size does, and, when the larger context cannot be
+// made, halves down to what the work needs and then fails with a clear
+// error (the model is closed: its context is gone).
+func TestAutoGrows(t *testing.T) {
+	path := storiesPath(t)
+	ctx := context.Background()
+	text := longText(6400) // about 2400 tokens
+	base := Options{MaxLength: 4096, TypeK: "f32", TypeV: "f32", Threads: 2}
+	fixed := base
+	fixed.NCtx = 4096
+	want, err := load(t, path, fixed).LoglikelihoodRolling(ctx, []string{text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want[0].Windows != 1 || want[0].NumTokens <= 2048 {
+		t.Fatalf("the text has %d tokens in %d windows; want one window over 2048", want[0].NumTokens, want[0].Windows)
+	}
+
+	auto := base
+	auto.AutoBatch, auto.MemoryBudget = true, 256<<20
+	m := load(t, path, auto)
+	if in := m.Info(); in.NCtx != 2048 || in.NCtxMax < 4096 {
+		t.Fatalf("n_ctx %d (max %d), want 2048 growing to at least 4096", in.NCtx, in.NCtxMax)
+	}
+	got, err := m.LoglikelihoodRolling(ctx, []string{text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	need := want[0].NumTokens // the window's input: the prefix token and all but the last token
+	if in, st := m.Info(), m.Stats(); in.NCtx < need || in.NCtx > (need+512+255)/256*256 || st.CacheGrowths != 1 {
+		t.Errorf("after the call: n_ctx %d, %d growths; want one growth to %d..%d cells", in.NCtx, st.CacheGrowths, need, (need+512+255)/256*256)
+	}
+	if d := math.Abs(got[0].LogProb - want[0].LogProb); d > 1e-4 {
+		t.Errorf("grown cache: log-prob %v, fixed n_ctx 4096: %v (difference %.2g)", got[0].LogProb, want[0].LogProb, d)
+	}
+
+	// Growth fails above 2048 cells: tried at the target, halved down
+	// to the window, then an error naming the sizes.
+	var tried []int
+	failing := auto
+	failing.newContext = func(c cmodel, p cparams) error {
+		tried = append(tried, p.nCtx)
+		if p.nCtx > 2048 {
+			return errors.New("failed to allocate buffer")
+		}
+		return cContextInit(c, p)
+	}
+	m2 := load(t, path, failing)
+	tried = nil
+	_, err = m2.LoglikelihoodRolling(ctx, []string{text})
+	if err == nil || !strings.Contains(err.Error(), "growing the cache from n_ctx 2048") || !strings.Contains(err.Error(), "no context fits") {
+		t.Fatalf("err = %v, want the growth failure", err)
+	}
+	if len(tried) < 2 || tried[len(tried)-1] != need {
+		t.Errorf("tried %v, want halvings down to %d", tried, need)
+	}
+	if _, err := m2.Loglikelihood(ctx, []LoglikelihoodRequest{{Context: "Once", Continuation: " upon"}}); !errors.Is(err, ErrClosed) {
+		t.Errorf("after a failed growth: err = %v, want ErrClosed", err)
 	}
 }

@@ -506,7 +506,7 @@ var (
 	modelFacts = []string{"backend", "model_path", "model_name", "architecture", "file_type", "params",
 		"file_size", "bits_per_weight", "n_ctx_train", "vocab_size", "sha256", "fingerprint", "seed"}
 	engineFacts = []string{"n_ctx", "max_length", "n_batch", "n_ubatch", "n_seq_max", "threads",
-		"n_gpu_layers", "device", "flash_attn", "type_k", "type_v", "add_bos_token"}
+		"n_gpu_layers", "device", "devices", "n_ctx_max", "cache_growths", "flash_attn", "type_k", "type_v", "add_bos_token"}
 )
 
 // lmevalBlock fills lmeval's own facts from the model's Describe.

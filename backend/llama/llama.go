@@ -368,6 +368,18 @@ func (l *LM) Describe() map[string]any {
 	}
 	if in.Batch == "auto" {
 		d["free_memory"] = in.FreeMemory
+		d["n_ctx_max"] = in.NCtxMax
+		d["cache_growths"] = st.CacheGrowths
 	}
+	// The devices the layers run on, so that a GPU run that fell back to
+	// the CPU shows: none, and "device" cpu.
+	devs := make([]map[string]any, 0, len(in.Devices))
+	for _, dv := range in.Devices {
+		devs = append(devs, map[string]any{
+			"name": dv.Name, "description": dv.Description, "backend": dv.Backend,
+			"memory_total": dv.Total, "memory_free": dv.Free,
+		})
+	}
+	d["devices"] = devs
 	return d
 }

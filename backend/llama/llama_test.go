@@ -121,14 +121,15 @@ func TestDescribeBatch(t *testing.T) {
 		t.Skipf("%s not available: %v", path, err)
 	}
 	for _, tc := range []struct {
-		args      model.Args
-		batch     string
-		nCtx, seq int
+		args           model.Args
+		batch          string
+		nCtx, max, seq int
 	}{
-		// As engine.TestPlanAuto works out: 0.8*64 MiB fits 2304 cells.
-		{model.Args{"batch_size": "auto:3", "memory_budget": "64M", "max_length": "512", "type_k": "f32", "type_v": "f32"}, "auto", 2304, 256},
-		{model.Args{"batch_size": "auto", "max_batch_size": "2", "memory_budget": "64M", "max_length": "512", "type_k": "f32", "type_v": "f32"}, "auto", 1024, 2},
-		{model.Args{"batch_size": "4", "max_length": "256"}, "4", 1024, 4},
+		// As engine.TestPlanAuto works out: 0.8*64 MiB fits 2304 cells;
+		// the cache starts at the scheduler's budget, 2048 cells.
+		{model.Args{"batch_size": "auto:3", "memory_budget": "64M", "max_length": "512", "type_k": "f32", "type_v": "f32"}, "auto", 2048, 2304, 256},
+		{model.Args{"batch_size": "auto", "max_batch_size": "2", "memory_budget": "64M", "max_length": "512", "type_k": "f32", "type_v": "f32"}, "auto", 1024, 1024, 2},
+		{model.Args{"batch_size": "4", "max_length": "256"}, "4", 1024, 0, 4},
 	} {
 		tc.args["pretrained"], tc.args["threads"] = path, "1"
 		lm, err := New(context.Background(), tc.args)
@@ -139,6 +140,9 @@ func TestDescribeBatch(t *testing.T) {
 		lm.(*LM).Close()
 		if d["batch_size"] != tc.batch || d["n_ctx"] != tc.nCtx || d["n_seq_max"] != tc.seq {
 			t.Errorf("%v: batch_size %v n_ctx %v n_seq_max %v, want %s %d %d", tc.args, d["batch_size"], d["n_ctx"], d["n_seq_max"], tc.batch, tc.nCtx, tc.seq)
+		}
+		if tc.batch == "auto" && d["n_ctx_max"] != tc.max {
+			t.Errorf("%v: n_ctx_max %v, want %d", tc.args, d["n_ctx_max"], tc.max)
 		}
 		if _, ok := d["free_memory"]; ok != (tc.batch == "auto") || d["kv_bytes_per_token"] == int64(0) {
 			t.Errorf("%v: free_memory %v kv_bytes_per_token %v", tc.args, d["free_memory"], d["kv_bytes_per_token"])

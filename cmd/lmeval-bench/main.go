@@ -12,7 +12,9 @@ import (
 	"log"
 	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -25,9 +27,13 @@ import (
 )
 
 type config struct {
-	threads, nBatch, questions, ctxToks, rollToks, maxLen, genReqs, genToks, rawToks, reps int
-	profile                                                                                *os.File
-	profiled                                                                               string
+	threads, nBatch, questions, ctxToks, rollToks, maxLen, genReqs, genToks, genPrompt, rawToks, reps int
+	profile                                                                                           *os.File
+	profiled                                                                                          string
+	caches                                                                                            []string
+	cpuToo                                                                                            bool
+	peer                                                                                              string
+	summary                                                                                           []string
 }
 
 func main() {
@@ -35,20 +41,26 @@ func main() {
 		stories    = flag.String("stories", "../shared/models/stories260K.gguf", "stories260K GGUF (skipped when absent)")
 		models     = flag.String("models", "", "extra GGUF files to bench, comma-separated")
 		noRandom   = flag.Bool("no-random", false, "skip the generated random-weight model")
-		randEmbd   = flag.Int("random-embd", 512, "n_embd of the random model")
-		randLayers = flag.Int("random-layers", 8, "layers of the random model")
-		randVocab  = flag.Int("random-vocab", 8000, "approximate vocabulary size of the random model")
+		randEmbd   = flag.Int("random-embd", 768, "n_embd of the random model (12 heads of 64 at 768)")
+		randLayers = flag.Int("random-layers", 12, "layers of the random model")
+		randFF     = flag.Int("random-ff", 2048, "n_ff of the random model")
+		randVocab  = flag.Int("random-vocab", 8000, "approximate vocabulary size of the random model when -vocab is absent")
+		vocabFile  = flag.String("vocab", "../shared/models/vocab/ggml-vocab-llama-spm.gguf", "GGUF whose tokenizer the random model takes (Llama's 32,000 tokens); the word-list vocabulary when absent")
+		caches     = flag.String("caches", "auto,4096", "cache sizes to run every workload at: auto (--batch_size auto) and/or n_ctx values")
+		peerDir    = flag.String("peer", "../shared/peer-llama.cpp", "directory with llama.cpp's llama-perplexity and llama-batched-bench for the side-by-side (skipped when absent)")
+		compareCPU = flag.Bool("compare-cpu", false, "on a GPU build, run every workload also with n_gpu_layers=0")
 		cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of one workload's runs to this file")
 		c          config
 	)
-	flag.IntVar(&c.questions, "mc", 48, "multiple-choice questions (4 choices each)")
+	flag.IntVar(&c.questions, "mc", 60, "multiple-choice questions (4 choices each)")
 	flag.IntVar(&c.ctxToks, "mc-tokens", 100, "tokens per multiple-choice context")
 	flag.IntVar(&c.rollToks, "rolling", 4096, "approximate tokens of the rolling-perplexity text")
 	flag.IntVar(&c.maxLen, "max-length", 512, "max_length (rolling window) for the rolling workload")
-	flag.IntVar(&c.genReqs, "gen", 32, "generation requests")
+	flag.IntVar(&c.genReqs, "gen", 64, "generation requests")
+	flag.IntVar(&c.genPrompt, "gen-prompt", 164, "approximate prompt tokens of each generation request")
 	flag.IntVar(&c.genToks, "gen-tokens", 32, "tokens generated per request")
 	flag.IntVar(&c.rawToks, "raw-tokens", 4096, "tokens decoded for each raw llama_decode baseline")
-	flag.IntVar(&c.reps, "reps", 2, "repetitions of each measurement (the fastest counts)")
+	flag.IntVar(&c.reps, "reps", 1, "repetitions of each measurement (the fastest counts)")
 	flag.StringVar(&c.profiled, "profile-workload", "a", "workload the CPU profile covers: a, b or c")
 	flag.IntVar(&c.threads, "threads", 0, "threads (0: all CPUs)")
 	flag.IntVar(&c.nBatch, "n-batch", 512, "n_batch and n_ubatch")
@@ -71,7 +83,7 @@ func main() {
 		}
 		defer os.RemoveAll(dir)
 		p := filepath.Join(dir, fmt.Sprintf("random-%dx%d.gguf", *randEmbd, *randLayers))
-		if err := writeRandom(p, *randEmbd, *randLayers, *randVocab); err != nil {
+		if err := writeRandom(p, *randEmbd, *randLayers, *randFF, *randVocab, *vocabFile); err != nil {
 			log.Fatal(err)
 		}
 		paths = append(paths, p)
@@ -85,8 +97,16 @@ func main() {
 		c.profile = f
 	}
 
-	fmt.Println("| model | workload | raw llama_decode tok/s | end-to-end tok/s | ratio | tokens decoded / requested | wall s | time in decode / scoring / Go |")
-	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|")
+	c.caches = strings.Split(*caches, ",")
+	c.cpuToo = *compareCPU
+	if _, err := os.Stat(filepath.Join(*peerDir, "llama-perplexity")); err == nil {
+		c.peer = *peerDir
+	} else {
+		log.Printf("no llama.cpp peer tools in %s: the side-by-side is skipped", *peerDir)
+	}
+	fmt.Printf("engine: %s, devices: %s\n\n", engine.LlamaCppCommit, deviceList())
+	fmt.Println("| model | cache (n_ctx used) | device | workload | raw llama_decode tok/s | end-to-end tok/s | ratio | tokens decoded / requested | wall s | time in decode / scoring / Go |")
+	fmt.Println("|---|---|---|---|---:|---:|---:|---:|---:|---:|")
 	for _, p := range paths {
 		if err := benchModel(p, &c); err != nil {
 			log.Fatalf("%s: %v", p, err)
@@ -96,31 +116,83 @@ func main() {
 		log.Fatal(err)
 	}
 	fmt.Printf("\npeak RSS: %s\n", peakRSS())
-	fmt.Println("tok/s are tokens per CPU second of the process (user+sys), the fastest of the repetitions: robust on a shared machine.")
+	fmt.Println("tok/s are tokens per CPU second of the process (user+sys), the fastest of the repetitions: robust on a shared machine; wall s is the fastest wall time.")
+	if len(c.summary) > 0 {
+		fmt.Println()
+		for _, l := range c.summary {
+			fmt.Println(l)
+		}
+	}
 }
 
-// writeRandom writes a llama model with deterministic random F16 weights
-// and an SPM vocabulary of English words plus random pieces.
-func writeRandom(path string, embd, layers, vocab int) error {
-	r := rand.New(rand.NewSource(1))
-	words := append([]string(nil), wordList...)
-	for len(words) < vocab/3 {
-		b := make([]byte, 3+r.Intn(5))
-		for i := range b {
-			b[i] = byte('a' + r.Intn(26))
+// writeRandom writes a llama model with deterministic random F16 weights.
+// Its vocabulary is the tokenizer of vocabFile (Llama's 32,000 SPM tokens)
+// when that exists, else SPM pieces of English words plus random ones.
+func writeRandom(path string, embd, layers, ff, vocab int, vocabFile string) error {
+	v, err := vocabFrom(vocabFile)
+	if err != nil {
+		log.Printf("random model: %v; using the word-list vocabulary", err)
+		r := rand.New(rand.NewSource(1))
+		words := append([]string(nil), wordList...)
+		for len(words) < vocab/3 {
+			b := make([]byte, 3+r.Intn(5))
+			for i := range b {
+				b[i] = byte('a' + r.Intn(26))
+			}
+			words = append(words, string(b))
 		}
-		words = append(words, string(b))
-	}
-	ws := make([]string, len(words))
-	for i, w := range words {
-		ws[i] = "▁" + w
+		ws := make([]string, len(words))
+		for i, w := range words {
+			ws[i] = "▁" + w
+		}
+		v = ggufwrite.SPMVocab(ggufwrite.SPMPieces(ws...))
 	}
 	spec := ggufwrite.LlamaSpec{
-		Vocab: ggufwrite.SPMVocab(ggufwrite.SPMPieces(ws...)), NEmbd: embd, NLayer: layers,
-		NHead: max(embd/64, 1), NHeadKV: max(embd/64, 1), NFF: max(embd*8/3/64*64, 64), NCtx: 2048,
+		Vocab: v, NEmbd: embd, NLayer: layers,
+		NHead: max(embd/64, 1), NHeadKV: max(embd/64, 1), NFF: ff, NCtx: 2048,
 		Seed: 7, Type: gguf.F16, AddBOS: true, Name: fmt.Sprintf("random %dx%d F16", embd, layers),
 	}
 	return ggufwrite.WriteLlama(path, spec)
+}
+
+// vocabFrom reads an SPM tokenizer (tokens, scores, types, special ids)
+// from a GGUF file.
+func vocabFrom(path string) (ggufwrite.Vocab, error) {
+	var v ggufwrite.Vocab
+	gf, err := gguf.Open(path)
+	if err != nil {
+		return v, err
+	}
+	if m, _ := gf.String("tokenizer.ggml.model"); m != "llama" {
+		return v, fmt.Errorf("%s: tokenizer %q, want an SPM (llama) one", path, m)
+	}
+	arr := func(key string) []any {
+		if x, ok := gf.Lookup(key); ok && x.Type == gguf.TypeArray {
+			a, _ := x.Data.([]any)
+			return a
+		}
+		return nil
+	}
+	toks, scores, types := arr("tokenizer.ggml.tokens"), arr("tokenizer.ggml.scores"), arr("tokenizer.ggml.token_type")
+	if len(toks) == 0 || len(scores) != len(toks) || len(types) != len(toks) {
+		return v, fmt.Errorf("%s: tokenizer arrays of %d, %d, %d entries", path, len(toks), len(scores), len(types))
+	}
+	for i := range toks {
+		t, _ := toks[i].(string)
+		sc, _ := strconv.ParseFloat(fmt.Sprint(scores[i]), 32)
+		ty, _ := strconv.Atoi(fmt.Sprint(types[i]))
+		v.Tokens = append(v.Tokens, t)
+		v.Scores = append(v.Scores, float32(sc))
+		v.Types = append(v.Types, int32(ty))
+	}
+	id := func(key string, def int) int {
+		if n, ok := gf.Uint(key); ok {
+			return int(n)
+		}
+		return def
+	}
+	v.BOS, v.EOS, v.UNK = id("tokenizer.ggml.bos_token_id", 1), id("tokenizer.ggml.eos_token_id", 2), id("tokenizer.ggml.unknown_token_id", 0)
+	return v, nil
 }
 
 var wordList = strings.Fields(`the a little girl boy named lily tom ben sue mom dad dog cat bird ball park tree house
@@ -167,25 +239,46 @@ func measure(reps int, f func() error) (cpu, wall time.Duration, err error) {
 	return cpu, wall, nil
 }
 
-func benchModel(path string, c *config) error {
-	opts := engine.Options{Threads: c.threads, NBatch: c.nBatch, NUBatch: c.nBatch}
-	m, err := engine.Load(path, opts)
-	if err != nil {
-		return err
+// deviceList names the devices the engine can use.
+func deviceList() string {
+	var out []string
+	for _, d := range engine.Devices() {
+		out = append(out, fmt.Sprintf("%s (%s)", d.Name, d.Description))
 	}
-	defer m.Close()
-	opts.MaxLength = c.maxLen
-	rm, err := engine.Load(path, opts)
-	if err != nil {
-		return err
-	}
-	defer rm.Close()
-	name := filepath.Base(path)
-	ctx := context.Background()
-	r := rand.New(rand.NewSource(42))
+	return strings.Join(out, ", ")
+}
 
-	var mc []engine.LoglikelihoodRequest
-	ctxLen := 0
+// setup is one way of loading the model: a cache size and a device.
+type setup struct {
+	cache string // "auto" or an n_ctx
+	cpu   bool   // n_gpu_layers=0 on a GPU build
+}
+
+func (s setup) options(c *config) (engine.Options, error) {
+	o := engine.Options{Threads: c.threads, NBatch: c.nBatch, NUBatch: c.nBatch, CPUOnly: s.cpu}
+	if s.cache == "auto" {
+		o.AutoBatch = true
+	} else {
+		n, err := strconv.Atoi(s.cache)
+		if err != nil || n <= 0 {
+			return o, fmt.Errorf("-caches: %q is neither auto nor an n_ctx", s.cache)
+		}
+		o.NCtx = n
+	}
+	return o, nil
+}
+
+// workloads is what every setup runs.
+type workloads struct {
+	mc     []engine.LoglikelihoodRequest
+	ctxLen int
+	text   string
+	gen    []engine.GenerateRequest
+}
+
+func makeWorkloads(m *engine.Model, c *config) workloads {
+	var w workloads
+	r := rand.New(rand.NewSource(42))
 	for q := 0; q < c.questions; q++ {
 		// Words until the context has about c.ctxToks tokens.
 		var cx string
@@ -194,40 +287,114 @@ func benchModel(path string, c *config) error {
 			cx = "Question: " + sentence(rand.New(rand.NewSource(int64(q))), words) + "?\nAnswer:"
 			toks, _ = m.Tokenize(cx, true, false)
 		}
-		ctxLen += len(toks)
+		w.ctxLen += len(toks)
 		for k := 0; k < 4; k++ {
-			mc = append(mc, engine.LoglikelihoodRequest{Context: cx, Continuation: " " + sentence(r, 2+k)})
+			w.mc = append(w.mc, engine.LoglikelihoodRequest{Context: cx, Continuation: " " + sentence(r, 2+k)})
 		}
 	}
-	ctxLen /= max(c.questions, 1)
-	text := sentence(r, c.rollToks*3/4)
-	var gen []engine.GenerateRequest
+	w.ctxLen /= max(c.questions, 1)
+	w.text = sentence(r, c.rollToks*3/4)
 	for i := 0; i < c.genReqs; i++ {
-		gen = append(gen, engine.GenerateRequest{Context: sentence(r, 20+r.Intn(20)), MaxGenToks: c.genToks})
+		var p string
+		var toks []int32
+		for words := c.genPrompt / 2; len(toks) < c.genPrompt; words += 4 {
+			p = sentence(rand.New(rand.NewSource(int64(1000+i))), words)
+			toks, _ = m.Tokenize(p, true, false)
+		}
+		w.gen = append(w.gen, engine.GenerateRequest{Context: p, MaxGenToks: c.genToks})
 	}
+	return w
+}
 
+func benchModel(path string, c *config) error {
+	var setups []setup
+	for _, cache := range c.caches {
+		setups = append(setups, setup{cache: strings.TrimSpace(cache)})
+		if c.cpuToo && engine.GPUOffload() {
+			setups = append(setups, setup{cache: strings.TrimSpace(cache), cpu: true})
+		}
+	}
+	name := filepath.Base(path)
+	ctx := context.Background()
+	var wl workloads
+	walls := map[string]map[setup]time.Duration{} // workload letter -> setup -> wall
+	for si, st := range setups {
+		opts, err := st.options(c)
+		if err != nil {
+			return err
+		}
+		m, err := engine.Load(path, opts)
+		if err != nil {
+			return err
+		}
+		opts.MaxLength = c.maxLen
+		rm, err := engine.Load(path, opts)
+		if err != nil {
+			m.Close()
+			return err
+		}
+		if si == 0 {
+			wl = makeWorkloads(m, c)
+		}
+		err = benchSetup(ctx, name, st, m, rm, wl, c, walls)
+		m.Close()
+		rm.Close()
+		if err != nil {
+			return err
+		}
+	}
+	// The automatic size against the best fixed one, per workload.
+	for _, k := range []string{"a", "b", "c"} {
+		for _, cpu := range []bool{false, true} {
+			auto, ok := walls[k][setup{cache: "auto", cpu: cpu}]
+			if !ok {
+				continue
+			}
+			best, bestCache := time.Duration(0), ""
+			for st, w := range walls[k] {
+				if st.cache != "auto" && st.cpu == cpu && (best == 0 || w < best) {
+					best, bestCache = w, st.cache
+				}
+			}
+			if best > 0 {
+				verdict := "within 10%"
+				if float64(auto) > 1.1*float64(best) {
+					verdict = "MORE THAN 10% SLOWER"
+				}
+				c.summary = append(c.summary, fmt.Sprintf("%s (%s): auto %.2f s vs n_ctx %s %.2f s: %.2fx, %s", name, k, auto.Seconds(), bestCache, best.Seconds(), auto.Seconds()/best.Seconds(), verdict))
+			}
+		}
+	}
+	if c.peer != "" {
+		return peerCompare(ctx, path, name, wl, c, walls)
+	}
+	return nil
+}
+
+func benchSetup(ctx context.Context, name string, st setup, m, rm *engine.Model, wl workloads, c *config, walls map[string]map[setup]time.Duration) error {
+	r := rand.New(rand.NewSource(43))
 	type work struct {
-		name            string
+		key, name       string
 		m               *engine.Model
 		seqLen, batchLn int
 		run             func() error
 	}
 	works := []work{
-		{fmt.Sprintf("(a) multiple choice, %d×4, ~%d-token contexts", c.questions, ctxLen), m, ctxLen + 6, 0, func() error {
-			_, err := m.Loglikelihood(ctx, mc)
+		{"a", fmt.Sprintf("(a) multiple choice, %d×4, ~%d-token contexts", c.questions, wl.ctxLen), m, wl.ctxLen + 6, 0, func() error {
+			_, err := m.Loglikelihood(ctx, wl.mc)
 			return err
 		}},
-		{fmt.Sprintf("(b) rolling, %d-token windows", c.maxLen), rm, c.maxLen, 0, func() error {
-			_, err := rm.LoglikelihoodRolling(ctx, []string{text})
+		{"b", fmt.Sprintf("(b) rolling, %d-token windows", c.maxLen), rm, c.maxLen, 0, func() error {
+			_, err := rm.LoglikelihoodRolling(ctx, []string{wl.text})
 			return err
 		}},
-		{fmt.Sprintf("(c) greedy generation, %d×%d tokens", c.genReqs, c.genToks), m, 30 + c.genToks, c.genReqs, func() error {
-			_, err := m.GenerateUntil(ctx, gen)
+		{"c", fmt.Sprintf("(c) greedy generation, %d×%d tokens after ~%d-token prompts", c.genReqs, c.genToks, c.genPrompt), m, c.genPrompt + c.genToks, c.genReqs, func() error {
+			_, err := m.GenerateUntil(ctx, wl.gen)
 			return err
 		}},
 	}
-	for i, w := range works {
-		profiling := c.profile != nil && string(rune('a'+i)) == c.profiled
+	for _, w := range works {
+		profiling := c.profile != nil && w.key == c.profiled
 		if profiling {
 			pprof.StartCPUProfile(c.profile)
 		}
@@ -242,6 +409,10 @@ func benchModel(path string, c *config) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", w.name, err)
 		}
+		if walls[w.key] == nil {
+			walls[w.key] = map[setup]time.Duration{}
+		}
+		walls[w.key][st] = wall
 		after := w.m.Stats()
 		reps := int64(c.reps)
 		requested := (after.TokensRequested - before.TokensRequested) / reps
@@ -253,7 +424,7 @@ func benchModel(path string, c *config) error {
 		}
 		var raw float64
 		if w.batchLn > 0 {
-			raw, err = rawGenRate(ctx, w.m, c, gen)
+			raw, err = rawGenRate(ctx, w.m, c, wl.gen)
 		} else {
 			raw, err = rawRate(ctx, w.m, c, w.seqLen, r)
 		}
@@ -264,10 +435,83 @@ func benchModel(path string, c *config) error {
 		dec := (after.DecodeTime - before.DecodeTime) / time.Duration(reps)
 		sc := (after.ScoreTime - before.ScoreTime) / time.Duration(reps)
 		avgWall := wallTotal / time.Duration(reps)
-		fmt.Printf("| %s | %s | %.0f | %.0f | %.2f | %d / %d | %.2f | %.0f%% / %.0f%% / %.0f%% |\n", name, w.name, raw, e2e, e2e/raw, decoded, requested, wall.Seconds(),
+		in := w.m.Info()
+		device := in.Backend
+		if len(in.Devices) > 0 {
+			device = in.Devices[0].Name
+		}
+		fmt.Printf("| %s | %s (%d) | %s | %s | %.0f | %.0f | %.2f | %d / %d | %.2f | %.0f%% / %.0f%% / %.0f%% |\n", name, st.cache, in.NCtx, device, w.name, raw, e2e, e2e/raw, decoded, requested, wall.Seconds(),
 			100*dec.Seconds()/avgWall.Seconds(), 100*sc.Seconds()/avgWall.Seconds(), 100*(avgWall-dec-sc).Seconds()/avgWall.Seconds())
 	}
 	return nil
+}
+
+// peerCompare runs llama.cpp's own tools on the same work, side by side
+// (same machine, same threads, one after the other), and reports wall
+// times against the engine's at the automatic cache size: llama-perplexity
+// in --hellaswag mode (-c 512) on the multiple-choice questions, in
+// perplexity mode on the rolling text, and llama-batched-bench in the
+// generation's shape.
+func peerCompare(ctx context.Context, path, name string, wl workloads, c *config, walls map[string]map[setup]time.Duration) error {
+	dir, err := os.MkdirTemp("", "lmeval-bench-peer")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	threads := c.threads
+	if threads <= 0 {
+		threads = runtime.NumCPU()
+	}
+	// --hellaswag input: context, gold index, four endings (llama.cpp joins
+	// context and ending with a space, so the endings lose theirs).
+	var hs strings.Builder
+	for q := 0; q < len(wl.mc)/4; q++ {
+		fmt.Fprintf(&hs, "%s\n0\n", wl.mc[4*q].Context)
+		for k := 0; k < 4; k++ {
+			fmt.Fprintf(&hs, "%s\n", strings.TrimPrefix(wl.mc[4*q+k].Continuation, " "))
+		}
+	}
+	hsPath, textPath := filepath.Join(dir, "hs.txt"), filepath.Join(dir, "text.txt")
+	if err := os.WriteFile(hsPath, []byte(hs.String()), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(textPath, []byte(wl.text), 0o644); err != nil {
+		return err
+	}
+	t := strconv.Itoa(threads)
+	pp := strconv.Itoa(c.genPrompt)
+	runs := []struct {
+		key, what string
+		args      []string
+	}{
+		{"a", "llama-perplexity --hellaswag -c 512", []string{"llama-perplexity", "-m", path, "-f", hsPath, "--hellaswag", "--hellaswag-tasks", strconv.Itoa(len(wl.mc) / 4), "-c", "512", "-b", "512", "-t", t}},
+		{"b", fmt.Sprintf("llama-perplexity -c %d", c.maxLen), []string{"llama-perplexity", "-m", path, "-f", textPath, "-c", strconv.Itoa(c.maxLen), "-b", strconv.Itoa(c.nBatch), "-t", t}},
+		{"c", "llama-batched-bench (one unified cache)", []string{"llama-batched-bench", "-m", path, "-c", strconv.Itoa(c.genReqs*(c.genPrompt+c.genToks) + 256), "-b", "2048", "-ub", strconv.Itoa(c.nBatch),
+			"-npp", pp, "-ntg", strconv.Itoa(c.genToks), "-npl", strconv.Itoa(c.genReqs), "-t", t}},
+	}
+	for _, r := range runs {
+		cmd := exec.CommandContext(ctx, filepath.Join(c.peer, r.args[0]), r.args[1:]...)
+		t0 := time.Now()
+		out, err := cmd.CombinedOutput()
+		wall := time.Since(t0)
+		if err != nil {
+			c.summary = append(c.summary, fmt.Sprintf("%s (%s): %s failed: %v (%s)", name, r.key, r.what, err, lastLine(out)))
+			continue
+		}
+		// llama.cpp's tools here run on the CPU: compare with lmeval's CPU run
+		// when there is one (-compare-cpu on a GPU build).
+		ours, ok := walls[r.key][setup{cache: "auto", cpu: c.cpuToo && engine.GPUOffload()}]
+		if !ok {
+			continue
+		}
+		c.summary = append(c.summary, fmt.Sprintf("%s (%s): %s %.2f s, lmeval at auto %.2f s: lmeval %.2fx faster", name, r.key, r.what, wall.Seconds(), ours.Seconds(), wall.Seconds()/ours.Seconds()))
+	}
+	return nil
+}
+
+func lastLine(b []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return lines[len(lines)-1]
 }
 
 // rawRate measures raw llama_decode tokens per CPU second on random tokens

@@ -27,6 +27,11 @@ var Version = "0.1.0-dev"
 // backends.go sets it when the native engine is compiled in.
 var engineInfo = func() (commit, system string) { return "", "" }
 
+// engineDevices describes, one line each, the devices the linked engine
+// can run on (the CPU and every GPU its backends found). backends.go sets
+// it when the native engine is compiled in.
+var engineDevices = func() []string { return nil }
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	// After the first Ctrl-C the run winds down (flushing the cache and
@@ -91,6 +96,9 @@ func versionCommand() *cli.Command {
 			fmt.Fprintf(w, "llama.cpp %s\n", commit)
 			if system != "" {
 				fmt.Fprintf(w, "system %s\n", system)
+			}
+			for _, d := range engineDevices() {
+				fmt.Fprintf(w, "device %s\n", d)
 			}
 			return nil
 		},

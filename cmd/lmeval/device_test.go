@@ -1,0 +1,92 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"lmeval/engine"
+)
+
+// TestRunDevice runs the binary on toy_mc with --device cpu and, when the
+// build found a GPU, --device vulkan/cuda/metal (the one built): the
+// results' lmeval.engine block names the devices used (none on the CPU),
+// and the per-sample log-likelihoods agree within the engine's GPU
+// tolerance (5e-2 with an f32 KV cache, docs/engine.md; not on lavapipe,
+// whose results are wrong). Without a GPU only the CPU half runs,
+// unless LMEVAL_REQUIRE_GPU is set (CI's Vulkan job), which makes that a
+// failure.
+func TestRunDevice(t *testing.T) {
+	path := storiesPath(t)
+	bin := buildBinary(t)
+	var gpu *engine.Device
+	for _, d := range engine.Devices() {
+		if d.Type == "gpu" || d.Type == "igpu" {
+			gpu = &d
+			break
+		}
+	}
+	run := func(device string) (map[string]any, []map[string]any) {
+		t.Helper()
+		outDir := t.TempDir()
+		cmd := exec.Command(bin, "run", "--model_args", "pretrained="+path+",type_k=f32,type_v=f32", "--device", device,
+			"--tasks", "toy_mc", "--include_path", "testdata/tasks", "--output_path", outDir, "--log_samples")
+		cmd.Dir = harnessDir
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("lmeval run --device %s: %v\nstderr:\n%s", device, err, stderr.String())
+		}
+		files, _ := filepath.Glob(filepath.Join(outDir, "*", "results_*.json"))
+		samples, _ := filepath.Glob(filepath.Join(outDir, "*", "samples_toy_mc_*.jsonl"))
+		if len(files) != 1 || len(samples) != 1 {
+			t.Fatalf("--device %s: results %v, samples %v", device, files, samples)
+		}
+		data, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var top map[string]any
+		if err := json.Unmarshal(data, &top); err != nil {
+			t.Fatal(err)
+		}
+		return top["lmeval"].(map[string]any)["engine"].(map[string]any), readLines(t, samples[0])
+	}
+	cpuEngine, cpuSamples := run("cpu")
+	if cpuEngine["device"] != "cpu" || len(cpuEngine["devices"].([]any)) != 0 {
+		t.Errorf("--device cpu: engine block device %v, devices %v; want cpu and none", cpuEngine["device"], cpuEngine["devices"])
+	}
+	if gpu == nil {
+		if os.Getenv("LMEVAL_REQUIRE_GPU") != "" {
+			t.Fatalf("LMEVAL_REQUIRE_GPU is set but no GPU device was found: %+v", engine.Devices())
+		}
+		t.Skip("no GPU device: only --device cpu checked")
+	}
+	backend := strings.ToLower(gpu.Backend)
+	gpuEngine, gpuSamples := run(backend)
+	devs, _ := gpuEngine["devices"].([]any)
+	if gpuEngine["device"] != backend || len(devs) == 0 || devs[0].(map[string]any)["name"] != gpu.Name {
+		t.Fatalf("--device %s: engine block device %v, devices %v; want %s on %s", backend, gpuEngine["device"], devs, backend, gpu.Name)
+	}
+	if strings.Contains(gpu.Description, "llvmpipe") {
+		t.Logf("%s: log-likelihoods not compared: ggml-vulkan's results are wrong on lavapipe (docs/engine.md)", gpu.Description)
+		return
+	}
+	if len(gpuSamples) != len(cpuSamples) {
+		t.Fatalf("%d samples on the GPU, %d on the CPU", len(gpuSamples), len(cpuSamples))
+	}
+	for i := range cpuSamples {
+		c, g := cpuSamples[i]["resps"].([]any), gpuSamples[i]["resps"].([]any)
+		for k := range c {
+			lc := c[k].([]any)[0].([]any)[0].(float64)
+			lg := g[k].([]any)[0].([]any)[0].(float64)
+			if math.Abs(lc-lg) > 5e-2 {
+				t.Errorf("sample %d, choice %d: log-likelihood %v on %s, %v on the CPU", i, k, lg, gpu.Name, lc)
+			}
+		}
+	}
+}
