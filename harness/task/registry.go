@@ -62,11 +62,12 @@ type Registry struct {
 	entries  map[string]*Entry
 	sources  []*source
 	warnings []string
+	warned   map[string]bool // stale-port warnings already given
 }
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
-	return &Registry{entries: map[string]*Entry{}}
+	return &Registry{entries: map[string]*Entry{}, warned: map[string]bool{}}
 }
 
 // Warnings are problems met while indexing (duplicate names, unreadable
