@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 
 	"lmeval/harness/config"
@@ -236,15 +237,26 @@ func (tr *taskRun) prepare(predictOnly bool) error {
 		// metric that records nothing.
 		tr.specs, err = metrics.ParseMetricList([]any{map[string]any{"metric": "bypass"}}, c.OutputType)
 	} else {
-		var list any
+		var (
+			list any
+			docs []metrics.DocFunc
+		)
 		if len(c.MetricList) > 0 {
 			l := make([]any, len(c.MetricList))
+			docs = make([]metrics.DocFunc, len(c.MetricList))
 			for i, m := range c.MetricList {
-				l[i] = metricEntry(m)
+				if l[i], docs[i], err = metricEntry(m); err != nil {
+					return fmt.Errorf("metric_list[%d]: %w", i, err)
+				}
 			}
 			list = l
 		}
 		tr.specs, err = metrics.ParseMetricList(list, c.OutputType)
+		for i := range tr.specs {
+			if i < len(docs) && docs[i] != nil {
+				tr.specs[i].Doc = docs[i]
+			}
+		}
 		tr.native = c.ProcessResults != nil
 	}
 	if err != nil {
@@ -290,22 +302,50 @@ func (tr *taskRun) prepare(predictOnly bool) error {
 	return nil
 }
 
-// metricEntry turns a metric_list entry whose metric is a native function
-// into one the metrics package reads: its name, with an aggregation.
-func metricEntry(m map[string]any) map[string]any {
-	f, ok := m["metric"].(*task.Func)
-	if !ok {
-		return m
+// metricEntry turns a metric_list entry whose metric or aggregation is a
+// native function into one the metrics package reads: the metric's name
+// (its per-document function returned apart) and the aggregation's
+// registered name.
+func metricEntry(m map[string]any) (map[string]any, metrics.DocFunc, error) {
+	f, isFunc := m["metric"].(*task.Func)
+	a, isAgg := m["aggregation"].(*task.Func)
+	if !isFunc && !isAgg {
+		return m, nil, nil
 	}
 	out := map[string]any{}
 	for k, v := range m {
 		out[k] = v
 	}
-	out["metric"] = f.Name
-	if _, ok := out["aggregation"]; !ok {
-		out["aggregation"] = "mean"
+	var doc metrics.DocFunc
+	if isFunc {
+		switch fn := f.Fn.(type) {
+		case metrics.DocFunc:
+			doc = fn
+		case func(metrics.Spec, *metrics.DocResult) (any, error):
+			doc = fn
+		default:
+			return nil, nil, fmt.Errorf("metric %s: registered %T, want metrics.DocFunc", f.Name, f.Fn)
+		}
+		name := f.Name
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			name = name[i+1:] // lm-eval names the metric by the function's __name__
+		}
+		out["metric"] = name
+		if _, ok := out["aggregation"]; !ok {
+			out["aggregation"] = "mean"
+		}
 	}
-	return out
+	if isAgg {
+		agg, ok := a.Fn.(*metrics.Aggregation)
+		if !ok {
+			return nil, nil, fmt.Errorf("aggregation %s: registered %T, want *metrics.Aggregation", a.Name, a.Fn)
+		}
+		if reg, ok := metrics.LookupAggregation(agg.Name); !ok || reg != agg {
+			return nil, nil, fmt.Errorf("aggregation %s: %q is not registered with the metrics package", a.Name, agg.Name)
+		}
+		out["aggregation"] = agg.Name
+	}
+	return out, doc, nil
 }
 
 func sortByIdx(ins []*task.Instance) {

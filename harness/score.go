@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"lmeval/harness/metrics"
@@ -40,12 +41,6 @@ func (ev *evaluation) complete(tr *taskRun, p int) error {
 		}
 	}
 	return nil
-}
-
-// mcOrder is the order of lm-eval's multiple-choice result_dict.
-var mcOrder = map[string]int{
-	"acc": 0, "f1": 1, "mcc": 2, "acc_norm": 3, "acc_bytes": 4, "exact_match": 5,
-	"brier_score": 6, "acc_mutual_info": 7,
 }
 
 // score computes one document's metric values from its filtered answers
@@ -136,11 +131,13 @@ func (tr *taskRun) score(d *task.DocInfo, filtered []any) (docScore, error) {
 	return docScore{keys: keys, values: m}, nil
 }
 
+// rank is a metric's place in lm-eval's multiple-choice result dict
+// (metrics.Metric.Rank); others follow, in name order.
 func rank(k string) int {
-	if r, ok := mcOrder[k]; ok {
-		return r
+	if m, ok := metrics.Lookup(k); ok && m.Rank > 0 {
+		return m.Rank
 	}
-	return len(mcOrder)
+	return math.MaxInt
 }
 
 func first(l []any) any {

@@ -123,6 +123,23 @@ func (c *Config) Version() any {
 	return c.Metadata["version"]
 }
 
+// metricIsFunc reports whether name is a metric_list entry's native
+// function (`metric: !function name`).
+func (c *Config) metricIsFunc(name string) bool {
+	lists := [][]map[string]any{c.MetricList}
+	for _, f := range c.FilterList {
+		lists = append(lists, mapList(f["metric_list"]))
+	}
+	for _, l := range lists {
+		for _, m := range l {
+			if f, ok := m["metric"].(*Func); ok && f.Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // MetricNames lists the metrics named in metric_list and in the filter
 // pipelines' own metric lists (what lm-eval's _metric_list holds).
 func (c *Config) MetricNames() []string {

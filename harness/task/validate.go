@@ -138,7 +138,7 @@ func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOpt
 		}
 		if opts.MetricKnown != nil && c.ProcessResults == nil {
 			for _, m := range c.MetricNames() {
-				if !opts.MetricKnown(m) {
+				if !opts.MetricKnown(m) && !c.metricIsFunc(m) {
 					add("metric_list: unknown metric %q", m)
 				}
 			}
