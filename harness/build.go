@@ -266,7 +266,9 @@ func (tr *taskRun) prepare(predictOnly bool) error {
 	if len(c.FilterList) > 0 {
 		l := make([]any, len(c.FilterList))
 		for i, f := range c.FilterList {
-			l[i] = f
+			if l[i], err = nativeFilters(f); err != nil {
+				return fmt.Errorf("filter_list[%d]: %w", i, err)
+			}
 		}
 		fl = l
 	}
@@ -346,6 +348,42 @@ func metricEntry(m map[string]any) (map[string]any, metrics.DocFunc, error) {
 		out["aggregation"] = agg.Name
 	}
 	return out, doc, nil
+}
+
+// nativeFilters gives the filters package a pipeline whose steps name
+// native ports (`function: !function utils.X`) as filters.Native.
+func nativeFilters(f map[string]any) (map[string]any, error) {
+	steps, ok := f["filter"].([]any)
+	if !ok {
+		return f, nil
+	}
+	out := maps.Clone(f)
+	ns := make([]any, len(steps))
+	for i, st := range steps {
+		ns[i] = st
+		sm, ok := st.(map[string]any)
+		if !ok {
+			continue
+		}
+		fn, ok := sm["function"].(*task.Func)
+		if !ok {
+			continue
+		}
+		var factory filters.Factory
+		switch x := fn.Fn.(type) {
+		case filters.Factory:
+			factory = x
+		case func(map[string]any) (filters.Filter, error):
+			factory = x
+		default:
+			return nil, fmt.Errorf("filter %s: registered %T, want filters.Factory", fn.Name, fn.Fn)
+		}
+		m := maps.Clone(sm)
+		m["function"] = filters.Native{Name: fn.Name, Factory: factory}
+		ns[i] = m
+	}
+	out["filter"] = ns
+	return out, nil
 }
 
 func sortByIdx(ins []*task.Instance) {
