@@ -16,6 +16,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lmeval/harness/config"
+	// Native ports of lm-eval's Python task helpers.
+	_ "lmeval/ports/all"
 )
 
 // Version is lmeval's version; release builds set it with

@@ -92,8 +92,16 @@ func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOpt
 		n = 3
 	}
 	for _, g := range sel.Groups() {
+		// A member's own metric (from its process_results or a native
+		// metric function) may be aggregated too.
+		ofMembers := map[string]bool{}
+		for _, t := range g.AllTasks(true) {
+			for _, m := range t.Config.MetricNames() {
+				ofMembers[m] = true
+			}
+		}
 		for _, a := range g.Aggregate {
-			if opts.MetricKnown != nil && !opts.MetricKnown(a.Metric) {
+			if opts.MetricKnown != nil && !opts.MetricKnown(a.Metric) && !ofMembers[a.Metric] {
 				probs = append(probs, Problem{Name: g.Name, File: g.File, Message: fmt.Sprintf("aggregate_metric_list: unknown metric %q", a.Metric)})
 			}
 		}

@@ -218,7 +218,7 @@ func convertNode(n *yaml.Node, dir, key string) (any, error) {
 		return out, nil
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
-		var values []any
+		var values, pairs []any
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			kn, vn := n.Content[i], n.Content[i+1]
 			if kn.Kind == yaml.ScalarNode && kn.Tag == "!!merge" {
@@ -245,9 +245,15 @@ func convertNode(n *yaml.Node, dir, key string) (any, error) {
 			}
 			out[k] = v
 			values = append(values, v)
+			pairs = append(pairs, []any{k, v})
 		}
-		if key == "doc_to_choice" {
+		switch key {
+		case "doc_to_choice":
 			return values, nil
+		case "regex_pattern_to_value":
+			// A Python dict whose order matters (bbh's MapRegexFilter
+			// tries the patterns in order): its [key, value] pairs.
+			return pairs, nil
 		}
 		return out, nil
 	case yaml.ScalarNode:

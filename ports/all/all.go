@@ -1,0 +1,12 @@
+// Package all imports every native port of lm-eval's Python helpers, so
+// a blank import of it registers them all.
+package all
+
+import (
+	_ "lmeval/ports/bbh"
+	_ "lmeval/ports/gpqa"
+	_ "lmeval/ports/leaderboard/gpqa"
+	_ "lmeval/ports/leaderboard/mmlu_pro"
+	_ "lmeval/ports/leaderboard/musr"
+	_ "lmeval/ports/mmlu_pro"
+)
