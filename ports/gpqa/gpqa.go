@@ -6,6 +6,7 @@ package gpqa
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"lmeval/harness/pyrand"
 	"lmeval/harness/pyre"
@@ -83,15 +84,15 @@ func ProcessDocsGlobal(o Options) task.ProcessDocsFunc {
 	}
 }
 
-// ProcessDocsOwnRNG is process_docs for gpqa/n_shot, whose module creates
+// NShotProcessDocs is process_docs for gpqa/n_shot, whose module creates
 // rng = random.Random(42) once at import and shuffles with it on every
-// call.
-func ProcessDocsOwnRNG(o Options) task.ProcessDocsFunc {
+// call: each returned function is one import of the module.
+func NShotProcessDocs() task.ProcessDocsFunc {
 	rng := pyrand.New(42)
-	var mu = make(chan struct{}, 1)
+	var mu sync.Mutex
 	return func(docs []task.Doc) ([]task.Doc, error) {
-		mu <- struct{}{}
-		defer func() { <-mu }()
-		return ProcessDocs(docs, rng, o)
+		mu.Lock()
+		defer mu.Unlock()
+		return ProcessDocs(docs, rng, Options{})
 	}
 }

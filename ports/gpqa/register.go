@@ -15,5 +15,5 @@ func init() {
 		Fn:     ProcessDocsGlobal(Options{ChoicesList: true})})
 	task.RegisterHelper(task.Helper{File: "gpqa/n_shot/utils.py", Function: "process_docs",
 		SHA256: "f3cfada8fb11dd0b0a4de506b284c3f08e0d91f7e7e2b00ca421662747b31362",
-		Fn:     ProcessDocsOwnRNG(Options{})})
+		Fn:     NShotProcessDocs()})
 }

@@ -73,7 +73,7 @@ func FormatCOTTarget(doc task.Doc) (string, error) {
 // ProcessDocs is process_docs(dataset, subject): the documents whose
 // "category" equals subject (Python ==: a non-text category never does).
 func ProcessDocs(docs []task.Doc, subject string) []task.Doc {
-	var out []task.Doc
+	out := []task.Doc{}
 	for _, d := range docs {
 		if pyval.Equal(d["category"], subject) {
 			out = append(out, d)

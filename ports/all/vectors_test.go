@@ -1,0 +1,144 @@
+package all_test
+
+import (
+	"encoding/json"
+	"os"
+	"path"
+	"reflect"
+	"strings"
+	"testing"
+
+	"lmeval/harness/filters"
+	"lmeval/harness/pyrand"
+	"lmeval/harness/task"
+	_ "lmeval/ports/all"
+	"lmeval/ports/gpqa"
+)
+
+// vector is one call of a real lm-eval helper (testdata/gen_vectors.py).
+type vector struct {
+	File     string          `json:"file"`
+	Function string          `json:"function"`
+	Kind     string          `json:"kind"`
+	Input    json.RawMessage `json:"input"`
+	Output   json.RawMessage `json:"output"`
+	Args     map[string]any  `json:"args"`
+	Seed     int64           `json:"seed"`
+}
+
+// normal round-trips v through JSON so Go and Python values compare.
+func normal(t *testing.T, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func decode[T any](t *testing.T, raw json.RawMessage) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// yamlInts gives whole JSON numbers the int type YAML decoding gives.
+func yamlInts(v any) any {
+	switch x := v.(type) {
+	case float64:
+		if x == float64(int(x)) {
+			return int(x)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = yamlInts(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = yamlInts(e)
+		}
+	}
+	return v
+}
+
+// docs decodes documents with JSON numbers as the task layer has them.
+func docs(t *testing.T, raw json.RawMessage) []task.Doc {
+	t.Helper()
+	return decode[[]task.Doc](t, raw)
+}
+
+// TestPortsMatchLmEval feeds every vector's input to the registered port
+// and compares with the Python function's output.
+func TestPortsMatchLmEval(t *testing.T) {
+	data, err := os.ReadFile("../testdata/vectors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []vector
+	if err := json.Unmarshal(data, &vs); err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) == 0 {
+		t.Fatal("no vectors")
+	}
+	for i, v := range vs {
+		dir := path.Dir(v.File)
+		name := strings.TrimSuffix(path.Base(v.File), ".py") + "." + v.Function
+		fn, ok := task.LookupFunction(dir, name)
+		if !ok {
+			t.Errorf("vector %d: no port of %s:%s", i, v.File, v.Function)
+			continue
+		}
+		want := decode[any](t, v.Output)
+		var got any
+		switch v.Kind {
+		case "doc":
+			d := decode[task.Doc](t, v.Input)
+			got, err = fn.(task.DocFunc)(d)
+		case "process_docs":
+			got, err = fn.(task.ProcessDocsFunc)(docs(t, v.Input))
+		case "process_docs_calls":
+			// Three calls in a row: the generator's state carries over.
+			pd := fn.(task.ProcessDocsFunc)
+			if v.File == "gpqa/n_shot/utils.py" {
+				pd = gpqa.NShotProcessDocs() // a fresh import of the module
+			}
+			pyrand.SeedGlobal(v.Seed)
+			var calls []any
+			for range 3 {
+				out, e := pd(docs(t, v.Input))
+				if e != nil {
+					err = e
+					break
+				}
+				calls = append(calls, out)
+			}
+			got = calls
+		case "filter":
+			in := decode[struct {
+				Docs  []map[string]any `json:"docs"`
+				Resps []any            `json:"resps"`
+			}](t, v.Input)
+			var f filters.Filter
+			if f, err = fn.(filters.Factory)(yamlInts(v.Args).(map[string]any)); err == nil {
+				got, err = f.Apply(in.Resps, in.Docs)
+			}
+		default:
+			t.Fatalf("vector %d: unknown kind %q", i, v.Kind)
+		}
+		if err != nil {
+			t.Errorf("vector %d (%s:%s): %v", i, v.File, v.Function, err)
+			continue
+		}
+		if g := normal(t, got); !reflect.DeepEqual(g, want) {
+			t.Errorf("vector %d (%s:%s):\n got %v\nwant %v", i, v.File, v.Function, g, want)
+		}
+	}
+}

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Reference vectors for the native ports, from lm-eval's own helpers.
+
+usage (from the repository root):
+  PYTHONPATH=../shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
+    /usr/bin/python3 ports/testdata/gen_vectors.py ../shared/lm-eval/lm_eval/tasks > ports/testdata/vectors.json
+
+Each vector is one call of a real Python function of lm-eval's task tree
+on a document (or documents, or responses) chosen to reach its branches;
+the Go tests feed the same inputs to the registered ports.
+"""
+import importlib.util
+import json
+import random
+import sys
+import types
+
+TASKS = sys.argv[1]
+
+
+def load(rel):
+    spec = importlib.util.spec_from_file_location(rel.replace("/", "_")[:-3], f"{TASKS}/{rel}")
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
+class DS(list):
+    """The part of datasets.Dataset the helpers use: map and filter."""
+
+    def map(self, fn):
+        out = DS()
+        for d in self:
+            nd = dict(d)
+            nd.update(fn(d))
+            out.append(nd)
+        return out
+
+    def filter(self, fn):
+        return DS(d for d in self if fn(d))
+
+
+vectors = []
+
+
+def add(file, function, kind, inp, out, **extra):
+    v = {"file": file, "function": function, "kind": kind, "input": inp, "output": out}
+    v.update(extra)
+    vectors.append(v)
+
+
+# --- gpqa: process_docs (module random, seeded as lm-eval does; and
+# n_shot's own Random(42)) over documents reaching preprocess's branches.
+gpqa_docs = [
+    {"Question": "What is 2+2?", "Correct Answer": "4", "Incorrect Answer 1": "3",
+     "Incorrect Answer 2": "5", "Incorrect Answer 3": "22", "Record ID": "r1"},
+    {"Question": "Q two", "Correct Answer": "  The [title] answer  [1]", "Incorrect Answer 1": "a  b",
+     "Incorrect Answer 2": None, "Incorrect Answer 3": "[x] y [z]", "Record ID": "r2"},
+    {"Question": "Q three", "Correct Answer": "same", "Incorrect Answer 1": "other [ref] text",
+     "Incorrect Answer 2": "x [title] y", "Incorrect Answer 3": "\tspaced\n", "Record ID": "r3"},
+] + [
+    {"Question": f"Q{i}", "Correct Answer": f"c{i}", "Incorrect Answer 1": f"i{i}a",
+     "Incorrect Answer 2": f"i{i}b", "Incorrect Answer 3": f"i{i}c", "Record ID": f"g{i}"}
+    for i in range(12)
+]
+for rel in ["leaderboard/gpqa/utils.py", "gpqa/zeroshot/utils.py", "gpqa/cot_n_shot/utils.py",
+            "gpqa/cot_zeroshot/utils.py", "gpqa/generative/utils.py", "gpqa/n_shot/utils.py"]:
+    m = load(rel)
+    random.seed(0)
+    calls = [m.process_docs(DS(gpqa_docs)) for _ in range(3)]  # the state carries over
+    add(rel, "process_docs", "process_docs_calls", gpqa_docs, [list(c) for c in calls], seed=0)
+
+# --- musr
+musr = load("leaderboard/musr/utils.py")
+musr_docs = [
+    {"narrative": "In the quiet town...\nA body was found.", "question": "Who is the most likely murderer?",
+     "choices": "['Mackenzie', 'Ana']", "answer_index": 0, "answer_choice": "Mackenzie"},
+    {"narrative": "N", "question": "Which location is the most likely place Ricky would look to find the gloves given the story?",
+     "choices": '["drawer", "Bob\'s car", "the \\"shed\\"", "ünïcode"]', "answer_index": 2, "answer_choice": "the \"shed\""},
+]
+for d in musr_docs:
+    add("leaderboard/musr/utils.py", "doc_to_text", "doc", d, musr.doc_to_text(d))
+    add("leaderboard/musr/utils.py", "doc_to_choice", "doc", d, musr.doc_to_choice(d))
+
+# --- mmlu_pro (leaderboard and standalone)
+opts = [f"option {c} " for c in "ABCDEFGHIJ"]
+mp_docs = [
+    {"question_id": 1, "question": "Which is right?", "options": ["yes", " no ", "maybe"], "answer": "B", "answer_index": 1,
+     "cot_content": "A: Let's think step by step. We know no. The answer is (B).", "src": "ori_mmlu-x", "category": "biology"},
+    {"question_id": 2, "question": "Ten options?", "options": opts, "answer": "J", "answer_index": 9,
+     "cot_content": "A: Let's think step by step.Nothing. A: Let's think step by step. again", "src": "s", "category": "computer science"},
+    {"question_id": 3, "question": "Eleven?", "options": opts + ["extra K"], "answer": "A", "answer_index": 0,
+     "cot_content": "", "src": "s", "category": "math"},
+]
+lmp = load("leaderboard/mmlu_pro/utils.py")
+for d in mp_docs[:2]:
+    add("leaderboard/mmlu_pro/utils.py", "doc_to_text", "doc", d, lmp.doc_to_text(d))
+    add("leaderboard/mmlu_pro/utils.py", "doc_to_choice", "doc", d, lmp.doc_to_choice(d))
+smp = load("mmlu_pro/utils.py")
+for d in mp_docs:
+    for fn in ["doc_to_text", "fewshot_to_text", "fewshot_to_target"]:
+        add("mmlu_pro/utils.py", fn, "doc", d, getattr(smp, fn)(d))
+cats = [dict(d, category=c) for d in mp_docs for c in ["biology", "computer science", "law", "Biology"]]
+for fn in [n for n in dir(smp) if n.startswith("process_") and n != "process_docs"]:
+    add("mmlu_pro/utils.py", fn, "process_docs", cats, list(getattr(smp, fn)(DS(cats))))
+
+# --- bbh zero-shot filter classes (word2number is not installable here:
+# NumberParseRegexFilter's vectors use responses its number pattern
+# matches, and a stand-in module that fails if the word path is taken).
+w2n = types.ModuleType("word2number")
+w2n.w2n = types.SimpleNamespace(word_to_num=lambda s: (_ for _ in ()).throw(RuntimeError("word path")))
+sys.modules["word2number"] = w2n
+bbh = load("bbh/zeroshot/utils.py")
+mc_doc = {"input": "Which is the best?\nOptions:\n(A) The cat, sat.\n(B) a DOG\n(C) Ünïcode — yes!\n(D) (nested)", "target": "(B)"}
+mc_resps = ["The answer is (C).", "I think it is a dog", "the cat sat", "Answer: D", "answer:B and (A)", "nothing here",
+            "ünïcode yes", "(Z) is wrong", "", "so: A", "A DOG! the cat, sat."]
+for args in [dict(group_select=0, ignore_case=True, ignore_punctuation=True, regex_pattern=r"(\([A-Z]\))"),
+             dict(group_select=-1, regex_pattern=r"(\([A-Z]\))"),
+             dict(regex_pattern=r"answer is (\([A-D]\))", ignore_case=True, regexes_to_ignore=[",", "\\."])]:
+    f = bbh.MultiChoiceRegexFilter(**args)
+    add("bbh/zeroshot/utils.py", "MultiChoiceRegexFilter", "filter", {"docs": [mc_doc], "resps": [mc_resps]},
+        list(f.apply([mc_resps], [mc_doc])), args=args)
+ws_doc = {"input": "Sort the following words alphabetically: List: oven costume counterpart", "target": "costume counterpart oven"}
+ws_resps = ["costume counterpart oven", "oven oven costume", "The sorted list: counterpart, costume, oven, costume", "none", ""]
+add("bbh/zeroshot/utils.py", "WordSortFilter", "filter", {"docs": [ws_doc], "resps": [ws_resps]},
+    list(bbh.WordSortFilter().apply([ws_resps], [ws_doc])), args={})
+map_args = {"group_select": 0, "ignore_case": True, "regex_pattern_to_value": [
+    [r"\b(no|does not tell the truth|is not telling the truth)\b", "no"],
+    [r"\b(yes|tells the truth|is telling the truth)\b", "yes"]]}
+map_resps = ["Yes.", "So Fidel does not tell the truth.", "NO", "maybe", "He tells the truth, no doubt", ""]
+f = bbh.MapRegexFilter(group_select=0, ignore_case=True, regex_pattern_to_value=dict(map_args["regex_pattern_to_value"]))
+add("bbh/zeroshot/utils.py", "MapRegexFilter", "filter", {"docs": [{}], "resps": [map_resps]},
+    list(f.apply([map_resps], [{}])), args=map_args)
+num_resps = ["The answer is 42.", "-7 and 3", "12 apples", "0"]
+f = bbh.NumberParseRegexFilter(group_select=0, regex_pattern=r"([-0-9]+)")
+add("bbh/zeroshot/utils.py", "NumberParseRegexFilter", "filter", {"docs": [{}], "resps": [num_resps]},
+    list(f.apply([num_resps], [{}])), args={"group_select": 0, "regex_pattern": r"([-0-9]+)"})
+
+json.dump(vectors, sys.stdout, indent=1, ensure_ascii=False)
+print()
