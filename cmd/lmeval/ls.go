@@ -49,6 +49,7 @@ func lsCommand() *cli.Command {
 		ArgsUsage: "[tasks|groups|subtasks|tags|presets]",
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "include_path", Usage: "extra directory of task YAML (and presets); repeatable"},
+			&cli.BoolFlag{Name: "available", Usage: "list only the tasks and groups lmeval can run (RUNS yes)"},
 		},
 		Action: func(c *cli.Context) error {
 			what := "tasks"
@@ -63,7 +64,7 @@ func lsCommand() *cli.Command {
 			case "presets":
 				return lsPresets(c, include)
 			case "tasks", "groups", "subtasks", "tags":
-				return lsTasks(c, what, include)
+				return lsTasks(c, what, include, c.Bool("available"))
 			}
 			return fmt.Errorf("ls %q: want tasks, groups, subtasks, tags or presets", what)
 		},

@@ -165,22 +165,24 @@ func lookupHelper(dir, name string) (*Helper, string) {
 	full, function := helperFile(filepath.ToSlash(strings.TrimRight(dir, "/")), name)
 	helperMu.RLock()
 	defer helperMu.RUnlock()
-	var (
-		best    *Helper
-		bestKey string
-	)
-	for k, h := range helpers {
+	// The longest file:function of lm-eval's tree, or of the ports, that
+	// the path ends with says which helper the YAML means; a port serves
+	// it only when registered for that very file (so llama3/instruct/
+	// mmlu_pro/utils.py does not get mmlu_pro/utils.py's port).
+	bestKey := ""
+	match := func(k string) {
 		file, fn, _ := strings.Cut(k, ":")
-		if fn != function {
-			continue
-		}
-		if full == file || strings.HasSuffix(full, "/"+file) {
-			if len(k) > len(bestKey) {
-				best, bestKey = h, k
-			}
+		if fn == function && len(k) > len(bestKey) && (full == file || strings.HasSuffix(full, "/"+file)) {
+			bestKey = k
 		}
 	}
-	return best, bestKey
+	for k := range helpers {
+		match(k)
+	}
+	for k := range pySources {
+		match(k)
+	}
+	return helpers[bestKey], bestKey
 }
 
 // Staleness: a port records the source it reproduces. When the file a

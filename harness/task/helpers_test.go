@@ -140,3 +140,35 @@ func TestPyDefinitionAgreesWithAST(t *testing.T) {
 		t.Errorf("%d of %d definitions extracted differently from ast", bad, n)
 	}
 }
+
+// A file whose path ends with a registered port's file but is itself
+// another helper of lm-eval's tree (llama3/instruct/mmlu_pro/utils.py
+// against mmlu_pro/utils.py) is not served by that port.
+func TestLookupPrefersTheTablesLongerFile(t *testing.T) {
+	var a, b string
+	for ka, sa := range pySources {
+		for kb, sb := range pySources {
+			if strings.HasSuffix(kb, "/"+ka) && sa.Group != sb.Group {
+				a, b = ka, kb
+			}
+		}
+		if a != "" {
+			break
+		}
+	}
+	if a == "" {
+		t.Skip("no nested helper of another source in the table")
+	}
+	file, fn, _ := strings.Cut(a, ":")
+	if _, ok := helpers[a]; !ok {
+		RegisterHelper(Helper{File: file, Function: fn, SHA256: pySources[a].SHA256, Fn: DocFunc(func(Doc) (any, error) { return nil, nil })})
+	}
+	mod := strings.TrimSuffix(filepath.Base(file), ".py") + "." + fn
+	if _, ok := LookupFunction("/x/lm_eval/tasks/"+filepath.Dir(file), mod); !ok {
+		t.Errorf("%s is not served by its own port", a)
+	}
+	bf, _, _ := strings.Cut(b, ":")
+	if _, ok := LookupFunction("/x/lm_eval/tasks/"+filepath.Dir(bf), mod); ok {
+		t.Errorf("%s (another source) is served by the port of %s", b, a)
+	}
+}

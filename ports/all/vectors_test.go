@@ -105,15 +105,16 @@ func TestPortsMatchLmEval(t *testing.T) {
 		case "process_docs":
 			got, err = fn.(task.ProcessDocsFunc)(docs(t, v.Input))
 		case "process_docs_calls":
-			// Three calls in a row: the generator's state carries over.
+			// Calls in a row on distinct documents: the generator's state
+			// carries over.
 			pd := fn.(task.ProcessDocsFunc)
 			if v.File == "gpqa/n_shot/utils.py" {
 				pd = gpqa.NShotProcessDocs() // a fresh import of the module
 			}
 			pyrand.SeedGlobal(v.Seed)
 			var calls []any
-			for range 3 {
-				out, e := pd(docs(t, v.Input))
+			for _, part := range decode[[]json.RawMessage](t, v.Input) {
+				out, e := pd(docs(t, part))
 				if e != nil {
 					err = e
 					break

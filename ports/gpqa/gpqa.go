@@ -4,12 +4,15 @@
 package gpqa
 
 import (
+	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
 
 	"lmeval/harness/pyrand"
 	"lmeval/harness/pyre"
+	"lmeval/harness/pyval"
 	"lmeval/harness/task"
 )
 
@@ -77,10 +80,48 @@ func ProcessDocs(docs []task.Doc, rnd *pyrand.Rand, o Options) ([]task.Doc, erro
 
 // ProcessDocsGlobal is process_docs for the copies that call the module's
 // random.shuffle: it draws from Python's module-level generator.
+//
+// lm-eval calls process_docs several times per split (few-shot documents,
+// evaluation documents, requests, scoring), and datasets' map cache gives
+// every call after the first the first one's rows. The result is cached
+// here the same way, by the input documents, so the evaluation documents,
+// the few-shot documents of the same split and the scoring all see one
+// shuffle: the one drawn by the first call, as on a run of lm-eval with a
+// fresh datasets cache.
 func ProcessDocsGlobal(o Options) task.ProcessDocsFunc {
-	return func(docs []task.Doc) (out []task.Doc, err error) {
+	return memo(func(docs []task.Doc) (out []task.Doc, err error) {
 		pyrand.WithGlobal(func(r *pyrand.Rand) { out, err = ProcessDocs(docs, r, o) })
 		return out, err
+	})
+}
+
+// memo caches fn's results by the JSON of its input, as datasets'
+// fingerprinted map cache does. Callers get copies.
+func memo(fn task.ProcessDocsFunc) task.ProcessDocsFunc {
+	var (
+		mu    sync.Mutex
+		cache = map[[32]byte][]task.Doc{}
+	)
+	return func(docs []task.Doc) ([]task.Doc, error) {
+		b, err := json.Marshal(docs)
+		if err != nil {
+			return nil, fmt.Errorf("gpqa process_docs: %w", err)
+		}
+		key := sha256.Sum256(b)
+		mu.Lock()
+		defer mu.Unlock()
+		out, ok := cache[key]
+		if !ok {
+			if out, err = fn(docs); err != nil {
+				return nil, err
+			}
+			cache[key] = out
+		}
+		cp := make([]task.Doc, len(out))
+		for i, d := range out {
+			cp[i] = pyval.DeepCopy(d).(map[string]any)
+		}
+		return cp, nil
 	}
 }
 
@@ -90,9 +131,9 @@ func ProcessDocsGlobal(o Options) task.ProcessDocsFunc {
 func NShotProcessDocs() task.ProcessDocsFunc {
 	rng := pyrand.New(42)
 	var mu sync.Mutex
-	return func(docs []task.Doc) ([]task.Doc, error) {
+	return memo(func(docs []task.Doc) ([]task.Doc, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		return ProcessDocs(docs, rng, Options{})
-	}
+	})
 }
