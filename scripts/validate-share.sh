@@ -19,7 +19,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 "$LMEVAL" ls subtasks --include_path "$TASKS" |
-	awk -v root="$TASKS/" 'NR > 1 && index($NF, root) == 1 { print $1 }' | sort -u >"$tmp/names"
+	awk -v root="$TASKS/" 'NR > 1 { for (i = 2; i <= NF; i++) if (index($i, root) == 1) { print $1; break } }' | sort -u >"$tmp/names"
 split -l 500 "$tmp/names" "$tmp/chunk."
 : >"$tmp/problems"
 for f in "$tmp"/chunk.*; do

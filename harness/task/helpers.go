@@ -245,6 +245,10 @@ func staleParts(src, function string, want pySource) []string {
 		if def == "" && importsFromLmEval(src, name) {
 			return true // lm-eval's package, which lmeval does not read
 		}
+		if def == "" {
+			// A name made at run time: the whole module is its source.
+			return sha256hex([]byte(src)) == sha
+		}
 		return sha256hex([]byte(def)) == sha
 	}
 	if !same(function, want.SHA256) {

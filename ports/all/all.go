@@ -4,9 +4,11 @@ package all
 
 import (
 	_ "lmeval/ports/bbh"
+	_ "lmeval/ports/global_mmlu"
 	_ "lmeval/ports/gpqa"
 	_ "lmeval/ports/leaderboard/gpqa"
 	_ "lmeval/ports/leaderboard/mmlu_pro"
 	_ "lmeval/ports/leaderboard/musr"
 	_ "lmeval/ports/mmlu_pro"
+	_ "lmeval/ports/openai_mmmlu"
 )

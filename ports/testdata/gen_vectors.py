@@ -138,5 +138,24 @@ f = bbh.NumberParseRegexFilter(group_select=0, regex_pattern=r"([-0-9]+)")
 add("bbh/zeroshot/utils.py", "NumberParseRegexFilter", "filter", {"docs": [{}], "resps": [num_resps]},
     list(f.apply([num_resps], [{}])), args={"group_select": 0, "regex_pattern": r"([-0-9]+)"})
 
+# --- global_mmlu (full and default) and openai-mmmlu subject filters,
+# functions the modules make at import time.
+gm_docs = [{"question": f"q{i}", "subject": s, "subject_category": c, "answer": "A"}
+           for i, (s, c) in enumerate([("anatomy", "Medical"), ("virology", "Medical"), ("anatomy", "STEM"),
+                                       ("world_religions", "Humanities"), ("Anatomy", "Social Sciences"),
+                                       ("high_school_us_history", "Business")])]
+full = load("global_mmlu/full/am/utils.py")
+for fn in ["process_anatomy", "process_virology", "process_world_religions", "process_college_physics"]:
+    add("global_mmlu/full/am/utils.py", fn, "process_docs", gm_docs, list(getattr(full, fn)(DS(gm_docs))))
+default = load("global_mmlu/default/en/utils.py")
+for fn in ["process_medical", "process_social_sciences", "process_business", "process_other"]:
+    add("global_mmlu/default/en/utils.py", fn, "process_docs", gm_docs, list(getattr(default, fn)(DS(gm_docs))))
+mm_docs = [{"Question": f"q{i}", "Subject": s, "Answer": "B"}
+           for i, s in enumerate(["anatomy", "college_mathematics_test.csv_sw-KE.csv", "college_mathematics",
+                                  "anatomy_test-x", "virology_test.csv", "Anatomy", "anatomy_extra"])]
+mm = load("openai-mmmlu/default/utils.py")
+for fn in ["process_anatomy", "process_college_mathematics", "process_virology"]:
+    add("openai-mmmlu/default/utils.py", fn, "process_docs", mm_docs, list(getattr(mm, fn)(DS(mm_docs))))
+
 json.dump(vectors, sys.stdout, indent=1, ensure_ascii=False)
 print()

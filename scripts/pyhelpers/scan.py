@@ -3,6 +3,9 @@
 
 usage: scan.py TASKS_DIR GO_OUT DOCS_OUT [PORTS_JSON]
 
+A name the module defines only at run time (`globals().update(...)`) has
+the whole module's source as its identity.
+
 For every `!function module.fn` in a task YAML file the helper is located
 at <dir of the YAML>/<module>.py, function fn (paths relative to TASKS_DIR,
 i.e. lm_eval/tasks/). Each helper's identity is the sha256 of its source,
@@ -156,6 +159,13 @@ def main():
         if m is None:
             continue
         cl = closure(m, fn, tasks)
+        if (not cl or cl[0][0] != fn) and "globals()" in m.src:
+            # A name the module makes at run time (globals().update(...),
+            # globals()[f"process_{s}"] = partial(...)): its source is the
+            # whole module, so only identical files share a port.
+            files[rel] = sha(m.src)
+            entries[f"{rel}:{fn}"] = (sha(m.src), sha(m.src + "\x00" + fn), [], sorted(tnames))
+            continue
         if not cl or cl[0][0] != fn:
             continue
         files[rel] = sha(m.src)
