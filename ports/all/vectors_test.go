@@ -2,6 +2,7 @@ package all_test
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path"
 	"reflect"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"lmeval/harness/filters"
+	"lmeval/harness/metrics"
 	"lmeval/harness/pyrand"
 	"lmeval/harness/task"
 	_ "lmeval/ports/all"
@@ -131,6 +133,18 @@ func TestPortsMatchLmEval(t *testing.T) {
 			if f, err = fn.(filters.Factory)(yamlInts(v.Args).(map[string]any)); err == nil {
 				got, err = f.Apply(in.Resps, in.Docs)
 			}
+		case "aggregation":
+			var items []any
+			for _, p := range decode[[][2]int](t, v.Input) {
+				items = append(items, metrics.Pair{Gold: p[0], Pred: p[1]})
+			}
+			var x float64
+			if x, err = fn.(*metrics.Aggregation).Fn(items); err == nil {
+				if w := want.(float64); math.Abs(x-w) > 1e-12 {
+					t.Errorf("vector %d (%s:%s): %v, want %v", i, v.File, v.Function, x, w)
+				}
+			}
+			got = want // compared above, to rounding
 		default:
 			t.Fatalf("vector %d: unknown kind %q", i, v.Kind)
 		}

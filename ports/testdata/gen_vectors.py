@@ -157,5 +157,16 @@ mm = load("openai-mmmlu/default/utils.py")
 for fn in ["process_anatomy", "process_college_mathematics", "process_virology"]:
     add("openai-mmmlu/default/utils.py", fn, "process_docs", mm_docs, list(getattr(mm, fn)(DS(mm_docs))))
 
+# --- f1_score aggregations over (gold, pred) pairs
+import lm_eval.utils as lmu
+pair_sets = [[(0, 0), (1, 1), (2, 1), (1, 1), (0, 2), (3, 3)], [(1, 0), (1, 0)], [(0, 0)],
+             [(2, 2), (2, 0), (0, 0), (1, 2), (1, 1), (1, 1), (4, 4)]]
+kobest = load("kobest/utils.py")
+aradice = load("aradice/ArabicMMLU/EGY/metrics.py")
+for items in pair_sets:
+    add("afrixnli/anli prompt/en-direct/utils.py", "weighted_f1_score", "aggregation", items, lmu.weighted_f1_score(items))
+    add("kobest/utils.py", "macro_f1_score", "aggregation", items, kobest.macro_f1_score(items))
+    add("aradice/ArabicMMLU/EGY/metrics.py", "micro_f1_score", "aggregation", items, aradice.micro_f1_score(items))
+
 json.dump(vectors, sys.stdout, indent=1, ensure_ascii=False)
 print()

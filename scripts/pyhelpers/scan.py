@@ -133,7 +133,9 @@ def main():
     for dirpath, dirnames, filenames in os.walk(tasks):
         dirnames.sort()
         for f in sorted(filenames):
-            if not (f.endswith(".yaml") or f.endswith("_yaml") or f.endswith(".yml")):
+            # Task YAML, whatever its name (lm-eval includes any file:
+            # "_template_yaml", "sib", ...).
+            if f.endswith((".py", ".md", ".json", ".jsonl", ".txt", ".csv", ".pyc")):
                 continue
             p = os.path.join(dirpath, f)
             try:
