@@ -11,5 +11,6 @@ import (
 	_ "lmeval/ports/leaderboard/mmlu_pro"
 	_ "lmeval/ports/leaderboard/musr"
 	_ "lmeval/ports/mmlu_pro"
+	_ "lmeval/ports/mmlu_prox"
 	_ "lmeval/ports/openai_mmmlu"
 )

@@ -10,6 +10,8 @@ on a document (or documents, or responses) chosen to reach its branches;
 the Go tests feed the same inputs to the registered ports.
 """
 import importlib.util
+
+import lmevalref_compat  # noqa: F401  (lm-eval-runner: typing shims lm_eval.tasks needs)
 import json
 import random
 import sys
@@ -167,6 +169,21 @@ for items in pair_sets:
     add("afrixnli/anli prompt/en-direct/utils.py", "weighted_f1_score", "aggregation", items, lmu.weighted_f1_score(items))
     add("kobest/utils.py", "macro_f1_score", "aggregation", items, kobest.macro_f1_score(items))
     add("aradice/ArabicMMLU/EGY/metrics.py", "micro_f1_score", "aggregation", items, aradice.micro_f1_score(items))
+
+# --- mmlu_prox: the prompt words come from the file's directory
+prox_docs = [
+    dict({"question_id": 1, "question": "What is 2+2?", "answer": "B", "answer_index": 1, "src": "s", "category": "math",
+          "cot_content": "A: Let's think step by step. It is 4. The answer is (B)."},
+         **{f"option_{i}": (f"opt {i}" if i < 4 else None) for i in range(10)}),
+    dict({"question_id": 2, "question": "Ten?", "answer": "J", "answer_index": 9, "src": "s", "category": "law",
+          "cot_content": "A: 一歩一歩考えていきましょう。 x"},
+         **{f"option_{i}": f"o{i}" for i in range(10)}),
+]
+for lang in ["en", "ja", "zh", "af", "sw", "ar"]:
+    m = load(f"mmlu_prox/{lang}/utils.py")
+    for d in prox_docs:
+        for fn in ["doc_to_text", "fewshot_to_text"]:
+            add(f"mmlu_prox/{lang}/utils.py", fn, "doc", d, getattr(m, fn)(d))
 
 json.dump(vectors, sys.stdout, indent=1, ensure_ascii=False)
 print()

@@ -3,7 +3,8 @@
 
 usage: scan.py TASKS_DIR GO_OUT DOCS_OUT [PORTS_JSON]
 
-A name the module defines only at run time (`globals().update(...)`) has
+A helper whose source (or that of a name it uses) reads __file__ is its
+file's own group. A name the module defines only at run time (`globals().update(...)`) has
 the whole module's source as its identity.
 
 For every `!function module.fn` in a task YAML file the helper is located
@@ -175,6 +176,11 @@ def main():
         # Staleness is checked in the helper's own file: its deps there.
         deps = sorted({(n, sha(s)) for n, s, p in cl[1:] if p == path})
         group = sha(cl[0][1] + "".join("\x00" + n + "\x00" + s for n, s in sorted((n, s) for n, s, _ in cl[1:])))
+        if any("__file__" in s for _, s, _ in cl):
+            # The helper reads its own location (mmlu_prox's language is
+            # its directory's name): the same source is another helper in
+            # each file.
+            group = sha(group + "\x00" + rel)
         entries[f"{rel}:{fn}"] = (own, group, deps, sorted(tnames))
     groups = {}
     for k, (own, group, deps, tn) in entries.items():
