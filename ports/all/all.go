@@ -10,7 +10,10 @@ import (
 	_ "lmeval/ports/leaderboard/gpqa"
 	_ "lmeval/ports/leaderboard/mmlu_pro"
 	_ "lmeval/ports/leaderboard/musr"
+	_ "lmeval/ports/logiqa"
 	_ "lmeval/ports/mmlu_pro"
 	_ "lmeval/ports/mmlu_prox"
 	_ "lmeval/ports/openai_mmmlu"
+	_ "lmeval/ports/race"
+	_ "lmeval/ports/xcopa"
 )

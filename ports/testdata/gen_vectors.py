@@ -185,5 +185,26 @@ for lang in ["en", "ja", "zh", "af", "sw", "ar"]:
         for fn in ["doc_to_text", "fewshot_to_text"]:
             add(f"mmlu_prox/{lang}/utils.py", fn, "doc", d, getattr(m, fn)(d))
 
+# --- logiqa, xcopa, race
+lq = load("logiqa/utils_logiqa.py")
+for d in [{"label": "c ", "context": "All cats are grey.", "question": "Which follows?", "options": ["w", "x", "y", "z"]},
+          {"label": "a", "context": "P", "question": "Q", "options": ["only", "two"]}]:
+    add("logiqa/utils_logiqa.py", "doc_to_text", "doc", d, lq.doc_to_text(d))
+    add("logiqa/utils_logiqa.py", "doc_to_target", "doc", d, lq.doc_to_target(d))
+xc = load("xcopa/utils.py")
+for d in [{"premise": " Mies avasi oven. ", "question": "cause", "choice1": "Ovikello soi.", "choice2": "Ämpäri", "label": 0},
+          {"premise": "我饿了。", "question": "effect", "choice1": "İstanbul", "choice2": "b", "label": 1}]:
+    add("xcopa/utils.py", "doc_to_choice", "doc", d, xc.doc_to_choice(d))
+    for lang in ["et", "ht", "it", "id", "qu", "sw", "ta", "th", "tr", "vi", "zh"]:
+        add("xcopa/utils.py", f"doc_to_text_{lang}", "doc", d, getattr(xc, f"doc_to_text_{lang}")(d))
+rc = load("race/preprocess_race.py")
+probs = [{"question": "The story is about  _  .", "answer": "B", "options": ["cats", "dogs", "fish", "birds"]},
+         {"question": "Why did he go?", "answer": "D", "options": ["a", "b", "c", "to eat"]},
+         {"question": "What happened last?", "answer": "A", "options": ["x", "y", "z", "w"]}]
+for d in [{"article": "Once upon a time.", "problems": repr(probs), "example_id": "1"},
+          {"article": "Short.", "problems": repr(probs[2:]), "example_id": "2"}]:
+    for fn in ["doc_to_text", "doc_to_choice", "doc_to_target"]:
+        add("race/preprocess_race.py", fn, "doc", d, getattr(rc, fn)(d))
+
 json.dump(vectors, sys.stdout, indent=1, ensure_ascii=False)
 print()
