@@ -14,6 +14,7 @@ import (
 	"lmeval/harness/filters"
 	"lmeval/harness/metrics"
 	"lmeval/harness/model"
+	"lmeval/harness/pyrand"
 	"lmeval/harness/task"
 )
 
@@ -146,6 +147,11 @@ func (ev *evaluation) build(ctx context.Context) error {
 	}
 	if err := ev.deleteCachedRequests(); err != nil {
 		return err
+	}
+	// lm-eval's random.seed(random_seed) before the tasks are built: the
+	// seed of Python's module generator for ported helpers that use it.
+	if s := cfg.Seeds.Random; s != nil {
+		pyrand.SeedGlobal(*s)
 	}
 	// Tasks build concurrently: loading datasets is mostly waiting on
 	// the Hub or the disk, and prompt rendering is independent per task.

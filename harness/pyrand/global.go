@@ -3,25 +3,26 @@ package pyrand
 import "sync"
 
 // Python's module-level generator (random.shuffle, random.random, ...
-// without an instance), which lm-eval seeds with --seed's first value
-// (random.seed(0) by default) before it builds the tasks. Ported helpers
-// that call the module functions draw from it.
+// without an instance) is seeded by lm-eval with --seed's first value
+// (random.seed(0) by default) before it builds the tasks. GlobalSeed is
+// that seed, for ported helpers that call the module functions; the
+// evaluator sets it with SeedGlobal.
 var (
-	globalMu sync.Mutex
-	global   = New(0)
+	globalMu   sync.Mutex
+	globalSeed int64
 )
 
-// SeedGlobal reseeds the module-level generator, as random.seed(seed).
+// SeedGlobal records the seed of the module-level generator, as
+// random.seed(seed).
 func SeedGlobal(seed int64) {
 	globalMu.Lock()
 	defer globalMu.Unlock()
-	global.Seed(seed)
+	globalSeed = seed
 }
 
-// WithGlobal runs fn with the module-level generator, holding it so that
-// concurrent callers draw in a well-defined order.
-func WithGlobal(fn func(r *Rand)) {
+// GlobalSeed is the module-level generator's seed (0 unless set).
+func GlobalSeed() int64 {
 	globalMu.Lock()
 	defer globalMu.Unlock()
-	fn(global)
+	return globalSeed
 }

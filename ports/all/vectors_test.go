@@ -107,23 +107,30 @@ func TestPortsMatchLmEval(t *testing.T) {
 		case "process_docs":
 			got, err = fn.(task.ProcessDocsFunc)(docs(t, v.Input))
 		case "process_docs_calls":
-			// Calls in a row on distinct documents: the generator's state
-			// carries over.
+			// Each call: a seed, documents and the output of the function
+			// as the first call after random.seed(seed) (n_shot: after
+			// the import).
 			pd := fn.(task.ProcessDocsFunc)
-			if v.File == "gpqa/n_shot/utils.py" {
-				pd = gpqa.NShotProcessDocs() // a fresh import of the module
-			}
-			pyrand.SeedGlobal(v.Seed)
-			var calls []any
-			for _, part := range decode[[]json.RawMessage](t, v.Input) {
-				out, e := pd(docs(t, part))
-				if e != nil {
-					err = e
-					break
+			for j, c := range decode[[]struct {
+				Seed   int64           `json:"seed"`
+				Docs   json.RawMessage `json:"docs"`
+				Output json.RawMessage `json:"output"`
+			}](t, v.Input) {
+				pyrand.SeedGlobal(c.Seed)
+				if v.File == "gpqa/n_shot/utils.py" {
+					pd = gpqa.NShotProcessDocs() // a fresh import of the module
 				}
-				calls = append(calls, out)
+				out, err := pd(docs(t, c.Docs))
+				if err != nil {
+					t.Errorf("vector %d call %d (%s): %v", i, j, v.File, err)
+					continue
+				}
+				if g, w := normal(t, out), decode[any](t, c.Output); !reflect.DeepEqual(g, w) {
+					t.Errorf("vector %d call %d (%s):\n got %v\nwant %v", i, j, v.File, g, w)
+				}
 			}
-			got = calls
+			pyrand.SeedGlobal(0)
+			continue
 		case "filter":
 			in := decode[struct {
 				Docs  []map[string]any `json:"docs"`

@@ -79,19 +79,22 @@ func ProcessDocs(docs []task.Doc, rnd *pyrand.Rand, o Options) ([]task.Doc, erro
 }
 
 // ProcessDocsGlobal is process_docs for the copies that call the module's
-// random.shuffle: it draws from Python's module-level generator.
+// random.shuffle, which draws from Python's module-level generator.
 //
 // lm-eval calls process_docs several times per split (few-shot documents,
 // evaluation documents, requests, scoring), and datasets' map cache gives
-// every call after the first the first one's rows. The result is cached
-// here the same way, by the input documents, so the evaluation documents,
-// the few-shot documents of the same split and the scoring all see one
-// shuffle: the one drawn by the first call, as on a run of lm-eval with a
-// fresh datasets cache.
+// every call after the first the first one's rows: one shuffle per split,
+// drawn when the split is first processed. Which state the module
+// generator is in then depends on what ran before in lm-eval's process
+// (other tasks' shuffles, its task construction order, the cache's
+// state); lmeval makes it deterministic: each distinct split is shuffled
+// with the draws that follow random.seed(seed) (--seed's first value), as
+// when the task is the only one of a run that draws from the module
+// generator, with a fresh datasets cache. The result is cached by the
+// input documents, so every use of the split sees the same shuffle.
 func ProcessDocsGlobal(o Options) task.ProcessDocsFunc {
-	return memo(func(docs []task.Doc) (out []task.Doc, err error) {
-		pyrand.WithGlobal(func(r *pyrand.Rand) { out, err = ProcessDocs(docs, r, o) })
-		return out, err
+	return memo(func(docs []task.Doc) ([]task.Doc, error) {
+		return ProcessDocs(docs, pyrand.New(pyrand.GlobalSeed()), o)
 	})
 }
 
@@ -126,14 +129,11 @@ func memo(fn task.ProcessDocsFunc) task.ProcessDocsFunc {
 }
 
 // NShotProcessDocs is process_docs for gpqa/n_shot, whose module creates
-// rng = random.Random(42) once at import and shuffles with it on every
-// call: each returned function is one import of the module.
+// rng = random.Random(42) at import and shuffles with it: as for
+// ProcessDocsGlobal, each distinct split is shuffled with the draws of a
+// fresh Random(42) (the first call after the import) and cached.
 func NShotProcessDocs() task.ProcessDocsFunc {
-	rng := pyrand.New(42)
-	var mu sync.Mutex
 	return memo(func(docs []task.Doc) ([]task.Doc, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		return ProcessDocs(docs, rng, Options{})
+		return ProcessDocs(docs, pyrand.New(42), Options{})
 	})
 }
