@@ -4,6 +4,7 @@ package all
 
 import (
 	_ "lmeval/ports/bbh"
+	_ "lmeval/ports/drop"
 	_ "lmeval/ports/f1score"
 	_ "lmeval/ports/global_mmlu"
 	_ "lmeval/ports/gpqa"

@@ -131,6 +131,12 @@ func TestPortsMatchLmEval(t *testing.T) {
 			}
 			pyrand.SeedGlobal(0)
 			continue
+		case "process_results":
+			in := decode[struct {
+				Doc     task.Doc `json:"doc"`
+				Results []any    `json:"results"`
+			}](t, v.Input)
+			got, err = fn.(task.ProcessResultsFunc)(in.Doc, in.Results)
 		case "filter":
 			in := decode[struct {
 				Docs  []map[string]any `json:"docs"`

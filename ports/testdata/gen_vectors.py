@@ -209,5 +209,32 @@ for d in [{"article": "Once upon a time.", "problems": repr(probs), "example_id"
     for fn in ["doc_to_text", "doc_to_choice", "doc_to_target"]:
         add("race/preprocess_race.py", fn, "doc", d, getattr(rc, fn)(d))
 
+# --- drop
+dr = load("drop/utils.py")
+def date(d="", m="", y=""):
+    return {"day": d, "month": m, "year": y}
+drop_docs = [
+    {"section_id": "s1", "query_id": "q1", "passage": "The Bears won 24-17.", "question": "How many points?",
+     "answer": {"number": "24", "date": date(), "spans": [], "worker_id": "", "hit_id": ""},
+     "validated_answers": {"number": ["24", ""], "date": [date(), date()], "spans": [[], ["twenty-four"]], "worker_id": ["", ""], "hit_id": ["", ""]}},
+    {"section_id": "s2", "query_id": "q2", "passage": "P", "question": "Who scored?",
+     "answer": {"number": "", "date": date(), "spans": ["Jay Cutler", "the Bears' Matt Forte"], "worker_id": "", "hit_id": ""},
+     "validated_answers": {"number": [""], "date": [date()], "spans": [["Jay Cutler", "the Bears' Matt Forte"]], "worker_id": [""], "hit_id": [""]}},
+    {"section_id": "s3", "query_id": "q3", "passage": "P", "question": "When?",
+     "answer": {"number": "", "date": date("3", "May", "1999"), "spans": [], "worker_id": "", "hit_id": ""},
+     "validated_answers": {"number": [], "date": [], "spans": [], "worker_id": [], "hit_id": []}},
+    {"section_id": "s4", "query_id": "q4", "passage": "P", "question": "Empty?",
+     "answer": {"number": "", "date": date(), "spans": [], "worker_id": "", "hit_id": ""},
+     "validated_answers": {"number": ["1,000"], "date": [date()], "spans": [[]], "worker_id": [""], "hit_id": [""]}},
+]
+processed = list(dr.process_docs(DS(drop_docs)))
+add("drop/utils.py", "process_docs", "process_docs", drop_docs, [dict(d, answers=[list(a) for a in d["answers"]]) for d in processed])
+preds = ["24", "twenty-four points", "Jay Cutler and Matt Forte", "Matt Forte", "3 May 1999", "May 3, 1999", "1000", "1,000.0",
+         "The Bears", "", "  24.0 ", "1_000", "nan", "inf points", "a an the", "Cutler-Forte"]
+for d in processed:
+    dj = dict(d, answers=[list(a) for a in d["answers"]])
+    for p in preds:
+        add("drop/utils.py", "process_results", "process_results", {"doc": dj, "results": [p]}, dr.process_results(d, [p]))
+
 json.dump(vectors, sys.stdout, indent=1, ensure_ascii=False)
 print()
