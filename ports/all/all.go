@@ -4,6 +4,7 @@ package all
 
 import (
 	_ "lmeval/ports/bbh"
+	_ "lmeval/ports/bigbench"
 	_ "lmeval/ports/drop"
 	_ "lmeval/ports/f1score"
 	_ "lmeval/ports/global_mmlu"
@@ -12,6 +13,8 @@ import (
 	_ "lmeval/ports/leaderboard/mmlu_pro"
 	_ "lmeval/ports/leaderboard/musr"
 	_ "lmeval/ports/logiqa"
+	_ "lmeval/ports/logiqa2"
+	_ "lmeval/ports/mathqa"
 	_ "lmeval/ports/mmlu_pro"
 	_ "lmeval/ports/mmlu_prox"
 	_ "lmeval/ports/openai_mmmlu"

@@ -236,5 +236,21 @@ for d in processed:
     for p in preds:
         add("drop/utils.py", "process_results", "process_results", {"doc": dj, "results": [p]}, dr.process_results(d, [p]))
 
+# --- bigbench, logiqa2, mathqa
+bb = load("bigbench/utils.py")
+bb_docs = [{"inputs": "q1", "targets": ["a"], "multiple_choice_targets": ["a", "b"], "multiple_choice_scores": [1, 0], "idx": 0},
+           {"inputs": "q2", "targets": ["free"], "multiple_choice_targets": [], "multiple_choice_scores": [], "idx": 1}]
+add("bigbench/utils.py", "filter_multiple_choice", "process_docs", bb_docs, list(bb.filter_multiple_choice(DS(bb_docs))))
+lq2 = load("logiqa2/utils_logiqa2.py")
+for d in [{"id": 1, "answer": 2, "text": "All A are B.", "question": "Which?", "options": ["w", "x", "y", "z"], "type": {}},
+          {"id": 2, "answer": 0, "text": "T", "question": "Q", "options": ["one", "two", "three"], "type": {}}]:
+    add("logiqa2/utils_logiqa2.py", "doc_to_text", "doc", d, lq2.doc_to_text(d))
+mq = load("mathqa/utils.py")
+for o in ["a ) 38 , b ) 27.675 , c ) 30 , d ) data inadequate , e ) none of these",
+          "a ) rs . 1,200 , b ) rs . 1,500 , c ) rs . 1,800 , d ) rs . 2,000 , e ) rs . 2,500",
+          "a ) 1 , b ) 2 , c ) 3 , d ) 4 , e ) 5 ", "a ) x ,b ) y , e ) z"]:
+    d = {"Problem": "p", "Rationale": "r", "options": o, "correct": "a", "annotated_formula": "", "linear_formula": "", "category": "general"}
+    add("mathqa/utils.py", "doc_to_choice", "doc", d, mq.doc_to_choice(d))
+
 json.dump(vectors, sys.stdout, indent=1, ensure_ascii=False)
 print()
