@@ -54,12 +54,18 @@ func testBatchingInvariance(t *testing.T, opts Options, nbatch []int, tol float6
 
 	m := load(t, path, opts)
 	alone := make([]LoglikelihoodResult, len(reqs))
+	margin := make([]float64, len(reqs))
 	for i, r := range reqs {
 		res, err := m.Loglikelihood(ctx, []LoglikelihoodRequest{r})
 		if err != nil {
 			t.Fatal(err)
 		}
 		alone[i] = res[0]
+		c, k, err := m.EncodePair(r.Context, r.Continuation)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, margin[i] = refScoreMargin(t, m, c, k)
 	}
 	for _, nb := range nbatch {
 		for _, share := range []bool{true, false} {
@@ -76,7 +82,10 @@ func testBatchingInvariance(t *testing.T, opts Options, nbatch []int, tol float6
 			for i := range reqs {
 				d := math.Abs(got[i].LogProb - alone[i].LogProb)
 				worst = math.Max(worst, d)
-				if d > tol || got[i].IsGreedy != alone[i].IsGreedy || got[i].NumTokens != alone[i].NumTokens {
+				// is_greedy may flip only where a continuation token is
+				// within the tolerance of the best other token.
+				greedyOK := got[i].IsGreedy == alone[i].IsGreedy || margin[i] <= 2*tol
+				if d > tol || !greedyOK || got[i].NumTokens != alone[i].NumTokens {
 					t.Errorf("request %d, %s: %+v, alone: %+v", i, name, got[i], alone[i])
 				}
 			}

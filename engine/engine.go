@@ -84,6 +84,10 @@ type Options struct {
 	// AddBOS overrides whether tokenizing a text adds the BOS token; nil:
 	// the GGUF's tokenizer.ggml.add_bos_token as llama.cpp reads it.
 	AddBOS *bool
+	// PrefixToken overrides the token an empty context becomes and the
+	// first rolling window is conditioned on (lm-eval's prefix_token_id
+	// model argument); nil: BOS when the vocabulary has one, else EOS.
+	PrefixToken *int32
 	// Seed is the default sampling seed for generation requests that give
 	// none.
 	Seed int64
@@ -92,7 +96,7 @@ type Options struct {
 	// share leading tokens. Results are the same; it exists to check that.
 	NoPrefixSharing bool
 	// SkipLeadingBOS changes what a text whose tokens start with BOS scores
-	// in LoglikelihoodRolling and in Loglikelihood with an empty context.
+	// in LoglikelihoodRolling.
 	// lm-eval (the default, false) conditions the first token on the prefix
 	// token, so a leading BOS is itself scored, given BOS. When true the
 	// leading BOS serves as the prefix and is not scored.
@@ -132,6 +136,9 @@ type Info struct {
 	Size        uint64 // bytes of tensor data
 	BOS, EOS    int32  // -1 when the vocabulary has none
 	EOT         int32
+	// PrefixToken is lm-eval's prefix_token_id: what an empty context
+	// becomes (Options.PrefixToken, else BOS, else EOS).
+	PrefixToken int32
 	EOG         []int32 // every end-of-generation token
 	// Batch is how the context was sized: "auto", the integer batch size,
 	// or "" for the defaults.
@@ -372,6 +379,17 @@ func Load(path string, opts Options) (*Model, error) {
 		NVocab: ci.nVocab, NEmbd: ci.nEmbd, NLayer: ci.nLayer, NParams: ci.nParams, Size: ci.size,
 		BOS: ci.bos, EOS: ci.eos, EOT: ci.eot, AddBOS: m.addBOS, VocabType: vocabTypeName(ci.vocabType),
 		Commit: LlamaCppCommit, KVBytesPerToken: kvTok, FreeMemory: free,
+	}
+	m.info.PrefixToken = m.info.BOS
+	if m.info.PrefixToken < 0 {
+		m.info.PrefixToken = m.info.EOS
+	}
+	if opts.PrefixToken != nil {
+		if t := *opts.PrefixToken; t < 0 || int(t) >= ci.nVocab {
+			cFree(c)
+			return nil, fmt.Errorf("engine: load %s: prefix token %d outside the vocabulary [0, %d)", path, t, ci.nVocab)
+		}
+		m.info.PrefixToken = *opts.PrefixToken
 	}
 	switch {
 	case auto:

@@ -25,6 +25,10 @@ type GenerateRequest struct {
 	TopP        float64
 	TopK        int
 	Seed        int64
+	// ContextTokens, when not nil, is the context already tokenized, used
+	// as it is (no BOS is added); Context then only names the request in
+	// errors.
+	ContextTokens []int32
 }
 
 const defaultMaxGenToks = 256
@@ -79,7 +83,7 @@ func (m *Model) GenerateUntil(ctx context.Context, reqs []GenerateRequest) ([]st
 			return nil, &RequestError{Op: "generate_until", Index: i, Request: "context " + brief(r.Context),
 				Err: fmt.Errorf("max_gen_toks %d leaves no room for a context in max_length %d", maxGen, maxLen)}
 		}
-		toks, err := m.encode(r.Context)
+		toks, err := m.generateContext(r)
 		if err != nil {
 			return nil, &RequestError{Op: "generate_until", Index: i, Request: "context " + brief(r.Context), Err: err}
 		}
@@ -117,6 +121,19 @@ func (m *Model) GenerateUntil(ctx context.Context, reqs []GenerateRequest) ([]st
 	}
 	m.stats.Requests += len(reqs)
 	return out, nil
+}
+
+// generateContext is the request's context as tokens.
+func (m *Model) generateContext(r GenerateRequest) ([]int32, error) {
+	if r.ContextTokens == nil {
+		return m.encode(r.Context)
+	}
+	for _, t := range r.ContextTokens {
+		if t < 0 || int(t) >= m.info.NVocab {
+			return nil, fmt.Errorf("token %d outside the vocabulary [0,%d)", t, m.info.NVocab)
+		}
+	}
+	return slices.Clone(r.ContextTokens), nil
 }
 
 // runGen decodes the queued generations, telling report of the requests

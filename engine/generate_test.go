@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"lmeval/gguf/ggufwrite"
 )
 
 // The model card's reference continuation, which llama.cpp reproduces.
@@ -58,5 +60,31 @@ func TestSampling(t *testing.T) {
 	// A temperature without DoSample stays greedy, as with HF generate.
 	if got := gen(GenerateRequest{Context: "Once upon a time", MaxGenToks: 40, Temperature: 0.8})[0]; !strings.HasPrefix(got, storiesRef) {
 		t.Errorf("temperature without do_sample: %q", got)
+	}
+}
+
+// An empty context generates from the prefix token alone: [BOS] for a
+// BOS-adding tokenizer (what lm-eval's tok_batch_encode gives ""), the
+// prefix token (EOS here) for one that adds none. Either way it continues
+// exactly as the prefix token's own text does.
+func TestGenerateEmptyContext(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		m    *Model
+	}{
+		{"stories260K", load(t, storiesPath(t), Options{TypeK: "f32", TypeV: "f32"})},
+		{"no-BOS", load(t, writeTiny(t, ggufwrite.LlamaSpec{NoBOS: true, Seed: 3}), exactOpts)},
+	} {
+		m := tc.m
+		prefix := m.TokenPiece(m.Info().PrefixToken)
+		out, err := m.GenerateUntil(context.Background(), []GenerateRequest{
+			{Context: "", MaxGenToks: 12}, {Context: prefix, MaxGenToks: 12}, {Context: "Once", MaxGenToks: 12},
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if out[0] == "" || out[0] != out[1] {
+			t.Errorf("%s: empty context generated %q, the prefix token %q generated %q", tc.name, out[0], prefix, out[1])
+		}
 	}
 }

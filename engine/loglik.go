@@ -75,7 +75,8 @@ func tokensDesc(ctx, cont []int32) string {
 //     first len(tokens(context)), so a token straddling the boundary counts
 //     as continuation;
 //   - an empty context becomes the prefix token (BOS, else EOS) and the
-//     continuation is tokenized alone;
+//     continuation is tokenized alone without BOS; a continuation that
+//     starts with the prefix token is conditioned on that token instead;
 //   - when context+continuation exceed MaxLength+1 tokens the context is cut
 //     from the left (Result.Truncated, Stats.Truncated).
 //
@@ -167,13 +168,8 @@ func (m *Model) tokenJob(ctxToks, cont []int32, slot int32) (job, bool, error) {
 }
 
 // prefixToken is what an empty context becomes: lm-eval's prefix_token_id,
-// BOS when the vocabulary has one, else EOS.
-func (m *Model) prefixToken() int32 {
-	if m.info.BOS >= 0 {
-		return m.info.BOS
-	}
-	return m.info.EOS
-}
+// BOS when the vocabulary has one, else EOS (Info.PrefixToken).
+func (m *Model) prefixToken() int32 { return m.info.PrefixToken }
 
 // pySpace is Python's str.isspace for one character, which rstrip uses.
 func pySpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
@@ -190,18 +186,24 @@ func (m *Model) EncodePair(context, continuation string) (ctxToks, contToks []in
 
 func (m *Model) encodePair(context, continuation string) ([]int32, []int32, error) {
 	if context == "" {
-		cont, err := m.encode(continuation)
+		// TemplateLM.loglikelihood: the continuation is tokenized with
+		// add_special_tokens=False and conditioned on the prefix token,
+		// unless it already starts with it, which then serves as context.
+		cont, err := m.tokenize(continuation, false, true)
 		if err != nil {
 			return nil, nil, err
-		}
-		prefix := m.prefixToken()
-		if m.opts.SkipLeadingBOS && len(cont) > 0 && cont[0] == prefix {
-			cont = cont[1:]
 		}
 		if len(cont) == 0 {
 			return nil, nil, ErrEmptyContinuation
 		}
-		return []int32{prefix}, cont, nil
+		ctxToks := []int32{m.prefixToken()}
+		if cont[0] == ctxToks[0] {
+			ctxToks, cont = cont[:1], cont[1:]
+		}
+		if len(cont) == 0 {
+			return nil, nil, ErrEmptyContinuation
+		}
+		return ctxToks, cont, nil
 	}
 	trimmed := strings.TrimRightFunc(context, pySpace)
 	if n := len(context) - len(trimmed); n > 0 {

@@ -120,22 +120,39 @@ func TestRollingMatchesPerTokenSum(t *testing.T) {
 	}
 }
 
-// TestRollingSingleWindowIsLoglikelihood: a text that fits one window
-// scores as a loglikelihood request with an empty context (lm-eval's two
-// paths agree there).
+// TestRollingSingleWindowIsLoglikelihood: a text that fits one window.
+// lm-eval's rolling path tokenizes it with BOS (tok_encode) and conditions
+// that on the prefix BOS, so it scores BOS given BOS and then the text
+// given [BOS, BOS]; a loglikelihood request with an empty context
+// tokenizes the text without BOS (add_special_tokens=False) and conditions
+// it on one BOS. With SkipLeadingBOS the rolling path scores the latter.
 func TestRollingSingleWindowIsLoglikelihood(t *testing.T) {
-	m := load(t, storiesPath(t), Options{TypeK: "f32", TypeV: "f32"})
-	ctx := context.Background()
-	roll, err := m.LoglikelihoodRolling(ctx, []string{storyText})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ll, err := m.Loglikelihood(ctx, []LoglikelihoodRequest{{"", storyText}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if math.Abs(roll[0].LogProb-ll[0].LogProb) > 1e-6 || roll[0].NumTokens != ll[0].NumTokens {
-		t.Fatalf("rolling %+v, loglikelihood %+v", roll[0], ll[0])
+	for _, skip := range []bool{false, true} {
+		m := load(t, storiesPath(t), Options{TypeK: "f32", TypeV: "f32", SkipLeadingBOS: skip})
+		ctx := context.Background()
+		roll, err := m.LoglikelihoodRolling(ctx, []string{storyText})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bos := m.Info().BOS
+		text, err := m.Tokenize(storyText, false, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want float64
+		if skip {
+			ll, err := m.Loglikelihood(ctx, []LoglikelihoodRequest{{"", storyText}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = ll[0].LogProb
+		} else {
+			text = append([]int32{bos}, text...)
+			want, _ = refScore(t, m, []int32{bos}, text)
+		}
+		if math.Abs(roll[0].LogProb-want) > 1e-5 || roll[0].NumTokens != len(text) {
+			t.Errorf("skip_leading_bos=%v: rolling %+v, want log-prob %.6f over %d tokens", skip, roll[0], want, len(text))
+		}
 	}
 }
 

@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Tokenize converts text to tokens. addSpecial adds the model's BOS (and
 // EOS, if the vocabulary asks for it); parseSpecial lets special-token
@@ -22,18 +25,42 @@ func (m *Model) tokenize(text string, addSpecial, parseSpecial bool) ([]int32, e
 	return toks, nil
 }
 
+// Encode tokenizes text as lm-eval's HFLM.tok_encode does, as every
+// request of Loglikelihood (with a context), LoglikelihoodRolling and
+// GenerateUntil is tokenized; see encode.
+func (m *Model) Encode(text string) ([]int32, error) {
+	if err := m.lock(); err != nil {
+		return nil, err
+	}
+	defer m.mu.Unlock()
+	return m.encode(text)
+}
+
 // encode tokenizes as lm-eval's tok_encode does: special-token texts are
-// parsed, and BOS is prepended when the model (or Options.AddBOS) says so.
+// parsed, and BOS is prepended when the model (or Options.AddBOS) says so,
+// unless the text already starts with the prefix token's text ("<s>..."),
+// which then parses to that token (HFLM.tok_encode's has_bos_prefix check).
 // EOS is never added, as in lm-eval's causal-LM encoding.
 func (m *Model) encode(text string) ([]int32, error) {
 	toks, err := m.tokenize(text, false, true)
 	if err != nil {
 		return nil, err
 	}
-	if m.addBOS && m.info.BOS >= 0 {
+	if m.addBOS && m.info.BOS >= 0 && !m.hasPrefixText(text) {
 		toks = append([]int32{m.info.BOS}, toks...)
 	}
 	return toks, nil
+}
+
+// hasPrefixText reports whether text starts with the prefix token's text,
+// as lm-eval's has_bos_prefix(text, tokenizer.decode(prefix_token_id)).
+func (m *Model) hasPrefixText(text string) bool {
+	p := m.prefixToken()
+	if p < 0 {
+		return false
+	}
+	piece := cPiece(m.c, p, true)
+	return piece != "" && strings.HasPrefix(text, piece)
 }
 
 // Detokenize converts tokens to text. removeSpecial drops a leading BOS and

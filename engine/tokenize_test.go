@@ -2,6 +2,7 @@ package engine
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -37,14 +38,23 @@ func TestEncodePairSplit(t *testing.T) {
 			// context alone has "hel", so the continuation starts after it.
 			{"hel", "lo world", []string{"hel"}, []string{" world"}},
 			{"", "Hello", []string{"<|endoftext|>"}, []string{"Hello"}},
+			// A continuation that starts with the prefix token (EOS here)
+			// is conditioned on it: TemplateLM.loglikelihood's split.
+			{"", "<|endoftext|>Hello", []string{"<|endoftext|>"}, []string{"Hello"}},
 		}},
 		{"models/vocab/ggml-vocab-llama-spm.gguf", true, []pair{
 			{"The answer is", " yes", []string{"<s>", " The", " answer", " is"}, []string{" yes"}},
 			{"The answer is \t", "yes", []string{"<s>", " The", " answer", " is"}, []string{" ", "\t", "yes"}},
 			{"hel", "lo world", []string{"<s>", " hel"}, []string{" world"}},
-			// lm-eval with a BOS-adding tokenizer: the continuation of an
-			// empty context starts with BOS too.
-			{"", "Hello", []string{"<s>"}, []string{"<s>", " Hello"}},
+			// TemplateLM.loglikelihood: the continuation of an empty
+			// context is tokenized with add_special_tokens=False and
+			// conditioned on prefix_token_id (BOS), so BOS is not scored...
+			{"", "Hello", []string{"<s>"}, []string{" Hello"}},
+			// ...and one that starts with the prefix token splits it off.
+			{"", "<s>Hello", []string{"<s>"}, []string{" Hello"}},
+			// HFLM.tok_encode adds no BOS to a text that starts with the
+			// prefix token's text (has_bos_prefix).
+			{"<s>The answer is", " yes", []string{"<s>", " The", " answer", " is"}, []string{" yes"}},
 		}},
 	} {
 		t.Run(tc.vocab, func(t *testing.T) {
@@ -68,14 +78,45 @@ func TestEncodePairSplit(t *testing.T) {
 	}
 }
 
+// TestSkipLeadingBOSEmptyContext: skip_leading_bos changes only rolling
+// texts; lm-eval's empty-context split (a continuation starting with the
+// prefix token is conditioned on it) applies either way.
 func TestSkipLeadingBOSEmptyContext(t *testing.T) {
-	m := load(t, sharedPath(t, "models/vocab/ggml-vocab-llama-spm.gguf"), Options{VocabOnly: true, SkipLeadingBOS: true})
+	path := sharedPath(t, "models/vocab/ggml-vocab-llama-spm.gguf")
+	for _, skip := range []bool{false, true} {
+		m := load(t, path, Options{VocabOnly: true, SkipLeadingBOS: skip})
+		for _, cont := range []string{"Hello", "<s>Hello"} {
+			c, k, err := m.EncodePair("", cont)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := append(pieces(m, c), pieces(m, k)...); !reflect.DeepEqual(got, []string{"<s>", " Hello"}) {
+				t.Errorf("skip_leading_bos=%v, %q: got %q", skip, cont, got)
+			}
+		}
+	}
+}
+
+// TestPrefixTokenOption: prefix_token_id replaces BOS as what an empty
+// context becomes, as HFLM's custom_prefix_token_id does, and must name a
+// token of the vocabulary.
+func TestPrefixTokenOption(t *testing.T) {
+	path := sharedPath(t, "models/vocab/ggml-vocab-llama-spm.gguf")
+	eos := int32(2)
+	m := load(t, path, Options{VocabOnly: true, PrefixToken: &eos})
+	if m.Info().PrefixToken != eos {
+		t.Fatalf("PrefixToken = %d, want %d", m.Info().PrefixToken, eos)
+	}
 	c, k, err := m.EncodePair("", "Hello")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := append(pieces(m, c), pieces(m, k)...); !reflect.DeepEqual(got, []string{"<s>", " Hello"}) {
+	if got := append(pieces(m, c), pieces(m, k)...); !reflect.DeepEqual(got, []string{"</s>", " Hello"}) {
 		t.Fatalf("got %q", got)
+	}
+	bad := int32(1 << 30)
+	if _, err := Load(path, Options{VocabOnly: true, PrefixToken: &bad}); err == nil || !strings.Contains(err.Error(), "prefix token") {
+		t.Fatalf("an out-of-vocabulary prefix token: err = %v", err)
 	}
 }
 

@@ -10,11 +10,13 @@ import (
 	"strings"
 	"sync"
 
+	"lmeval/harness/codeexec"
 	"lmeval/harness/config"
 	"lmeval/harness/filters"
 	"lmeval/harness/metrics"
 	"lmeval/harness/model"
 	"lmeval/harness/pyrand"
+	"lmeval/harness/pyval"
 	"lmeval/harness/task"
 )
 
@@ -26,6 +28,9 @@ type evaluation struct {
 
 	roots []*node    // the selection, in --tasks order
 	runs  []*taskRun // every task, depth first
+	// ctx is Evaluate's, for the scoring work that can be cancelled
+	// (function metrics that run programs).
+	ctx context.Context
 }
 
 // node is a task or a group in the selection's hierarchy (lm-eval's
@@ -44,6 +49,14 @@ type taskRun struct {
 	specs     []metrics.Spec
 	pipelines []*filters.Pipeline
 	native    bool // scored by the task's own process_results
+	// metricFns are the metric_list entries that are native functions
+	// (`metric: !function`), by metric name.
+	metricFns map[string]task.MetricFunc
+	// fnKeys are the keys function metrics returned as a dict, by
+	// metric, in first-seen order (lm-eval gives each the function's
+	// higher_is_better and aggregation).
+	fnMu   sync.Mutex
+	fnKeys map[string][]string
 
 	// Per document (position in t.Docs): its instances sorted by Idx, the
 	// responses of each (one per repeat), the answers still missing, and
@@ -61,6 +74,9 @@ type taskRun struct {
 type docScore struct {
 	keys   []string
 	values map[string]any
+	// hashes is the logged sample's doc_hash + prompt_hash + target_hash
+	// (with --log_samples), for the task's task_hashes entry.
+	hashes string
 }
 
 // resolve loads every --tasks entry into the hierarchy.
@@ -96,6 +112,21 @@ func (ev *evaluation) resolve() error {
 	}
 	if len(ev.runs) == 0 {
 		return errors.New("no tasks to evaluate")
+	}
+	// As lm-eval's evaluator, before anything runs; and the interpreter
+	// must exist before the model spends time generating programs.
+	for _, tr := range ev.runs {
+		if !tr.t.Config.UnsafeCode {
+			continue
+		}
+		if !ev.cfg.ConfirmRunUnsafeCode {
+			errs = append(errs, fmt.Errorf("task %s (%s) runs the model's code (unsafe_code: true): give --confirm_run_unsafe_code to run it", tr.t.Name, tr.t.Config.File))
+		} else if _, err := codeexec.Python(); err != nil {
+			errs = append(errs, fmt.Errorf("task %s: %w", tr.t.Name, err))
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
 	}
 	// A misspelt name in --samples would otherwise evaluate every document
 	// of the task meant, silently.
@@ -175,6 +206,11 @@ func (ev *evaluation) build(ctx context.Context) error {
 		if t.Fewshot.Reduced > 0 {
 			slog.Warn("few-shot examples cut to fit the context", "task", t.Name, "documents", t.Fewshot.Reduced, "min_shots", t.Fewshot.MinShots, "requested", t.NumFewshot)
 		}
+		if d, n := t.GoldErrors(); n > 0 {
+			// lm-eval logs every such document; once per task is enough.
+			slog.Warn("gold answer is not one of the choices; scored as wrong, as lm-eval does", "task", t.Name,
+				"doc_id", d.ID, "gold", pyval.Repr(goldOf(t, d)), "choices", len(d.Choices), "documents", n)
+		}
 		if cfg.WriteOut {
 			fmt.Fprintf(ev.opts.writeOut, "Task: %s; prompts of the first document:\n", t.Name)
 			if err := task.WriteOut(ev.opts.writeOut, t, 1); err != nil {
@@ -195,12 +231,14 @@ func (ev *evaluation) buildOne(ctx context.Context, tr *taskRun, chat task.ChatT
 	t := tr.t
 	bo := task.BuildOptions{
 		Loader:             ev.opts.loader,
+		Columns:            ev.opts.columns,
 		Limit:              limitValue(cfg.Limit),
 		Samples:            cfg.Samples[t.Name],
 		NumFewshot:         cfg.NumFewshot,
 		FewshotSeed:        cfg.Seeds.Fewshot,
 		SystemInstruction:  cfg.SystemInstruction,
 		GenKwargs:          cfg.GenKwargs,
+		GenKwargsOrder:     cfg.GenKwargsOrder,
 		ChatTemplate:       chat,
 		FewshotAsMultiturn: cfg.FewshotAsMultiturn,
 	}
@@ -254,6 +292,19 @@ func (tr *taskRun) prepare(predictOnly bool) error {
 				if l[i], docs[i], err = metricEntry(m); err != nil {
 					return fmt.Errorf("metric_list[%d]: %w", i, err)
 				}
+				// A function metric with lm-eval's metric signature
+				// (references, predictions): generate_until only.
+				if f, ok := m["metric"].(*task.Func); ok && c.ProcessResults == nil {
+					if fn, ok := f.Fn.(task.MetricFunc); ok {
+						if c.OutputType != task.OutputGenerateUntil {
+							return fmt.Errorf("metric_list: function metric %s: only generate_until tasks are supported, not %s", f.Name, c.OutputType)
+						}
+						if tr.metricFns == nil {
+							tr.metricFns = map[string]task.MetricFunc{}
+						}
+						tr.metricFns[funcMetricName(f)] = fn
+					}
+				}
 			}
 			list = l
 		}
@@ -272,7 +323,7 @@ func (tr *taskRun) prepare(predictOnly bool) error {
 	if len(c.FilterList) > 0 {
 		l := make([]any, len(c.FilterList))
 		for i, f := range c.FilterList {
-			if l[i], err = nativeFilters(f); err != nil {
+			if l[i], err = nativeFilters(nativeFilterFns(f)); err != nil {
 				return fmt.Errorf("filter_list[%d]: %w", i, err)
 			}
 		}
@@ -312,8 +363,8 @@ func (tr *taskRun) prepare(predictOnly bool) error {
 
 // metricEntry turns a metric_list entry whose metric or aggregation is a
 // native function into one the metrics package reads: the metric's name
-// (its per-document function returned apart) and the aggregation's
-// registered name.
+// (a metrics.DocFunc returned apart; a task.MetricFunc is called by the
+// evaluator) and the aggregation's registered name.
 func metricEntry(m map[string]any) (map[string]any, metrics.DocFunc, error) {
 	f, isFunc := m["metric"].(*task.Func)
 	a, isAgg := m["aggregation"].(*task.Func)
@@ -331,14 +382,11 @@ func metricEntry(m map[string]any) (map[string]any, metrics.DocFunc, error) {
 			doc = fn
 		case func(metrics.Spec, *metrics.DocResult) (any, error):
 			doc = fn
+		case task.MetricFunc:
 		default:
-			return nil, nil, fmt.Errorf("metric %s: registered %T, want metrics.DocFunc", f.Name, f.Fn)
+			return nil, nil, fmt.Errorf("metric %s: registered %T, want metrics.DocFunc or task.MetricFunc", f.Name, f.Fn)
 		}
-		name := f.Name
-		if i := strings.LastIndexByte(name, '.'); i >= 0 {
-			name = name[i+1:] // lm-eval names the metric by the function's __name__
-		}
-		out["metric"] = name
+		out["metric"] = funcMetricName(f)
 		if _, ok := out["aggregation"]; !ok {
 			out["aggregation"] = "mean"
 		}
@@ -392,6 +440,52 @@ func nativeFilters(f map[string]any) (map[string]any, error) {
 	return out, nil
 }
 
+// higherIsBetter calls set for each metric of the task, as lm-eval's
+// higher_is_better(): the metric_list entries, then the keys that
+// function metrics returned as a dict, each with its function's value.
+func (tr *taskRun) higherIsBetter(set func(name string, hib bool)) {
+	for _, s := range tr.specs {
+		set(s.Name, s.HigherIsBetter)
+	}
+	tr.fnMu.Lock()
+	defer tr.fnMu.Unlock()
+	for _, s := range tr.specs {
+		for _, k := range tr.fnKeys[s.Name] {
+			set(k, s.HigherIsBetter)
+		}
+	}
+}
+
+// nativeFilterFns gives the filters package a copy of a filter_list
+// entry in which each step's `filter_fn: !function` (the custom filter)
+// is the registered Go function itself.
+func nativeFilterFns(f map[string]any) map[string]any {
+	steps, ok := f["filter"].([]any)
+	if !ok {
+		return f
+	}
+	out := maps.Clone(f)
+	cp := make([]any, len(steps))
+	for i, st := range steps {
+		cp[i] = st
+		if m, ok := st.(map[string]any); ok {
+			if fn, ok := m["filter_fn"].(*task.Func); ok {
+				m = maps.Clone(m)
+				m["filter_fn"] = fn.Fn
+				cp[i] = m
+			}
+		}
+	}
+	out["filter"] = cp
+	return out
+}
+
+// funcMetricName is a function metric's name as lm-eval reports it: the
+// Python function's __name__ (pass_at_1 for utils.pass_at_1).
+func funcMetricName(f *task.Func) string {
+	return f.Name[strings.LastIndex(f.Name, ".")+1:]
+}
+
 func sortByIdx(ins []*task.Instance) {
 	for i := 1; i < len(ins); i++ {
 		for j := i; j > 0 && ins[j].Idx < ins[j-1].Idx; j-- {
@@ -425,4 +519,15 @@ func (ev *evaluation) closeSamples() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// goldOf is a multiple-choice document's gold as doc_to_target (or, for
+// multiple_input tasks, doc_to_text) gives it, for messages.
+func goldOf(t *task.Task, d *task.DocInfo) any {
+	if t.MultipleInput {
+		if g, err := t.DocToText(d.Doc, nil); err == nil {
+			return g
+		}
+	}
+	return d.Target
 }

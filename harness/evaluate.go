@@ -17,10 +17,12 @@ import (
 	"time"
 
 	"lmeval/harness/cache"
+	"lmeval/harness/codeexec"
 	"lmeval/harness/config"
 	"lmeval/harness/dataset"
 	"lmeval/harness/model"
 	"lmeval/harness/progress"
+	"lmeval/harness/pyval"
 	"lmeval/harness/results"
 	"lmeval/harness/task"
 	"lmeval/tasks"
@@ -53,6 +55,7 @@ type Option func(*options)
 type options struct {
 	registry    *task.Registry
 	loader      task.DocLoader
+	columns     task.ColumnLoader
 	openSamples func(taskName string) (SampleWriter, error)
 	writeOut    io.Writer
 	reqCache    *cache.Cache
@@ -67,6 +70,11 @@ func WithRegistry(r *task.Registry) Option { return func(o *options) { o.registr
 // WithLoader loads documents with l instead of the dataset package. Tasks
 // build concurrently, so l must be safe for concurrent use.
 func WithLoader(l task.DocLoader) Option { return func(o *options) { o.loader = l } }
+
+// WithColumns gives the column order of WithLoader's datasets, which the
+// samples' documents keep (as lm-eval's do); without it their keys are
+// sorted. The default loader has its own.
+func WithColumns(c task.ColumnLoader) Option { return func(o *options) { o.columns = c } }
 
 // WithSamples streams each task's samples to the writer open returns for
 // it (--log_samples); the writers are closed when Evaluate returns.
@@ -103,13 +111,18 @@ func NewRegistry(include []string, metadata map[string]any) (*task.Registry, err
 	return r, nil
 }
 
-// DatasetLoader is the default DocLoader: datasets from local files or the
-// Hugging Face Hub (HF_HOME, HF_TOKEN, HF_ENDPOINT, HF_HUB_OFFLINE).
-func DatasetLoader(opts dataset.Options) task.DocLoader {
+// DatasetLoader is the default DocLoader, and its datasets' column order:
+// datasets from local files or the Hugging Face Hub (HF_HOME, HF_TOKEN,
+// HF_ENDPOINT, HF_HUB_OFFLINE).
+func DatasetLoader(opts dataset.Options) (task.DocLoader, task.ColumnLoader) {
 	l := dataset.NewLoader(opts)
-	return func(ctx context.Context, spec task.DatasetSpec, split string) ([]task.Doc, error) {
+	docs := func(ctx context.Context, spec task.DatasetSpec, split string) ([]task.Doc, error) {
 		return l.Load(ctx, dataset.Spec{Path: spec.Path, Name: spec.Name, Kwargs: spec.Kwargs}, split)
 	}
+	cols := func(ctx context.Context, spec task.DatasetSpec, split string) (*pyval.Columns, error) {
+		return l.Columns(ctx, dataset.Spec{Path: spec.Path, Name: spec.Name, Kwargs: spec.Kwargs}, split)
+	}
+	return docs, cols
 }
 
 // Evaluate runs cfg's tasks on lm and returns the results (lm-eval's
@@ -137,7 +150,7 @@ func Evaluate(ctx context.Context, cfg *config.Config, lm model.LM, opts ...Opti
 		if progress.FromContext(ctx).Enabled() {
 			dopts.Progress = os.Stderr
 		}
-		o.loader = DatasetLoader(dopts)
+		o.loader, o.columns = DatasetLoader(dopts)
 	}
 	if o.writeOut == nil {
 		o.writeOut = os.Stderr
@@ -146,7 +159,9 @@ func Evaluate(ctx context.Context, cfg *config.Config, lm model.LM, opts ...Opti
 		slog.Warn("generation_kwargs given on the command line update the tasks' own; set do_sample=true for non-greedy decoding")
 	}
 
-	ev := &evaluation{cfg: cfg, lm: lm, opts: o}
+	// Programs the model writes run only with the user's consent.
+	codeexec.Confirm(cfg.ConfirmRunUnsafeCode)
+	ev := &evaluation{cfg: cfg, lm: lm, opts: o, ctx: ctx}
 	if err := ev.resolve(); err != nil {
 		return nil, err
 	}

@@ -259,8 +259,9 @@ func TestEvaluateDummy(t *testing.T) {
 			t.Errorf("toy_mc %s stderr = %v, want %v", c.key, got, stderrOf(c.vals))
 		}
 	}
-	if a, _ := e.Get("alias"); a != " - toy_mc" {
-		t.Errorf("toy_mc alias = %q, want %q", a, " - toy_mc")
+	// The alias is the task's own; the table indents it under its group.
+	if a, _ := e.Get("alias"); a != "toy_mc" {
+		t.Errorf("toy_mc alias = %q, want %q", a, "toy_mc")
 	}
 	accB, accNormB, _ := expectedMC(t, lm, "testdata/data/mc_b.jsonl")
 
@@ -407,7 +408,9 @@ func checkSchema(t *testing.T, data []byte) {
 	if err := json.Unmarshal(data, &top); err != nil {
 		t.Fatalf("results JSON: %v", err)
 	}
-	for _, k := range []string{"results", "group_subtasks", "configs", "versions", "n-shot", "higher_is_better", "n-samples", "config", "git_hash", "date", "total_evaluation_time_seconds"} {
+	for _, k := range []string{"results", "group_subtasks", "configs", "versions", "n-shot", "higher_is_better", "n-samples", "config", "git_hash", "date",
+		"task_hashes", "model_source", "model_name", "model_name_sanitized", "system_instruction", "system_instruction_sha",
+		"fewshot_as_multiturn", "chat_template", "chat_template_sha", "total_evaluation_time_seconds"} {
 		if _, ok := top[k]; !ok {
 			t.Errorf("results JSON lacks %q", k)
 		}
@@ -422,11 +425,27 @@ func checkSchema(t *testing.T, data []byte) {
 	checkEntries := func(section string) {
 		for name, v := range obj(top[section], section) {
 			e := obj(v, section+"."+name)
+			// lm-eval's _TaskMetrics: name, alias, sample_len (a group
+			// without aggregation has none), sample_count (groups only).
 			if _, ok := e["alias"].(string); !ok {
 				t.Errorf("%s.%s: alias is not a string", section, name)
 			}
+			if e["name"] != name {
+				t.Errorf("%s.%s: name is %v", section, name, e["name"])
+			}
+			if n, ok := e["sample_len"]; ok {
+				if _, ok := n.(float64); !ok {
+					t.Errorf("%s.%s: sample_len is %T", section, name, n)
+				}
+			}
 			for k, x := range e {
-				if k == "alias" || k == " " {
+				switch k {
+				case "alias", "name", "sample_len":
+					continue
+				case "sample_count":
+					if _, ok := x.(map[string]any); !ok {
+						t.Errorf("%s.%s: sample_count is %T", section, name, x)
+					}
 					continue
 				}
 				if !strings.Contains(k, ",") {
@@ -625,15 +644,15 @@ func TestPredictOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, _ := res.Results.Get("toy_gen")
-	if keys := e.Keys(); len(keys) != 5 || getNum(t, e, "bypass,strict") != 999 {
-		t.Errorf("toy_gen results %v, want alias and bypass for two filters", keys)
+	if keys := e.Keys(); len(keys) != 7 || getNum(t, e, "bypass,strict") != 999 {
+		t.Errorf("toy_gen results %v, want name, alias, sample_len and bypass for two filters", keys)
 	}
 	if v, _ := e.Get("bypass_stderr,strict"); v != results.NA {
 		t.Errorf("bypass stderr %v", v)
 	}
 	mc, _ := res.Results.Get("toy_mc")
-	if keys := mc.Keys(); len(keys) != 1 {
-		t.Errorf("toy_mc results %v, want the alias only", keys)
+	if keys := mc.Keys(); strings.Join(keys, ",") != "name,alias,sample_len" {
+		t.Errorf("toy_mc results %v, want name, alias and sample_len only", keys)
 	}
 	if n := len(samples.byTask["toy_gen"]); n != 8 {
 		t.Errorf("%d toy_gen samples, want 8", n)
@@ -755,14 +774,17 @@ func TestSharedTask(t *testing.T) {
 	if !ok {
 		t.Fatal("no toy_plain_group in results")
 	}
-	if v, _ := plain.Get(" "); v != " " || plain.Len() != 2 {
-		t.Errorf("toy_plain_group = %v, want the placeholder and its alias", plain.Keys())
+	if keys := plain.Keys(); strings.Join(keys, ",") != "alias,name" {
+		t.Errorf("toy_plain_group = %v, want its alias and name only (lm-eval's Group.aggregate)", keys)
+	}
+	if table := res.Table("results", false); !strings.Contains(table, "|toy_plain_group") {
+		t.Errorf("the table does not name toy_plain_group:\n%s", table)
 	}
 	if _, ok := res.Groups.Get("toy_plain_group"); ok {
 		t.Error("a group without aggregate_metric_list is in the groups table")
 	}
 	if ppl, _ := res.Results.Get("toy_ppl"); ppl != nil {
-		if a, _ := ppl.Get("alias"); a != " - toy_ppl" {
+		if a, _ := ppl.Get("alias"); a != "toy_ppl" {
 			t.Errorf("toy_ppl alias %q", a)
 		}
 	}
@@ -829,5 +851,66 @@ func TestSamplesUnknownTaskWarned(t *testing.T) {
 	}
 	if strings.Contains(out, "task=toy_mc ") {
 		t.Errorf("warned about the evaluated task:\n%s", out)
+	}
+}
+
+// TestGoldOutOfRangeWarned: a gold index past the choices is scored as
+// wrong (lm-eval's gold_index_error: gold becomes -100) and logged once per
+// task, naming the first such document.
+func TestGoldOutOfRangeWarned(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "gold.jsonl")
+	docs := `{"q": "one", "choices": ["a", "b"], "label": 0}
+{"q": "two", "choices": ["a", "b"], "label": 5}
+{"q": "three", "choices": ["a", "b"], "label": 1}
+{"q": "four", "choices": ["a", "b"], "label": 2}
+`
+	if err := os.WriteFile(data, []byte(docs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	yaml := "task: gold_mc\ndataset_path: json\ndataset_kwargs:\n  data_files:\n    test: " + data +
+		"\noutput_type: multiple_choice\ntest_split: test\ndoc_to_text: \"{{q}}\"\ndoc_to_choice: choices\n" +
+		"doc_to_target: label\nmetric_list:\n  - metric: acc\n  - metric: exact_match\n"
+	if err := os.WriteFile(filepath.Join(dir, "gold.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRegistry([]string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs strings.Builder
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
+	lm, _ := model.NewDummy(nil)
+	cfg := testConfig(t, "gold_mc")
+	cfg.BootstrapIters = 0
+	sink := newMemSamples()
+	res, err := Evaluate(context.Background(), cfg, lm, WithRegistry(r), WithSamples(sink.open))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := logs.String()
+	if n := strings.Count(out, "gold answer is not one of the choices"); n != 1 {
+		t.Errorf("warned %d times, want once:\n%s", n, out)
+	}
+	for _, w := range []string{"level=WARN", "task=gold_mc", "doc_id=1", "gold=5", "choices=2", "documents=2"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("warning lacks %q:\n%s", w, out)
+		}
+	}
+	if len(sink.byTask["gold_mc"]) != 4 {
+		t.Fatalf("%d samples, want 4", len(sink.byTask["gold_mc"]))
+	}
+	for _, s := range sink.byTask["gold_mc"] {
+		if s.DocID == 1 || s.DocID == 3 {
+			for _, m := range []string{"acc", "exact_match"} {
+				if v, _ := s.Metrics.Get(m); v != 0.0 {
+					t.Errorf("document %d: %s = %v, want 0", s.DocID, m, v)
+				}
+			}
+		}
+	}
+	if _, ok := res.Results.Get("gold_mc"); !ok {
+		t.Error("no results for gold_mc")
 	}
 }

@@ -3,12 +3,14 @@ package harness
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sort"
 	"strings"
 	"time"
 
 	"lmeval/harness/metrics"
 	"lmeval/harness/model"
+	"lmeval/harness/output"
 	"lmeval/harness/pyval"
 	"lmeval/harness/results"
 	"lmeval/harness/task"
@@ -25,7 +27,9 @@ type taskResult struct {
 	keys   []metricKey
 	value  map[metricKey]float64
 	stderr map[metricKey]metrics.StderrResult
-	size   int // lm-eval's "samples": the values of the last metric
+	size   int // lm-eval's "sample_len": the values of the last metric
+	// count is a group's sample_count: the documents behind each key.
+	count map[metricKey]int
 }
 
 // aggregate computes a task's metrics over its documents, in lm-eval's key
@@ -45,11 +49,7 @@ func (ev *evaluation) aggregate(ctx context.Context, tr *taskRun) (*taskResult, 
 			}
 		}
 	}
-	seed := uint64(1234)
-	if s := ev.cfg.Seeds.NumPy; s != nil {
-		seed = uint64(*s)
-	}
-	boot := metrics.Bootstrap{Iters: ev.cfg.BootstrapIters, Seed: seed}
+	boot := metrics.Bootstrap{Iters: ev.cfg.BootstrapIters}
 	for _, k := range res.keys {
 		agg := "mean" // lm-eval's fallback for metrics outside metric_list
 		for _, s := range tr.specs {
@@ -104,83 +104,78 @@ func (ev *evaluation) report(ctx context.Context) (*results.Results, error) {
 	}
 
 	out := results.New()
-	hib := groupHigherIsBetter(ev.roots, taskRes, ev)
-	// prepare_print_tasks: names sorted at each level, depth first, with
-	// "- " indentation below the top level.
-	var emit func(nodes []*node, depth int)
-	emit = func(nodes []*node, depth int) {
-		sorted := append([]*node(nil), nodes...)
-		sort.SliceStable(sorted, func(a, b int) bool { return sorted[a].name < sorted[b].name })
-		tab := ""
-		if depth > 0 {
-			tab = strings.Repeat(" ", depth) + "- "
-		}
-		for _, n := range sorted {
-			if n.run != nil {
-				ev.addTask(out, n.run, taskRes[n.run], tab)
-				continue
-			}
-			g := n.group
-			alias := g.Alias
-			if alias == "" {
-				alias = g.Name
-			}
-			r, aggregated := groupRes[n]
-			subs := make([]string, len(n.children))
-			for i, c := range n.children {
-				subs[i] = c.name
-			}
-			var version any
-			if aggregated {
-				version = g.Version()
-			}
-			e := out.AddGroup(results.Group{Name: g.Name, Alias: tab + alias, Version: version, Subtasks: subs,
-				HigherIsBetter: hib, Aggregated: aggregated})
-			if aggregated {
-				for _, k := range r.keys {
-					se := r.stderr[k]
-					results.SetMetric(e, k.metric, k.filter, r.value[k], se.Value, se.OK)
-				}
-			}
-			// lm-eval adds a group's alias after its metrics.
-			a, _ := e.Get("alias")
-			e.Delete("alias")
-			e.Set("alias", a)
-			emit(n.children, depth+1)
-		}
+	// lm-eval's EvalAcc: the tasks in evaluation order, then the groups
+	// bottom-up (children before parents).
+	for _, tr := range ev.runs {
+		ev.addTask(out, tr, taskRes[tr])
 	}
-	emit(ev.roots, 0)
-
-	// group_subtasks: lm-eval's get_subtask_list (groups in pre-order,
-	// top-level tasks with no subtasks), reversed.
-	type entry struct {
-		name string
-		subs []string
-	}
-	var list []entry
-	var pre func(n *node, top bool)
-	pre = func(n *node, top bool) {
-		if n.run != nil {
-			if top {
-				list = append(list, entry{n.name, []string{}})
-			}
-			return
-		}
+	groups := groupsPreOrder(ev.roots)
+	for _, n := range groupsPostOrder(ev.roots) {
+		g := n.group
+		r, aggregated := groupRes[n]
 		subs := make([]string, len(n.children))
 		for i, c := range n.children {
 			subs[i] = c.name
 		}
-		list = append(list, entry{n.name, subs})
-		for _, c := range n.children {
-			pre(c, false)
+		sampleLen := 0
+		if aggregated {
+			for _, l := range leaves(n) {
+				sampleLen += taskRes[l].size
+			}
+		}
+		e := out.AddGroup(results.Group{Name: g.Name, Alias: g.Alias, Version: groupVersion(g), Subtasks: subs,
+			Aggregated: aggregated, SampleLen: sampleLen})
+		if aggregated {
+			counts := results.NewOrderedMap[int]()
+			for _, k := range r.keys {
+				se := r.stderr[k]
+				results.SetMetric(e, k.metric, k.filter, r.value[k], se.Value, se.OK)
+				counts.Set(k.String(), r.count[k])
+			}
+			results.SetSampleCount(e, counts)
 		}
 	}
-	for _, n := range ev.roots {
-		pre(n, true)
-	}
+	// group_subtasks, and the groups' n-shot and higher_is_better
+	// (_propagate_num_fewshot, _propagate_higher_is_better): groups in
+	// lm-eval's order, parents first, one pass.
 	out.GroupSubtasks = results.NewOrderedMap[[]string]()
-	for i := len(list) - 1; i >= 0; i-- {
-		out.GroupSubtasks.Set(list[i].name, list[i].subs)
+	for _, n := range groups {
+		subs := make([]string, len(n.children))
+		for i, c := range n.children {
+			subs[i] = c.name
+		}
+		out.GroupSubtasks.Set(n.name, subs)
+	}
+	for _, n := range groups {
+		shots := map[any]bool{}
+		var shot any
+		for _, c := range n.children {
+			if v, ok := out.NShot[c.name]; ok {
+				shots[v], shot = true, v
+			}
+		}
+		if len(shots) == 1 {
+			out.NShot[n.name] = shot
+		}
+		hib := results.NewOrderedMap[any]()
+		for _, c := range n.children {
+			ch, ok := out.HigherIsBetter[c.name]
+			if !ok {
+				continue
+			}
+			for _, m := range ch.Keys() {
+				v, _ := ch.Get(m)
+				if prev, seen := hib.Get(m); !seen {
+					hib.Set(m, v)
+				} else if prev != nil && prev != v {
+					slog.Warn("higher_is_better values of a metric are not consistent in the group; defaulting to None", "group", n.name, "metric", m)
+					hib.Set(m, nil)
+				}
+			}
+		}
+		if hib.Len() > 0 {
+			out.HigherIsBetter[n.name] = hib
+		}
 	}
 	// n-samples in evaluation order.
 	ns := results.NewOrderedMap[results.NSamples]()
@@ -188,7 +183,28 @@ func (ev *evaluation) report(ctx context.Context) (*results.Results, error) {
 		ns.Set(tr.t.Name, results.NSamples{Original: tr.t.NumEvalDocs, Effective: len(tr.t.Docs)})
 	}
 	out.NSamples = ns
+	out.TaskHashes = ev.taskHashes()
 	return out, nil
+}
+
+// taskHashes is lm-eval's task_hashes: per task with logged samples, the
+// hash of its samples' doc, prompt and target hashes in the samples file's
+// order (filter by filter, documents in order).
+func (ev *evaluation) taskHashes() *results.OrderedMap[string] {
+	out := results.NewOrderedMap[string]()
+	if ev.opts.openSamples == nil {
+		return out
+	}
+	for _, tr := range ev.runs {
+		var b strings.Builder
+		for fi := range tr.pipelines {
+			for p := range tr.t.Docs {
+				b.WriteString(tr.scores[p][fi].hashes)
+			}
+		}
+		out.Set(tr.t.Name, results.HashString(b.String()))
+	}
+	return out
 }
 
 // aggregateGroup is lm-eval's consolidate_group_results for one group with
@@ -196,18 +212,8 @@ func (ev *evaluation) report(ctx context.Context) (*results.Results, error) {
 // group's tasks (nested ones included), size-weighted or not, with the
 // pooled standard error.
 func aggregateGroup(n *node, taskRes map[*taskRun]*taskResult) (*taskResult, error) {
-	var leaves []*taskRun
-	var collect func(n *node)
-	collect = func(n *node) {
-		if n.run != nil {
-			leaves = append(leaves, n.run)
-		}
-		for _, c := range n.children {
-			collect(c)
-		}
-	}
-	collect(n)
-	res := &taskResult{value: map[metricKey]float64{}, stderr: map[metricKey]metrics.StderrResult{}}
+	leaves := leaves(n)
+	res := &taskResult{value: map[metricKey]float64{}, stderr: map[metricKey]metrics.StderrResult{}, count: map[metricKey]int{}}
 	for _, am := range n.group.Aggregate {
 		for _, f := range am.FilterList {
 			k := metricKey{am.Metric, f}
@@ -232,30 +238,44 @@ func aggregateGroup(n *node, taskRes map[*taskRun]*taskResult) (*taskResult, err
 			v, se, size := metrics.Group(subs, am.WeightBySize)
 			res.value[k], res.stderr[k] = v, se
 			res.size = size
+			res.count[k] = 0
+			for _, s := range subs {
+				res.count[k] += s.Size
+			}
 		}
 	}
 	return res, nil
 }
 
-// groupHigherIsBetter reproduces lm-eval's group higher_is_better: one
-// dictionary, shared by every group, of the metrics of the groups' direct
-// subtasks (first value seen wins).
-func groupHigherIsBetter(roots []*node, taskRes map[*taskRun]*taskResult, ev *evaluation) *results.OrderedMap[bool] {
-	m := results.NewOrderedMap[bool]()
-	var walk func(n *node)
-	walk = func(n *node) {
-		if n.group == nil {
-			return
+// leaves are the tasks under n (lm-eval's Group.get_all_tasks), depth
+// first.
+func leaves(n *node) []*taskRun {
+	var out []*taskRun
+	var collect func(n *node)
+	collect = func(n *node) {
+		if n.run != nil {
+			out = append(out, n.run)
 		}
 		for _, c := range n.children {
-			if c.run != nil {
-				for _, s := range c.run.specs {
-					if _, ok := m.Get(s.Name); !ok {
-						m.Set(s.Name, s.HigherIsBetter)
-					}
-				}
-			}
+			collect(c)
 		}
+	}
+	collect(n)
+	return out
+}
+
+// groupsPreOrder lists the groups under roots, parents before children
+// (lm-eval's groups dict), each once.
+func groupsPreOrder(roots []*node) []*node {
+	var out []*node
+	seen := map[*node]bool{}
+	var walk func(n *node)
+	walk = func(n *node) {
+		if n.group == nil || seen[n] {
+			return
+		}
+		seen[n] = true
+		out = append(out, n)
 		for _, c := range n.children {
 			walk(c)
 		}
@@ -263,20 +283,59 @@ func groupHigherIsBetter(roots []*node, taskRes map[*taskRun]*taskResult, ev *ev
 	for _, n := range roots {
 		walk(n)
 	}
-	return m
+	return out
+}
+
+// groupsPostOrder lists the groups under roots, children before parents
+// (lm-eval's _collect_groups_bottom_up), each once.
+func groupsPostOrder(roots []*node) []*node {
+	var out []*node
+	seen := map[*node]bool{}
+	var walk func(n *node)
+	walk = func(n *node) {
+		if n.group == nil || seen[n] {
+			return
+		}
+		seen[n] = true
+		for _, c := range n.children {
+			walk(c)
+		}
+		out = append(out, n)
+	}
+	for _, n := range roots {
+		walk(n)
+	}
+	return out
+}
+
+// taskVersion is lm-eval's Task.VERSION: metadata.version, else the class
+// default "Yaml".
+func taskVersion(t *task.Task) any {
+	if v := t.Config.Version(); v != nil {
+		return v
+	}
+	return "Yaml"
+}
+
+// groupVersion is lm-eval's Group.version: str(metadata.version), or
+// "N/A".
+func groupVersion(g *task.Group) string {
+	v := g.Version()
+	if v == nil {
+		return "N/A"
+	}
+	return pyval.Str(v)
 }
 
 // addTask adds one task's row and its facts.
-func (ev *evaluation) addTask(out *results.Results, tr *taskRun, r *taskResult, tab string) {
+func (ev *evaluation) addTask(out *results.Results, tr *taskRun, r *taskResult) {
 	t := tr.t
 	alias := t.Config.TaskAlias
 	if alias == "" {
 		alias = t.Name
 	}
 	hib := results.NewOrderedMap[bool]()
-	for _, s := range tr.specs {
-		hib.Set(s.Name, s.HigherIsBetter)
-	}
+	tr.higherIsBetter(hib.Set)
 	nshot := t.NumFewshot
 	if nshot == 0 {
 		if v, ok := t.Config.Metadata["num_fewshot"]; ok {
@@ -286,9 +345,10 @@ func (ev *evaluation) addTask(out *results.Results, tr *taskRun, r *taskResult, 
 		}
 	}
 	e := out.AddTask(results.Task{
-		Name: t.Name, Alias: tab + alias, Version: t.Config.Version(), NShot: nshot,
+		Name: t.Name, Alias: alias, Version: taskVersion(t), NShot: nshot,
 		Config: dumpConfig(t), HigherIsBetter: hib,
-		NSamples: results.NSamples{Original: t.NumEvalDocs, Effective: len(t.Docs)},
+		NSamples:  results.NSamples{Original: t.NumEvalDocs, Effective: len(t.Docs)},
+		SampleLen: r.size,
 	})
 	for _, k := range r.keys {
 		se := r.stderr[k]
@@ -393,8 +453,37 @@ func (ev *evaluation) fillConfig(out *results.Results, start time.Time, modelTim
 	out.Config = c
 	out.Date = results.Float(float64(start.UnixNano()) / 1e9)
 	out.TotalEvalTime = pyval.FloatRepr(ev.opts.now().Sub(start).Seconds())
+	ev.fillIdentity(out)
 	out.LMEval = lmevalBlock(ev.lm, modelTime)
 	out.LMEval.PredictOnly = cfg.PredictOnly
+	out.LMEval.TaskFiles = map[string]string{}
+	for _, tr := range ev.runs {
+		out.LMEval.TaskFiles[tr.t.Name] = TaskFileLabel(tr.t.Config.File)
+	}
+}
+
+// fillIdentity adds what lm-eval's GeneralConfigTracker records: the
+// model's source (the --model backend) and name (output.ModelName), the
+// system instruction, fewshot_as_multiturn and the chat template, with
+// their SHA-256.
+func (ev *evaluation) fillIdentity(out *results.Results) {
+	cfg := ev.cfg
+	out.ModelSource = cfg.Model
+	out.ModelName = output.ModelName(cfg.ModelArgs)
+	out.ModelNameSanitized = output.SanitizeModelName(out.ModelName)
+	if s := cfg.SystemInstruction; s != "" {
+		h := results.HashString(s)
+		out.SystemInstruction, out.SystemInstructionSha = &s, &h
+	}
+	out.FewshotAsMultiturn = cfg.FewshotAsMultiturnValue()
+	if cfg.ChatTemplate.Enabled {
+		if src, ok := as[ChatTemplateSource](ev.lm); ok {
+			if tmpl, _, _, ok := src.ChatTemplate(cfg.ChatTemplate.Name); ok && tmpl != "" {
+				h := results.HashString(tmpl)
+				out.ChatTemplate, out.ChatTemplateSha = &tmpl, &h
+			}
+		}
+	}
 }
 
 // modelArgsString writes model_args back as k=v,k=v (sorted by key).

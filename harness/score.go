@@ -1,8 +1,10 @@
 package harness
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"lmeval/harness/metrics"
@@ -29,35 +31,32 @@ func (ev *evaluation) complete(tr *taskRun, p int) error {
 		if err != nil {
 			return fmt.Errorf("task %s, document %d: %w", t.Name, d.ID, err)
 		}
-		sc, err := tr.score(d, filtered)
+		sc, err := tr.score(ev.ctx, d, filtered)
 		if err != nil {
 			return fmt.Errorf("task %s, document %d, filter %s: %w", t.Name, d.ID, pl.Name, err)
 		}
-		tr.scores[p][fi] = sc
 		if tr.samples != nil {
-			if err := tr.samples.Write(tr.sample(p, pl.Name, filtered, sc)); err != nil {
+			s := tr.sample(p, pl.Name, filtered, sc)
+			sc.hashes = s.DocHash + s.PromptHash + s.TargetHash
+			if err := tr.samples.Write(s); err != nil {
 				return err
 			}
 		}
+		tr.scores[p][fi] = sc
 	}
 	return nil
 }
 
 // score computes one document's metric values from its filtered answers
 // (one per instance), as lm-eval's ConfigurableTask.process_results.
-func (tr *taskRun) score(d *task.DocInfo, filtered []any) (docScore, error) {
+func (tr *taskRun) score(ctx context.Context, d *task.DocInfo, filtered []any) (docScore, error) {
 	t := tr.t
 	if tr.native {
 		m, _, err := t.ProcessResults(d.Doc, filtered)
 		if err != nil {
 			return docScore{}, err
 		}
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		return docScore{keys: keys, values: m}, nil
+		return docScore{keys: nativeOrder(m, tr.specs), values: m}, nil
 	}
 	var (
 		m   map[string]any
@@ -118,6 +117,9 @@ func (tr *taskRun) score(d *task.DocInfo, filtered []any) (docScore, error) {
 		if m, err = metrics.ScoreGeneration(tr.specs, golds, multiple, s); err != nil {
 			return docScore{}, err
 		}
+		if len(tr.metricFns) > 0 {
+			return tr.scoreFuncs(ctx, d, res, m)
+		}
 	default:
 		return docScore{}, fmt.Errorf("unknown output_type %q", t.Config.OutputType)
 	}
@@ -127,6 +129,78 @@ func (tr *taskRun) score(d *task.DocInfo, filtered []any) (docScore, error) {
 		if _, ok := m[s.Name]; ok {
 			keys = append(keys, s.Name)
 		}
+	}
+	return docScore{keys: keys, values: m}, nil
+}
+
+// nativeOrder orders the metrics a native process_results returned as the
+// Python function's dict would: its metric_list's order (lm-eval's
+// helpers return their metrics in that order), then any others sorted.
+func nativeOrder(m map[string]any, specs []metrics.Spec) []string {
+	keys := make([]string, 0, len(m))
+	listed := map[string]bool{}
+	for _, s := range specs {
+		if _, ok := m[s.Name]; ok && !listed[s.Name] {
+			keys = append(keys, s.Name)
+			listed[s.Name] = true
+		}
+	}
+	rest := make([]string, 0, len(m)-len(keys))
+	for k := range m {
+		if !listed[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	return append(keys, rest...)
+}
+
+// scoreFuncs adds the function metrics of a generate_until document to
+// the built-in ones in m, as lm-eval's process_results: each is called
+// with references=[gold] and predictions=[result] (result unstringified:
+// a list of programs stays a list), and a dict result contributes each of
+// its keys in place of the function's name.
+func (tr *taskRun) scoreFuncs(ctx context.Context, d *task.DocInfo, result any, m map[string]any) (docScore, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if _, multiple := generationGolds(d); multiple {
+		return docScore{}, fmt.Errorf("function metrics with several targets are not supported")
+	}
+	gold := d.Target
+	if i, ok := gold.(int); ok && d.Choices != nil && i >= 0 && i < len(d.Choices) {
+		gold = d.Choices[i]
+	}
+	var keys []string
+	for _, s := range tr.specs {
+		fn, ok := tr.metricFns[s.Name]
+		if !ok {
+			if _, ok := m[s.Name]; ok {
+				keys = append(keys, s.Name)
+			}
+			continue
+		}
+		v, err := fn(ctx, []any{gold}, []any{result}, s.Kwargs)
+		if err != nil {
+			return docScore{}, fmt.Errorf("metric %s: %w", s.Name, err)
+		}
+		if dict, ok := v.(task.MetricDict); ok {
+			tr.fnMu.Lock()
+			if tr.fnKeys == nil {
+				tr.fnKeys = map[string][]string{}
+			}
+			for _, it := range dict {
+				m[it.Name] = it.Value
+				keys = append(keys, it.Name)
+				if !slices.Contains(tr.fnKeys[s.Name], it.Name) {
+					tr.fnKeys[s.Name] = append(tr.fnKeys[s.Name], it.Name)
+				}
+			}
+			tr.fnMu.Unlock()
+			continue
+		}
+		m[s.Name] = v
+		keys = append(keys, s.Name)
 	}
 	return docScore{keys: keys, values: m}, nil
 }
@@ -179,7 +253,8 @@ func (tr *taskRun) sample(p int, filter string, filtered []any, sc docScore) *re
 		case task.OutputLoglikelihoodRolling:
 			args[j] = []any{in.Rolling.Text}
 		case task.OutputGenerateUntil:
-			args[j] = []any{in.Generate.Context, in.GenKwargs}
+			// The generation kwargs in lm-eval's dict order.
+			args[j] = []any{in.Generate.Context, results.OrderDoc(in.GenKwargs, pyval.ColumnsOf(tr.t.GenKwargsOrder...))}
 		}
 		resps[j] = make([]any, len(tr.resps[p][j]))
 		for r, v := range tr.resps[p][j] {
@@ -194,7 +269,7 @@ func (tr *taskRun) sample(p int, filter string, filtered []any, sc docScore) *re
 	for _, k := range sc.keys {
 		m.Set(k, pyValue(sc.values[k]))
 	}
-	return results.NewSample(d.ID, d.Doc, d.Target, args, resps, fr, filter, m)
+	return results.NewSample(d.ID, results.OrderDoc(d.Doc, tr.t.Columns()), d.Target, args, resps, fr, filter, m)
 }
 
 // pyValue gives answers and per-document metric values the shapes lm-eval

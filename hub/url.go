@@ -92,37 +92,63 @@ func (c *Client) DownloadURL(ctx context.Context, rawURL string) (string, error)
 		base = "file"
 	}
 	dst := filepath.Join(c.DownloadsDir(), hex.EncodeToString(sum[:8]), base)
-	if _, err := os.Stat(dst); err == nil {
-		return dst, nil
-	}
-	if c.offline {
-		return "", fmt.Errorf("%s (%s): %w", u.Redacted(), dst, ErrOffline)
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return "", err
-	}
-	unlock, err := lockFile(ctx, filepath.Join(c.DownloadsDir(), ".locks", hex.EncodeToString(sum[:8])+".lock"))
-	if err != nil {
-		return "", err
-	}
-	defer unlock()
-	if _, err := os.Stat(dst); err == nil {
-		return dst, nil
-	}
-	meta := &fileMeta{location: rawURL, size: -1}
-	if req, err := c.newRequest(ctx, http.MethodHead, rawURL); err == nil {
-		req.Header.Set("Accept-Encoding", "identity")
-		if resp, err := c.http.Do(req); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				if n, err := strconv.ParseInt(resp.Header.Get("Content-Length"), 10, 64); err == nil {
-					meta.size = n
+	size := int64(-1)
+	if _, err := os.Stat(dst); err != nil && !c.offline {
+		if req, err := c.newRequest(ctx, http.MethodHead, rawURL); err == nil {
+			req.Header.Set("Accept-Encoding", "identity")
+			if resp, err := c.http.Do(req); err == nil {
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusOK {
+					if n, err := strconv.ParseInt(resp.Header.Get("Content-Length"), 10, 64); err == nil {
+						size = n
+					}
 				}
 			}
 		}
 	}
-	if err := c.fetchBlob(ctx, meta, dst, base); err != nil {
-		return "", fmt.Errorf("%s: %w", u.Redacted(), err)
+	lock := filepath.Join(c.DownloadsDir(), ".locks", hex.EncodeToString(sum[:8])+".lock")
+	if err := c.downloadFile(ctx, rawURL, dst, lock, size, ""); err != nil {
+		return "", err
 	}
 	return dst, nil
+}
+
+// DownloadFile fetches an http(s) URL from outside the Hub into dst,
+// unless dst exists, through dst+".incomplete": an interrupted download
+// is retried, and a later call resumes it with a Range request; a lock
+// beside dst keeps concurrent processes from downloading it twice. size
+// (-1: unknown) and sum256 (hex sha256; "": unchecked) are verified when given,
+// a mismatch deleting the download and wrapping ErrChecksum. Offline, a
+// missing dst is ErrOffline.
+func (c *Client) DownloadFile(ctx context.Context, rawURL, dst string, size int64, sum256 string) error {
+	return c.downloadFile(ctx, rawURL, dst, dst+".lock", size, sum256)
+}
+
+func (c *Client) downloadFile(ctx context.Context, rawURL, dst, lock string, size int64, sum256 string) error {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("not an http(s) URL: %q", rawURL)
+	}
+	if _, err := os.Stat(dst); err == nil {
+		return nil
+	}
+	if c.offline {
+		return fmt.Errorf("%s (%s): %w", u.Redacted(), dst, ErrOffline)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	unlock, err := lockFile(ctx, lock)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if _, err := os.Stat(dst); err == nil {
+		return nil
+	}
+	meta := &fileMeta{location: rawURL, size: size, etag: strings.ToLower(sum256)}
+	if err := c.fetchBlob(ctx, meta, dst, path.Base(u.Path)); err != nil {
+		return fmt.Errorf("%s: %w", u.Redacted(), err)
+	}
+	return nil
 }

@@ -65,6 +65,10 @@ type Config struct {
 	// Engine are the options every model is loaded with; NCtx and
 	// MaxLength are set by the sweep.
 	Engine engine.Options
+	// NCtx, when set, is the context size instead of the sweep's own (as
+	// many whole sequences as Engine.NBatch holds); it must hold one
+	// sequence of max(ChunkSize, MaxLength) tokens.
+	NCtx int
 	// Store keeps the sweep's results (required).
 	Store *cache.Cache
 	// Tasks, when not nil, evaluates tasks on each model.
@@ -210,6 +214,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		opts.NBatch = 512
 	}
 	opts.NCtx = seqLen * max(1, opts.NBatch/seqLen)
+	if cfg.NCtx > 0 {
+		if cfg.NCtx < seqLen {
+			return nil, fmt.Errorf("sweep: n_ctx %d cannot hold a sequence of %d tokens (chunk size %d, max length %d)", cfg.NCtx, seqLen, cfg.ChunkSize, cfg.MaxLength)
+		}
+		opts.NCtx = cfg.NCtx
+	}
 	opts.MaxLength = cfg.MaxLength
 	opts.VocabOnly = false
 	chunks, rolls, docPos, err := cfg.layouts(base.path, opts)
@@ -224,6 +234,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	settings := hashOf(engine.LlamaCppCommit, engine.GPUOffload() && !opts.CPUOnly, opts.NGPULayers,
 		strings.ToLower(opts.TypeK), strings.ToLower(opts.TypeV), strings.ToLower(opts.FlashAttn),
 		opts.NCtx, opts.NBatch, opts.NUBatch)
+	if opts.MainGPU != 0 || opts.SplitMode != "" || len(opts.TensorSplit) > 0 || opts.NSeqMax != 0 {
+		// Placement and sequence limits from --model_args; hashed only when
+		// set, so results stored without them keep their keys.
+		settings = hashOf(settings, opts.MainGPU, strings.ToLower(opts.SplitMode), fmt.Sprint(opts.TensorSplit), opts.NSeqMax)
+	}
 	chunkKey, rollKey := layoutHash(chunks), layoutHash(rolls)
 	nChunk, nRoll := engine.Positions(chunks), engine.Positions(rolls)
 	baseKey := fmt.Sprintf("base/%s/%s/%s/k%d", base.res.SHA256, settings, chunkKey, cfg.TopK)
@@ -571,10 +586,7 @@ func (cfg *Config) layouts(path string, opts engine.Options) (chunks, rolls []en
 	}
 	defer m.Close()
 	info := m.Info()
-	addBOS := info.AddBOS
-	if opts.AddBOS != nil {
-		addBOS = *opts.AddBOS
-	}
+	addBOS := info.AddBOS // Options.AddBOS applied
 	// llama.cpp: the whole text tokenized once, BOS added when the model
 	// adds one, special-token texts left as text.
 	toks, err := m.Tokenize(strings.Join(cfg.Docs, "\n\n"), addBOS, false)
@@ -591,20 +603,14 @@ func (cfg *Config) layouts(path string, opts engine.Options) (chunks, rolls []en
 	if chunks, err = engine.PerplexityRequests(toks, cfg.ChunkSize, bos); err != nil {
 		return nil, nil, nil, fmt.Errorf("sweep: %w", err)
 	}
-	// lm-eval: each document encoded as tok_encode does (special tokens
-	// parsed, BOS when the model adds it), windows of max_length with the
-	// prefix token (BOS, else EOS) before the first.
-	prefix := info.BOS
-	if prefix < 0 {
-		prefix = info.EOS
-	}
+	// lm-eval: each document encoded as tok_encode does (Model.Encode),
+	// windows of max_length with the prefix token (prefix_token_id: BOS,
+	// else EOS) before the first, as Model.LoglikelihoodRolling.
+	prefix := info.PrefixToken
 	for i, doc := range cfg.Docs {
-		t, err := m.Tokenize(doc, false, true)
+		t, err := m.Encode(doc)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("sweep: document %d: %w", i, err)
-		}
-		if addBOS && info.BOS >= 0 {
-			t = append([]int32{info.BOS}, t...)
 		}
 		if opts.SkipLeadingBOS && len(t) > 0 && t[0] == prefix {
 			t = t[1:]

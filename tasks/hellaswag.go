@@ -25,9 +25,14 @@ func HellaswagPreprocess(text string) string {
 }
 
 // HellaswagProcessDocs is hellaswag/utils.py process_docs: every document
-// keeps its fields and gains "query" (activity label and context),
-// "choices" (the four cleaned endings), "gold" (the label as an int) and
-// "answer_letter" ("A".."D").
+// keeps its fields and gains, in HellaswagColumns' order, "query" (activity
+// label and context), "choices" (the four cleaned endings) and "gold" (the
+// label as an int).
+// HellaswagColumns are the columns HellaswagProcessDocs sets, in the order
+// of the dict utils.py's _process_doc returns (Dataset.map appends them in
+// that order).
+var HellaswagColumns = []string{"query", "choices", "gold"}
+
 func HellaswagProcessDocs(docs []map[string]any) ([]map[string]any, error) {
 	out := make([]map[string]any, len(docs))
 	for i, doc := range docs {
@@ -66,11 +71,10 @@ func hellaswagDoc(doc map[string]any) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("field \"label\": %w", err)
 	}
-	out := copyDoc(doc, 4)
+	out := copyDoc(doc, len(HellaswagColumns))
 	out["query"] = HellaswagPreprocess(f[0] + ": " + ctx)
 	out["choices"] = choices
 	out["gold"] = gold
-	out["answer_letter"] = string(rune('A' + gold))
 	return out, nil
 }
 

@@ -78,10 +78,9 @@ func TestHellaswagProcessDocs(t *testing.T) {
 		"endings":        doc["endings"],
 		"label":          "2",
 		// "Health: [header] How ... [title] Carry ... [step] Keep ... Fill ... empty."
-		"query":         "Health: How to stay hydrated. Carry a water bottle. Keep a bottle with you. Fill it up whenever it is empty.",
-		"choices":       []any{"Drink often. Set reminders.", "Never drink.", " Skip it.", "x"},
-		"gold":          int64(2),
-		"answer_letter": "C",
+		"query":   "Health: How to stay hydrated. Carry a water bottle. Keep a bottle with you. Fill it up whenever it is empty.",
+		"choices": []any{"Drink often. Set reminders.", "Never drink.", " Skip it.", "x"},
+		"gold":    int64(2),
 	}
 	if !reflect.DeepEqual(got[0], want) {
 		t.Errorf("process_docs:\n got %#v\nwant %#v", got[0], want)

@@ -18,7 +18,7 @@ func init() {
 		task.RegisterHelper(task.Helper{File: file, Function: fn, SHA256: sha, Fn: f})
 	}
 	port("hellaswag/utils.py", "process_docs", "6e0be8de844d15018a3506cf91436fe29c4d7eb093c6f214224018493c2dfca7",
-		task.ProcessDocsFunc(HellaswagProcessDocs))
+		task.MapDocs{Fn: HellaswagProcessDocs, Columns: HellaswagColumns})
 	// lmeval's own: its built-in hellaswag.yaml lists the endings through
 	// it (lm-eval's YAML uses the template "{{choices}}").
 	task.RegisterFunction("hellaswag", "utils.doc_to_choice", task.DocFunc(func(d task.Doc) (any, error) {

@@ -71,18 +71,12 @@ func (l *LM) specialText(id int32) string {
 }
 
 // CountTokens implements the harness's TokenCounter: the tokens text takes
-// as a request context, special-token texts parsed and BOS added when the
-// engine adds it (lm-eval's tok_encode).
+// as a request context (engine.Model.Encode, lm-eval's tok_encode:
+// special-token texts parsed, BOS added when the engine adds it and the
+// text does not start with it).
 func (l *LM) CountTokens(text string) (int, error) {
-	toks, err := l.m.Tokenize(text, false, true)
-	if err != nil {
-		return 0, err
-	}
-	n := len(toks)
-	if info := l.m.Info(); info.AddBOS && info.BOS >= 0 {
-		n++
-	}
-	return n, nil
+	toks, err := l.m.Encode(text)
+	return len(toks), err
 }
 
 // MaxLength implements the harness's TokenCounter: the longest token

@@ -41,21 +41,32 @@ var (
 var argNames = []string{
 	"pretrained", "model", "n_ctx", "max_length", "n_batch", "n_ubatch", "n_seq_max", "batch_size",
 	"threads", "n_threads", "n_gpu_layers", "cpu_only", "main_gpu", "split_mode", "tensor_split",
-	"flash_attn", "type_k", "type_v", "add_bos_token", "seed", "prefix_sharing", "skip_leading_bos",
+	"flash_attn", "type_k", "type_v", "add_bos_token", "prefix_token_id", "seed", "prefix_sharing", "skip_leading_bos",
 	"use_mmap", "max_batch_size", "memory_budget", "device", "dtype", "trust_remote_code",
 }
 
 // Options parses model_args into engine options and the model path (or Hub
 // reference) to load.
 func Options(args model.Args) (string, engine.Options, error) {
-	var o engine.Options
 	path := args["pretrained"]
 	if path == "" {
 		path = args["model"]
 	}
 	if path == "" {
-		return "", o, fmt.Errorf("model_args: pretrained=PATH.gguf is required")
+		return "", engine.Options{}, fmt.Errorf("model_args: pretrained=PATH.gguf is required")
 	}
+	o, err := EngineOptions(args)
+	if err != nil {
+		return "", o, err
+	}
+	return path, o, nil
+}
+
+// EngineOptions parses every model_arg but the model's path (pretrained,
+// model, which it ignores) into engine options: what Options does for
+// commands, such as sweep, that name their models otherwise.
+func EngineOptions(args model.Args) (engine.Options, error) {
+	var o engine.Options
 	known := map[string]bool{}
 	for _, n := range argNames {
 		known[n] = true
@@ -68,7 +79,7 @@ func Options(args model.Args) (string, engine.Options, error) {
 	for _, k := range keys {
 		v := args[k]
 		if !known[k] {
-			return "", o, fmt.Errorf("model_args: unknown argument %q (known: %s)", k, strings.Join(argNames, ", "))
+			return o, fmt.Errorf("model_args: unknown argument %q (known: %s)", k, strings.Join(argNames, ", "))
 		}
 		var err error
 		intArg := func(dst *int) {
@@ -150,6 +161,11 @@ func Options(args model.Args) (string, engine.Options, error) {
 			var b bool
 			boolArg(&b)
 			o.AddBOS = &b
+		case "prefix_token_id":
+			var n int64
+			n, err = strconv.ParseInt(v, 10, 32)
+			t := int32(n)
+			o.PrefixToken = &t
 		case "seed":
 			var n int64
 			n, err = strconv.ParseInt(v, 10, 64)
@@ -164,15 +180,17 @@ func Options(args model.Args) (string, engine.Options, error) {
 			var b bool
 			boolArg(&b)
 			o.NoMmap = !b
+		case "pretrained", "model":
+			// The model's path: Options reads it.
 		case "device", "dtype", "trust_remote_code":
 			// Hugging Face arguments with no meaning for a GGUF file;
 			// accepted so lm-eval command lines carry over.
 		}
 		if err != nil {
-			return "", o, fmt.Errorf("model_args: %s=%s: %w", k, v, err)
+			return o, fmt.Errorf("model_args: %s=%s: %w", k, v, err)
 		}
 	}
-	return path, o, nil
+	return o, nil
 }
 
 // parseBytes reads a byte count: a number with an optional unit (K, M,
@@ -341,6 +359,7 @@ func (l *LM) Describe() map[string]any {
 		"type_k":             in.TypeK,
 		"type_v":             in.TypeV,
 		"add_bos_token":      in.AddBOS,
+		"prefix_token_id":    in.PrefixToken,
 		"vocab_size":         in.NVocab,
 		"llama_cpp_commit":   in.Commit,
 		"tokens_requested":   st.TokensRequested,

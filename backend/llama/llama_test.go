@@ -17,6 +17,7 @@ import (
 
 func TestOptions(t *testing.T) {
 	yes, no := true, false
+	two := int32(2)
 	for _, tc := range []struct {
 		args    model.Args
 		path    string
@@ -47,6 +48,8 @@ func TestOptions(t *testing.T) {
 		{model.Args{"pretrained": "m.gguf", "n_ctx": "big"}, "", engine.Options{}, "n_ctx=big"},
 		{model.Args{"pretrained": "m.gguf", "temperature": "1"}, "", engine.Options{}, `unknown argument "temperature"`},
 		{model.Args{"pretrained": "m.gguf", "add_bos_token": "maybe"}, "", engine.Options{}, "add_bos_token"},
+		{model.Args{"pretrained": "m.gguf", "prefix_token_id": "2"}, "m.gguf", engine.Options{PrefixToken: &two}, ""},
+		{model.Args{"pretrained": "m.gguf", "prefix_token_id": "eos"}, "", engine.Options{}, "prefix_token_id=eos"},
 	} {
 		path, got, err := Options(tc.args)
 		if tc.wantErr != "" {

@@ -92,6 +92,9 @@ func main() {
 			log.Fatalf("%s: %v", p, err)
 		}
 	}
+	if err := benchServe(paths, &c); err != nil {
+		log.Fatal(err)
+	}
 	fmt.Printf("\npeak RSS: %s\n", peakRSS())
 	fmt.Println("tok/s are tokens per CPU second of the process (user+sys), the fastest of the repetitions: robust on a shared machine.")
 }

@@ -16,12 +16,15 @@ import (
 	"lmeval/harness/model"
 	"lmeval/harness/output"
 	"lmeval/harness/results"
+	"lmeval/harness/tasktree"
+	"lmeval/hub"
 )
 
 // evaluate runs cfg's tasks on lm (harness.Evaluate), prints the results
 // table on stdout and writes the results JSON and, with --log_samples, the
 // samples files under --output_path.
-func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.LM, opts ...harness.Option) error {
+// tree, when not nil, is the lm-eval task tree the tasks came from.
+func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.LM, tree *tasktree.Tree, opts ...harness.Option) error {
 	start := time.Now()
 	var layout output.Layout
 	if cfg.OutputPath != "" {
@@ -52,6 +55,21 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.
 		opts = append(opts, harness.WithWriteOut(c.App.ErrWriter))
 	}
 
+	var publisher *output.HubPublisher
+	if cfg.HFHubLogArgs.Push() {
+		// As lm-eval's tracker: the token and the repositories' owner are
+		// settled before the run.
+		token := os.Getenv("HF_TOKEN")
+		var err error
+		publisher, err = output.NewHubPublisher(ctx, hub.New(hub.Options{Token: token}), token, cfg.HFHubLogArgs, output.ModelName(cfg.ModelArgs))
+		if err != nil {
+			return err
+		}
+		if cfg.HFHubLogArgs.PushSamplesToHub && !cfg.LogSamples {
+			slog.Warn("pushing samples to the Hub requires --log_samples to be set")
+		}
+	}
+
 	fingerprint := startFingerprint(cfg, lm)
 	res, err := harness.Evaluate(ctx, cfg, lm, opts...)
 	if err != nil {
@@ -59,6 +77,9 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.
 	}
 	if res.LMEval != nil {
 		res.LMEval.Version = Version
+		if tree != nil {
+			res.LMEval.TasksTree = tree
+		}
 		if sum := fingerprint(); sum != "" && res.LMEval.Model != nil {
 			res.LMEval.Model["sha256"] = sum
 		}
@@ -68,6 +89,9 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.
 			return err
 		}
 		slog.Info("results written", "path", layout.ResultsFile)
+		if publisher != nil {
+			pushToHub(ctx, publisher, layout, cfg, res)
+		}
 	}
 	if cfg.SummaryPath != "" {
 		if err := writeSummary(c, cfg.SummaryPath, res); err != nil {
@@ -88,6 +112,26 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.
 	fmt.Fprintln(c.App.Writer, res.Header(shots))
 	fmt.Fprint(c.App.Writer, res.Tables())
 	return nil
+}
+
+// pushToHub publishes the files just written (--hf_hub_log_args). As in
+// lm-eval, a failed push is reported and the run goes on: the files stay
+// where they were written.
+func pushToHub(ctx context.Context, p *output.HubPublisher, layout output.Layout, cfg *config.Config, res *results.Results) {
+	if err := p.PushResults(ctx, layout); err != nil {
+		slog.Warn("could not push the results to the Hugging Face Hub; the results file is kept", "path", layout.ResultsFile, "err", err)
+	}
+	if !cfg.LogSamples {
+		return
+	}
+	tasks := make([]string, 0, len(res.Configs))
+	for name := range res.Configs {
+		tasks = append(tasks, name)
+	}
+	if err := p.PushSamples(ctx, layout, tasks); err != nil {
+		slog.Warn("could not push samples to the Hugging Face Hub; the samples files are kept", "dir", layout.Dir, "err", err)
+	}
+	slog.Info("lm-eval also rewrites the details repository's dataset card (README.md); lmeval does not")
 }
 
 // writeSummary writes the flat {task: {"metric,filter": value}} view of the

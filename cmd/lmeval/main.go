@@ -16,8 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lmeval/harness/config"
-	// Native ports of lm-eval's Python task helpers.
-	_ "lmeval/ports/all"
+	_ "lmeval/ports/all" // native ports of lm-eval's Python task helpers
 )
 
 // Version is lmeval's version; release builds set it with
@@ -72,6 +71,7 @@ func newApp() *cli.App {
 			inspectCommand(),
 			cacheCommand(),
 			sweepCommand(),
+			serveCommand(),
 			versionCommand(),
 		},
 	}

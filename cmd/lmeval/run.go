@@ -46,7 +46,7 @@ func runFlags() []cli.Flag {
 	return []cli.Flag{
 		str("config", "C", "YAML file of settings (lm-eval's config file keys); flags override it"),
 		str("preset", "", "named bundle of tasks and settings (see 'lmeval ls presets'); the config file and flags override it"),
-		str("model", "M", "model backend: llama (alias gguf) or dummy (default: llama)"),
+		str("model", "M", "model backend: llama (alias gguf), local-completions, local-chat-completions or dummy (default: llama)"),
 		multi("model_args", "a", "model arguments, 'k=v,k2=v2' or repeated k=v, or a JSON object (pretrained=MODEL.gguf,n_ctx=4096,...)"),
 		multi("tasks", "t", "tasks, groups, tags, wildcards or YAML paths, space or comma separated; NAME|SHOTS gives one task its own shot count"),
 		str("num_fewshot", "f", "few-shot examples per prompt (overrides the tasks' own)"),
@@ -70,9 +70,12 @@ func runFlags() []cli.Flag {
 		boolean("show_config", "", "print the full results, task configurations included, at the end"),
 		str("summary_path", "", "also write the flat summary {task: {\"metric,filter\": value}} (numbers only) to this file, or - for stdout"),
 		multi("metadata", "", "task metadata, k=v or a JSON object, merged over model_args"),
+		multi("hf_hub_log_args", "", "push results/samples to the Hugging Face Hub as lm-eval: hub_results_org=ORG,push_results_to_hub=True,push_samples_to_hub=True,public_repo=False,details_repo_name=,results_repo_name=,hub_repo_name=,gated= (token: HF_TOKEN)"),
 		str("bootstrap_iters", "", "bootstrap iterations for standard errors; 0 turns them off (default: 100000)"),
 		str("verbosity", "v", "log level: DEBUG, INFO, WARNING, ERROR, CRITICAL (default: LMEVAL_LOG_LEVEL, else INFO)"),
 		boolean("no_progress", "", "no progress bars (they are also off when stderr is not a terminal)"),
+		boolean("confirm_run_unsafe_code", "", "allow tasks marked unsafe_code (humaneval, mbpp, ...) to run the model's programs, each in a sandboxed python3"),
+		str("tasks_source", "", "lm-eval task tree: a directory (checkout, or an installed lm_eval/tasks), an archive URL, or REPO_URL@COMMIT (default: $LMEVAL_TASKS_SOURCE, else the pinned lm-eval commit, downloaded once)"),
 	}
 }
 
@@ -143,7 +146,15 @@ func runAction(c *cli.Context) error {
 
 	// Tasks are resolved before the model loads, so a misspelt name or a
 	// broken YAML fails in a second rather than after loading a large model.
-	reg, err := harness.NewRegistry(cfg.IncludePaths, cfg.Metadata)
+	names := make([]string, len(cfg.Tasks))
+	for i, t := range cfg.Tasks {
+		names[i] = t.Name
+	}
+	ropts := harness.RegistryOptions{Include: cfg.IncludePaths, Metadata: cfg.Metadata, TasksSource: cfg.TasksSource, Want: names}
+	if progress.ForStderr(cfg.NoProgress).Enabled() {
+		ropts.Tree.Progress = os.Stderr
+	}
+	reg, tree, err := harness.BuildRegistry(ctx, ropts)
 	if err != nil {
 		return err
 	}
@@ -159,7 +170,7 @@ func runAction(c *cli.Context) error {
 	}
 	defer closeLM()
 
-	err = evaluate(ctx, c, cfg, lm, harness.WithRegistry(reg))
+	err = evaluate(ctx, c, cfg, lm, tree, harness.WithRegistry(reg))
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		msg := "interrupted"
 		if cfg.UseCache != "" {
@@ -247,7 +258,8 @@ func identityExtras(lm model.LM) map[string]string {
 	}
 	desc := d.Describe()
 	for _, k := range []string{"add_bos", "add_bos_token", "max_length", "chat_template",
-		"type_k", "type_v", "flash_attn", "device", "n_gpu_layers", "n_batch", "n_ubatch"} {
+		"type_k", "type_v", "flash_attn", "device", "n_gpu_layers", "n_batch", "n_ubatch",
+		"server_model", "model_sha256"} {
 		if v, ok := desc[k]; ok {
 			extra[k] = fmt.Sprint(v)
 		}

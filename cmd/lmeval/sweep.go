@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lmeval/backend/llama"
 	"lmeval/engine"
 	"lmeval/harness/cache"
 	"lmeval/harness/config"
@@ -40,6 +41,7 @@ func sweepCommand() *cli.Command {
 			&cli.StringFlag{Name: "include_path", Usage: "additional directory of task YAML"},
 			&cli.StringFlag{Name: "output_path", Usage: "directory for sweep.json, sweep.csv and sweep.svg"},
 			&cli.StringFlag{Name: "use_cache", Usage: "SQLite cache for the sweep's results (default: " + cache.DefaultPath("sweep.sqlite") + ")"},
+			&cli.StringSliceFlag{Name: "model_args", Aliases: []string{"a"}, Usage: "engine settings as for run ('k=v,k2=v2', repeated k=v, or a JSON object: threads, n_gpu_layers, type_k, n_ctx, ...); the flags below override them"},
 			&cli.IntFlag{Name: "threads", Usage: "CPU threads (default: all)"},
 			&cli.IntFlag{Name: "n_gpu_layers", Usage: "layers to offload to a GPU (default: all when a GPU backend is built)"},
 			&cli.IntFlag{Name: "batch_size", Usage: "tokens per llama_decode (n_batch; default 512)"},
@@ -62,6 +64,58 @@ func splitList(s string) []string {
 	return out
 }
 
+// sweepRejected are the model_args a sweep cannot take: it names its models
+// with --base and --models and lays out its own batches.
+var sweepRejected = map[string]string{
+	"pretrained":     "give the models with --base and --models",
+	"model":          "give the models with --base and --models",
+	"batch_size":     "the sweep lays out its own batches (use n_batch, or the sweep's --batch_size, tokens per decode)",
+	"max_batch_size": "the sweep lays out its own batches",
+	"memory_budget":  "the sweep lays out its own batches",
+}
+
+// sweepEngineOptions reads --model_args as run does (config.ParseModelArgs,
+// then the llama backend's parser, so keys and meanings are run's), and
+// lays the sweep's own engine flags over them where given. n_ctx is
+// returned apart: the sweep sizes the context itself unless it is given.
+func sweepEngineOptions(c *cli.Context) (engine.Options, int, error) {
+	args := map[string]string{}
+	for _, v := range c.StringSlice("model_args") {
+		m, err := config.ParseModelArgs(v)
+		if err != nil {
+			return engine.Options{}, 0, fmt.Errorf("--model_args %s: %w", v, err)
+		}
+		for k, x := range m {
+			if why, bad := sweepRejected[k]; bad {
+				return engine.Options{}, 0, fmt.Errorf("--model_args %s: not for a sweep: %s", k, why)
+			}
+			args[k] = x
+		}
+	}
+	o, err := llama.EngineOptions(args)
+	if err != nil {
+		return o, 0, fmt.Errorf("--model_args: %w", err)
+	}
+	nCtx := o.NCtx
+	o.NCtx = 0
+	if c.IsSet("threads") {
+		o.Threads = c.Int("threads")
+	}
+	if c.IsSet("n_gpu_layers") {
+		o.NGPULayers = c.Int("n_gpu_layers")
+		o.CPUOnly = o.NGPULayers == 0
+	}
+	if c.IsSet("batch_size") {
+		o.NBatch = c.Int("batch_size")
+	}
+	for name, dst := range map[string]*string{"type_k": &o.TypeK, "type_v": &o.TypeV, "flash_attn": &o.FlashAttn} {
+		if c.IsSet(name) {
+			*dst = c.String(name)
+		}
+	}
+	return o, nCtx, nil
+}
+
 func runSweep(c *cli.Context) error {
 	ctx := c.Context
 	cachePath := c.String("use_cache")
@@ -81,16 +135,21 @@ func runSweep(c *cli.Context) error {
 		Base: c.String("base"), Models: splitList(c.String("models")), Quants: splitList(c.String("quants")),
 		Imatrix: c.String("imatrix"), QuantDir: quantDir,
 		ChunkSize: c.Int("chunk_size"), MaxLength: c.Int("max_length"), TopK: c.Int("top_k"),
-		Engine: engine.Options{
-			Threads: c.Int("threads"), NGPULayers: c.Int("n_gpu_layers"), NBatch: c.Int("batch_size"),
-			TypeK: c.String("type_k"), TypeV: c.String("type_v"), FlashAttn: c.String("flash_attn"),
-		},
 		Store:    db,
 		Progress: progress.ForStderr(c.Bool("no_progress")),
 		Log:      c.App.ErrWriter,
 	}
 	if cfg.Base == "" && len(cfg.Models) == 0 {
 		return fmt.Errorf("sweep: give --base and/or --models")
+	}
+	if cfg.Engine, cfg.NCtx, err = sweepEngineOptions(c); err != nil {
+		return err
+	}
+	if cfg.Engine.MaxLength > 0 {
+		if c.IsSet("max_length") && c.Int("max_length") != cfg.Engine.MaxLength {
+			return fmt.Errorf("sweep: --max_length %d and --model_args max_length=%d disagree", c.Int("max_length"), cfg.Engine.MaxLength)
+		}
+		cfg.MaxLength = cfg.Engine.MaxLength
 	}
 	harnessValues := func(tasks any, limit string) map[string]any {
 		v := map[string]any{"model": "llama", "tasks": tasks}

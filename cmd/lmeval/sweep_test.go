@@ -65,3 +65,46 @@ func TestSweepCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepModelArgs: sweep takes run's --model_args (same parser, same
+// keys and meanings), its own engine flags overriding them.
+func TestSweepModelArgs(t *testing.T) {
+	base := storiesPath(t)
+	dir := t.TempDir()
+	text := filepath.Join("..", "..", "sweep", "testdata", "stories.txt")
+	common := func(extra ...string) []string {
+		return append([]string{"sweep", "--base", base, "--text", text, "--chunk_size", "64", "--top_k", "4",
+			"--use_cache", filepath.Join(dir, "sweep.sqlite"), "--no_progress"}, extra...)
+	}
+	// The issue's command line, lm-eval style (space-separated k=v too).
+	for _, extra := range [][]string{
+		{"--model_args", "n_ctx=128,threads=1"},
+		{"--model_args", "n_ctx=128", "threads=1", "type_k=f32", "type_v=f32"},
+		{"-a", `{"threads": 1, "n_ubatch": 32}`},
+		// The sweep's own flag overrides the model_arg: a bad type_k is
+		// never used.
+		{"--model_args", "type_k=nonsense", "--type_k", "f16"},
+	} {
+		if out, err := runApp(t, common(extra...)...); err != nil || !strings.Contains(out, "stories260K") {
+			t.Errorf("%v: err %v\n%s", extra, err, out)
+		}
+	}
+	for _, tc := range []struct {
+		extra []string
+		want  string
+	}{
+		// The model_args reach the engine: n_ctx is the context, type_k
+		// the cache type.
+		{[]string{"--model_args", "n_ctx=32"}, "n_ctx 32 cannot hold a sequence of 64 tokens"},
+		{[]string{"--model_args", "type_k=nonsense"}, "nonsense"},
+		{[]string{"--model_args", "max_length=48", "--max_length", "32"}, "disagree"},
+		{[]string{"--model_args", "pretrained=x.gguf"}, "--base and --models"},
+		{[]string{"--model_args", "batch_size=8"}, "n_batch"},
+		{[]string{"--model_args", "temperature=1"}, `unknown argument "temperature"`},
+		{[]string{"--model_args", "threads=many"}, "threads=many"},
+	} {
+		if _, err := runApp(t, common(tc.extra...)...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: err %v, want %q", tc.extra, err, tc.want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lmeval/harness"
 	"lmeval/harness/config"
 	"lmeval/harness/dataset"
 	"lmeval/harness/filters"
@@ -20,20 +21,24 @@ import (
 	"lmeval/harness/progress"
 	"lmeval/harness/task"
 	"lmeval/hub"
-	"lmeval/tasks"
 )
 
-// newRegistry indexes the built-in tasks, then each include path (later
-// trees take precedence, as in lm-eval).
-func newRegistry(include []string) (*task.Registry, error) {
-	r := task.NewRegistry()
-	if err := r.AddFS("", tasks.FS()); err != nil {
-		return nil, fmt.Errorf("built-in tasks: %w", err)
+// newRegistry indexes the built-in tasks, lm-eval's task tree when one of
+// want is not built in (downloading it unless noDownload) or --tasks_source
+// names one, then each include path (see harness.BuildRegistry).
+func newRegistry(c *cli.Context, want []string, noDownload bool) (*task.Registry, error) {
+	opts := harness.RegistryOptions{
+		Include:     c.StringSlice("include_path"),
+		TasksSource: c.String("tasks_source"),
+		Want:        want,
+		NoDownload:  noDownload,
 	}
-	for _, dir := range include {
-		if err := r.AddDir(dir); err != nil {
-			return nil, fmt.Errorf("--include_path %s: %w", dir, err)
-		}
+	if progress.ForStderr(c.Bool("no_progress")).Enabled() {
+		opts.Tree.Progress = os.Stderr
+	}
+	r, _, err := harness.BuildRegistry(c.Context, opts)
+	if err != nil {
+		return nil, err
 	}
 	for _, w := range r.Warnings() {
 		slog.Debug("task index", "warning", w)
@@ -46,8 +51,9 @@ func newRegistry(include []string) (*task.Registry, error) {
 // run the task or group, and why not (a Python helper with no native port,
 // a Python class, a missing member); with available only those that can
 // run are listed.
-func lsTasks(c *cli.Context, what string, include []string, available bool) error {
-	r, err := newRegistry(include)
+func lsTasks(c *cli.Context, what string, available bool) error {
+	// Listing downloads nothing unless --tasks_source asks for a tree.
+	r, err := newRegistry(c, nil, !c.IsSet("tasks_source"))
 	if err != nil {
 		return err
 	}
@@ -75,7 +81,7 @@ func lsTasks(c *cli.Context, what string, include []string, available bool) erro
 		if available && runs != "yes" {
 			continue
 		}
-		where := e.File
+		where := harness.TaskFileLabel(e.File)
 		if e.Kind == task.KindTag {
 			where = fmt.Sprintf("%d tasks: %s", len(e.Tags), abbreviateList(e.Tags, 6))
 		}
@@ -218,7 +224,20 @@ func taskFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "tasks", Aliases: []string{"t"}, Usage: "tasks, groups, tags, wildcards or YAML paths, space or comma separated (NAME|SHOTS sets one task's shots)"},
 		&cli.StringSliceFlag{Name: "include_path", Usage: "extra directory of task YAML; repeatable"},
 		&cli.BoolFlag{Name: "no_progress", Usage: "no download progress bars"},
+		tasksSourceFlag(),
 	}
+}
+
+func tasksSourceFlag() cli.Flag {
+	return &cli.StringFlag{Name: "tasks_source", Usage: "lm-eval task tree: a directory (checkout, or an installed lm_eval), an archive URL, or REPO_URL@COMMIT (default: $LMEVAL_TASKS_SOURCE, else lm-eval at the pinned commit, downloaded once when a task is not built in)"}
+}
+
+func specNames(specs []config.TaskSpec) []string {
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.Name
+	}
+	return names
 }
 
 func taskSpecs(c *cli.Context) ([]config.TaskSpec, error) {
@@ -247,7 +266,7 @@ func validateCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			r, err := newRegistry(c.StringSlice("include_path"))
+			r, err := newRegistry(c, specNames(specs), false)
 			if err != nil {
 				return err
 			}
@@ -307,7 +326,7 @@ func writeOutCommand() *cli.Command {
 				}
 				shots = &n
 			}
-			r, err := newRegistry(c.StringSlice("include_path"))
+			r, err := newRegistry(c, specNames(specs), false)
 			if err != nil {
 				return err
 			}

@@ -207,9 +207,12 @@ func (id Identity) Hash() string {
 // the identity by content, not by name.
 var FileArgs = []string{"pretrained", "model", "path"}
 
-// neutralArgs do not change answers.
+// neutralArgs do not change answers. For remote backends which servers
+// answer, and how, does not either (the identity has the model the
+// servers report instead), and the API key is no business of the cache.
 var neutralArgs = map[string]bool{
 	"threads": true, "n_threads": true, "threads_batch": true, "n_threads_batch": true, "verbose": true,
+	"base_url": true, "num_concurrent": true, "max_retries": true, "timeout": true, "api_key": true,
 }
 
 // ModelIdentity builds the identity of a backend's model from its

@@ -26,20 +26,23 @@ type Config struct {
 	Device       Device    `json:"-"`
 	Limit        Limit     `json:"limit"`
 	// Samples selects documents by index per task (exclusive with Limit).
-	Samples            map[string][]int `json:"samples,omitempty"`
-	UseCache           string           `json:"use_cache,omitempty"`
-	CacheRequests      CacheRequests    `json:"cache_requests,omitempty"`
-	OutputPath         string           `json:"output_path,omitempty"`
-	LogSamples         bool             `json:"log_samples"`
-	PredictOnly        bool             `json:"predict_only"`
-	Seeds              Seeds            `json:"seed"`
-	GenKwargs          map[string]any   `json:"gen_kwargs,omitempty"`
-	ChatTemplate       ChatTemplate     `json:"apply_chat_template"`
-	SystemInstruction  string           `json:"system_instruction,omitempty"`
-	FewshotAsMultiturn bool             `json:"fewshot_as_multiturn"`
-	IncludePaths       []string         `json:"include_path,omitempty"`
-	WriteOut           bool             `json:"write_out"`
-	ShowConfig         bool             `json:"show_config"`
+	Samples       map[string][]int `json:"samples,omitempty"`
+	UseCache      string           `json:"use_cache,omitempty"`
+	CacheRequests CacheRequests    `json:"cache_requests,omitempty"`
+	OutputPath    string           `json:"output_path,omitempty"`
+	LogSamples    bool             `json:"log_samples"`
+	PredictOnly   bool             `json:"predict_only"`
+	Seeds         Seeds            `json:"seed"`
+	GenKwargs     map[string]any   `json:"gen_kwargs,omitempty"`
+	// GenKwargsOrder is GenKwargs' keys in the order given (lm-eval's
+	// dict order; a config file's mapping has none and is sorted).
+	GenKwargsOrder     []string     `json:"-"`
+	ChatTemplate       ChatTemplate `json:"apply_chat_template"`
+	SystemInstruction  string       `json:"system_instruction,omitempty"`
+	FewshotAsMultiturn bool         `json:"fewshot_as_multiturn"`
+	IncludePaths       []string     `json:"include_path,omitempty"`
+	WriteOut           bool         `json:"write_out"`
+	ShowConfig         bool         `json:"show_config"`
 	// Metadata is passed to tasks; as in lm-eval it starts as a copy of
 	// the model_args, overridden by --metadata.
 	Metadata       map[string]any `json:"metadata,omitempty"`
@@ -51,9 +54,29 @@ type Config struct {
 	// SummaryPath receives the flat {task: {"metric,filter": value}}
 	// summary ("-": stdout); "" writes none.
 	SummaryPath string `json:"summary_path,omitempty"`
+	// HFHubLogArgs publish the results and samples on the Hugging Face Hub
+	// (--hf_hub_log_args).
+	HFHubLogArgs HubLogArgs `json:"hf_hub_log_args"`
+	// ConfirmRunUnsafeCode allows tasks marked unsafe_code (humaneval,
+	// mbpp, ...) to run the model's programs (lm-eval's
+	// --confirm_run_unsafe_code).
+	ConfirmRunUnsafeCode bool `json:"confirm_run_unsafe_code,omitempty"`
+	// TasksSource is where lm-eval's task tree comes from (--tasks_source;
+	// "" means $LMEVAL_TASKS_SOURCE, else the pinned download).
+	TasksSource string `json:"tasks_source,omitempty"`
 
 	fewshotAsMultiturnSet bool
 	deviceArgs            map[string]string // model args implied by Device, applied in finish
+}
+
+// FewshotAsMultiturnValue is fewshot_as_multiturn as lm-eval records it:
+// nil (None) when neither given nor implied by --apply_chat_template.
+func (c *Config) FewshotAsMultiturnValue() *bool {
+	if !c.ChatTemplate.Enabled && !c.fewshotAsMultiturnSet {
+		return nil
+	}
+	v := c.FewshotAsMultiturn
+	return &v
 }
 
 // MarshalJSON adds the forms that do not map field-for-field.
@@ -108,14 +131,15 @@ var Keys = []string{
 	"log_samples", "predict_only", "seed", "gen_kwargs", "apply_chat_template",
 	"system_instruction", "fewshot_as_multiturn", "include_path", "write_out",
 	"show_config", "metadata", "bootstrap_iters", "verbosity", "no_progress",
-	"preset", "config", "summary_path",
+	"preset", "config", "summary_path", "hf_hub_log_args", "confirm_run_unsafe_code",
+	"tasks_source",
 }
 
 // ignoredKeys are lm-eval settings that have no meaning here (hub and
 // tracker integrations, remote code); a config file may hold them.
 var ignoredKeys = []string{
-	"wandb_args", "wandb_config_args", "hf_hub_log_args", "trackio_args",
-	"trust_remote_code", "confirm_run_unsafe_code", "check_integrity",
+	"wandb_args", "wandb_config_args", "trackio_args",
+	"trust_remote_code", "check_integrity",
 }
 
 // Resolve applies layers over the defaults, later layers overriding earlier
@@ -288,6 +312,10 @@ func (c *Config) set(key string, v any) error {
 		return setBool(&c.LogSamples, v)
 	case "predict_only":
 		return setBool(&c.PredictOnly, v)
+	case "confirm_run_unsafe_code":
+		return setBool(&c.ConfirmRunUnsafeCode, v)
+	case "tasks_source":
+		return setString(&c.TasksSource, v)
 	case "seed":
 		var s string
 		switch x := v.(type) {
@@ -321,6 +349,11 @@ func (c *Config) set(key string, v any) error {
 			c.GenKwargs = map[string]any{}
 		}
 		maps.Copy(c.GenKwargs, m)
+		for _, k := range dictOrder(v, m) {
+			if !slices.Contains(c.GenKwargsOrder, k) {
+				c.GenKwargsOrder = append(c.GenKwargsOrder, k)
+			}
+		}
 	case "apply_chat_template":
 		if b, ok := v.(bool); ok {
 			c.ChatTemplate = ChatTemplate{Enabled: b}
@@ -346,6 +379,8 @@ func (c *Config) set(key string, v any) error {
 			return err
 		}
 		c.IncludePaths = ss
+	case "hf_hub_log_args":
+		return setHubLogArgs(&c.HFHubLogArgs, v)
 	case "write_out":
 		return setBool(&c.WriteOut, v)
 	case "show_config":
@@ -421,6 +456,11 @@ func (c *Config) finish() error {
 	}
 	if len(c.Samples) > 0 && c.Limit.IsSet() {
 		return fmt.Errorf("--samples and --limit exclude each other: give one")
+	}
+	if c.HFHubLogArgs.Push() && c.OutputPath == "" {
+		// lm-eval's tracker pushes the files it saved, and saves none
+		// without an output path.
+		return fmt.Errorf("--hf_hub_log_args push_results_to_hub/push_samples_to_hub needs --output_path (the files pushed are those written there)")
 	}
 	if c.FewshotAsMultiturn && !c.ChatTemplate.Enabled {
 		return fmt.Errorf("--fewshot_as_multiturn needs --apply_chat_template")

@@ -215,6 +215,11 @@ func TestParseModelArgs(t *testing.T) {
 	}{
 		{"pretrained=m.gguf,n_ctx=2048", map[string]string{"pretrained": "m.gguf", "n_ctx": "2048"}},
 		{`pretrained="/models/a,b.gguf",add_bos_token=True`, map[string]string{"pretrained": "/models/a,b.gguf", "add_bos_token": "True"}},
+		// a fleet of servers: the commas between URLs do not split arguments
+		{"base_url=http://127.0.0.1:8000/v1,http://127.0.0.1:8001/v1,model=m,num_concurrent=4",
+			map[string]string{"base_url": "http://127.0.0.1:8000/v1,http://127.0.0.1:8001/v1", "model": "m", "num_concurrent": "4"}},
+		{"model=m,base_url=https://a/v1/completions,https://b/v1/completions",
+			map[string]string{"base_url": "https://a/v1/completions,https://b/v1/completions", "model": "m"}},
 		{`{"pretrained": "x.gguf", "n_ctx": 512, "flash_attn": true}`, map[string]string{"pretrained": "x.gguf", "n_ctx": "512", "flash_attn": "true"}},
 	} {
 		got, err := ParseModelArgs(tc.in)
@@ -479,5 +484,29 @@ func TestConfigJSON(t *testing.T) {
 		if !reflect.DeepEqual(m[k], v) {
 			t.Errorf("JSON %s = %#v, want %#v", k, m[k], v)
 		}
+	}
+}
+
+// confirm_run_unsafe_code and tasks_source are settings (no longer
+// ignored lm-eval keys), from flags and config files alike.
+func TestUnsafeCodeAndTasksSource(t *testing.T) {
+	cfg, err := Resolve(Layer{Source: "config file x.yaml", Values: map[string]any{
+		"tasks": []any{"humaneval"}, "confirm_run_unsafe_code": true, "tasks_source": "/opt/lm-eval",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.ConfirmRunUnsafeCode || cfg.TasksSource != "/opt/lm-eval" {
+		t.Errorf("ConfirmRunUnsafeCode %v, TasksSource %q", cfg.ConfirmRunUnsafeCode, cfg.TasksSource)
+	}
+	cfg, err = Resolve(Layer{Source: "command line", Flags: true, Values: map[string]any{"tasks": []string{"mbpp"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.ConfirmRunUnsafeCode {
+		t.Error("confirm_run_unsafe_code defaults to true")
+	}
+	if _, err := Resolve(Layer{Source: "command line", Flags: true, Values: map[string]any{"tasks": []string{"mbpp"}, "confirm_run_unsafe_code": "maybe"}}); err == nil || !strings.Contains(err.Error(), "--confirm_run_unsafe_code") {
+		t.Errorf("bad value: %v", err)
 	}
 }

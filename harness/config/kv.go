@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -192,7 +193,7 @@ func ParseModelArgs(s string) (map[string]string, error) {
 		}
 		return out, nil
 	}
-	pairs, err := keyValuePairs(t)
+	pairs, err := keyValuePairs(urlList.ReplaceAllString(t, `$1"$2"`))
 	if err != nil {
 		return nil, err
 	}
@@ -208,4 +209,55 @@ func ParseModelArgs(s string) (map[string]string, error) {
 		out[k] = v
 	}
 	return out, nil
+}
+
+// dictOrder is the order of m's keys as v (what asDict parsed) gives them:
+// "k=v,..." strings and JSON objects in order, one after the other; a
+// mapping, which has no order, sorted.
+func dictOrder(v any, m map[string]any) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(k string) {
+		if _, ok := m[k]; ok && !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	if ss, err := asStrings(v); err == nil {
+		for _, s := range ss {
+			t := strings.TrimSpace(s)
+			if strings.HasPrefix(t, "{") {
+				dec := json.NewDecoder(strings.NewReader(t))
+				if tok, err := dec.Token(); err == nil && tok == json.Delim('{') {
+					for dec.More() {
+						kt, err := dec.Token()
+						if err != nil {
+							break
+						}
+						if k, ok := kt.(string); ok {
+							add(k)
+						}
+						var skip json.RawMessage
+						if dec.Decode(&skip) != nil {
+							break
+						}
+					}
+				}
+				continue
+			}
+			if pairs, err := keyValuePairs(t); err == nil {
+				for _, p := range pairs {
+					add(p[0])
+				}
+			}
+		}
+	}
+	rest := make([]string, 0, len(m))
+	for k := range m {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
 }

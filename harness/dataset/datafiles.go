@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"lmeval/harness/pyval"
+
 	"fmt"
 	"io/fs"
 	"os"
@@ -503,14 +505,14 @@ func localDirFiles(spec Spec, dir string) (map[string][]string, error) {
 	return absolute(dir, m), nil
 }
 
-func loadLocalDir(spec Spec, dir, split string, opts Options) ([]map[string]any, error) {
+func loadLocalDir(spec Spec, dir, split string, opts Options) ([]map[string]any, *pyval.Columns, error) {
 	m, err := localDirFiles(spec, dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	files, ok := m[split]
 	if !ok {
-		return nil, fmt.Errorf("no split %q in %s (splits: %s)", split, dir, strings.Join(keys(m), ", "))
+		return nil, nil, fmt.Errorf("no split %q in %s (splits: %s)", split, dir, strings.Join(keys(m), ", "))
 	}
 	return readFiles(files, "", spec.Kwargs)
 }

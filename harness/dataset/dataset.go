@@ -73,12 +73,21 @@ func (o Options) client() *hub.Client {
 
 // Load returns the documents of one split of the dataset.
 func Load(ctx context.Context, spec Spec, split string, opts Options) ([]map[string]any, error) {
-	docs, err := load(ctx, spec, split, opts)
+	docs, _, err := LoadColumns(ctx, spec, split, opts)
+	return docs, err
+}
+
+// LoadColumns is Load that also returns the split's column order (the
+// files' schema: Parquet's, a CSV header, the first appearance of each
+// key in JSON), which Python's datasets keeps in its rows and so lm-eval in
+// the documents it logs.
+func LoadColumns(ctx context.Context, spec Spec, split string, opts Options) ([]map[string]any, *pyval.Columns, error) {
+	docs, cols, err := load(ctx, spec, split, opts)
 	if err != nil {
-		return nil, fmt.Errorf("dataset %s split %s: %w", spec, split, err)
+		return nil, nil, fmt.Errorf("dataset %s split %s: %w", spec, split, err)
 	}
 	unifyColumns(docs)
-	return docs, nil
+	return docs, cols, nil
 }
 
 // Splits lists the dataset's split names, sorted.
@@ -104,18 +113,18 @@ func Splits(ctx context.Context, spec Spec, opts Options) ([]string, error) {
 	return splits, nil
 }
 
-func load(ctx context.Context, spec Spec, split string, opts Options) ([]map[string]any, error) {
+func load(ctx context.Context, spec Spec, split string, opts Options) ([]map[string]any, *pyval.Columns, error) {
 	if dir, ok := localDir(spec, opts); ok {
 		return loadLocalDir(spec, dir, split, opts)
 	}
 	if isBuilder(spec.Path) {
 		files, err := builderFiles(spec, opts)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		names, ok := files[split]
 		if !ok {
-			return nil, fmt.Errorf("no split %q in data_files (splits: %s)", split, strings.Join(keys(files), ", "))
+			return nil, nil, fmt.Errorf("no split %q in data_files (splits: %s)", split, strings.Join(keys(files), ", "))
 		}
 		var c *hub.Client
 		local := make([]string, len(names))
@@ -128,13 +137,13 @@ func load(ctx context.Context, spec Spec, split string, opts Options) ([]map[str
 				c = opts.client()
 			}
 			if local[i], err = c.DownloadURL(ctx, n); err != nil {
-				return nil, friendly(Spec{Path: n}, err)
+				return nil, nil, friendly(Spec{Path: n}, err)
 			}
 		}
 		return readFiles(local, format(spec.Path), spec.Kwargs)
 	}
 	if !repoIDRe.MatchString(spec.Path) {
-		return nil, errNotRepo(spec, opts)
+		return nil, nil, errNotRepo(spec, opts)
 	}
 	return loadHub(ctx, spec, split, opts)
 }
@@ -181,23 +190,26 @@ func resolvePath(p string, opts Options) string {
 }
 
 // readFiles reads and concatenates the files of one split; f "" infers each
-// file's format from its name.
-func readFiles(names []string, f format, kwargs map[string]any) ([]map[string]any, error) {
+// file's format from its name. The column order is the first file's, with
+// columns only later files have appended.
+func readFiles(names []string, f format, kwargs map[string]any) ([]map[string]any, *pyval.Columns, error) {
 	var docs []map[string]any
+	cols := &pyval.Columns{}
 	for _, n := range names {
 		ff := f
 		if ff == "" {
 			if ff = formatOf(n); ff == "" {
-				return nil, fmt.Errorf("%s: not a data file lmeval can read (parquet, json, jsonl, csv, tsv, txt)", n)
+				return nil, nil, fmt.Errorf("%s: not a data file lmeval can read (parquet, json, jsonl, csv, tsv, txt)", n)
 			}
 		}
-		d, err := readFile(n, ff, kwargs)
+		d, c, err := readFile(n, ff, kwargs)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		docs = append(docs, d...)
+		cols.Merge(c)
 	}
-	return docs, nil
+	return docs, cols, nil
 }
 
 func keys[V any](m map[string]V) []string {
@@ -222,6 +234,7 @@ type Loader struct {
 type entry struct {
 	once sync.Once
 	docs []map[string]any
+	cols *pyval.Columns
 	err  error
 }
 
@@ -233,6 +246,28 @@ func NewLoader(opts Options) *Loader {
 
 // Load is like the package's Load with the Loader's options.
 func (l *Loader) Load(ctx context.Context, spec Spec, split string) ([]map[string]any, error) {
+	e, err := l.entry(ctx, spec, split)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]map[string]any, len(e.docs))
+	for i, d := range e.docs {
+		out[i] = pyval.DeepCopy(d).(map[string]any)
+	}
+	return out, nil
+}
+
+// Columns is the split's column order (see LoadColumns), loading the
+// split unless the Loader has it.
+func (l *Loader) Columns(ctx context.Context, spec Spec, split string) (*pyval.Columns, error) {
+	e, err := l.entry(ctx, spec, split)
+	if err != nil {
+		return nil, err
+	}
+	return e.cols, nil
+}
+
+func (l *Loader) entry(ctx context.Context, spec Spec, split string) (*entry, error) {
 	k := fmt.Sprintf("%s\x00%s\x00%s\x00%v", spec.Path, spec.Name, split, canonical(spec.Kwargs))
 	l.mu.Lock()
 	e := l.cache[k]
@@ -241,7 +276,7 @@ func (l *Loader) Load(ctx context.Context, spec Spec, split string) ([]map[strin
 		l.cache[k] = e
 	}
 	l.mu.Unlock()
-	e.once.Do(func() { e.docs, e.err = Load(ctx, spec, split, l.opts) })
+	e.once.Do(func() { e.docs, e.cols, e.err = LoadColumns(ctx, spec, split, l.opts) })
 	if e.err != nil {
 		if errors.Is(e.err, context.Canceled) || errors.Is(e.err, context.DeadlineExceeded) {
 			// Do not remember a cancellation as the dataset's answer.
@@ -251,11 +286,7 @@ func (l *Loader) Load(ctx context.Context, spec Spec, split string) ([]map[strin
 		}
 		return nil, e.err
 	}
-	out := make([]map[string]any, len(e.docs))
-	for i, d := range e.docs {
-		out[i] = pyval.DeepCopy(d).(map[string]any)
-	}
-	return out, nil
+	return e, nil
 }
 
 // Splits is like the package's Splits with the Loader's options.

@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"lmeval/harness/pyval"
+
 	"bufio"
 	"bytes"
 	"compress/gzip"
@@ -43,25 +45,28 @@ func formatOf(name string) format {
 }
 
 // readFile reads one data file in the given format.
-func readFile(name string, f format, kwargs map[string]any) ([]map[string]any, error) {
+func readFile(name string, f format, kwargs map[string]any) ([]map[string]any, *pyval.Columns, error) {
 	var docs []map[string]any
+	var cols *pyval.Columns
 	var err error
 	switch f {
 	case formatParquet:
-		docs, err = readParquet(name)
+		docs, cols, err = readParquet(name)
 	case formatJSON:
-		docs, err = readJSONFile(name, kwargs)
+		docs, cols, err = readJSONFile(name, kwargs)
 	case formatCSV:
-		docs, err = readCSVFile(name, kwargs)
+		docs, cols, err = readCSVFile(name, kwargs)
 	case formatText:
 		docs, err = readTextFile(name)
+		cols = &pyval.Columns{}
+		cols.Add("text")
 	default:
-		return nil, fmt.Errorf("%s: unsupported data file format", name)
+		return nil, nil, fmt.Errorf("%s: unsupported data file format", name)
 	}
 	if err != nil && !strings.Contains(err.Error(), name) {
 		err = fmt.Errorf("%s: %w", name, err)
 	}
-	return docs, err
+	return docs, cols, err
 }
 
 func openMaybeGzip(name string) (io.ReadCloser, error) {
@@ -86,16 +91,70 @@ func openMaybeGzip(name string) (io.ReadCloser, error) {
 // readJSONFile reads JSON Lines (one object per line), a JSON array of
 // objects, an object whose kwargs["field"] member holds the rows, or an
 // object of equal-length columns, as datasets' json builder does.
-func readJSONFile(name string, kwargs map[string]any) ([]map[string]any, error) {
+func readJSONFile(name string, kwargs map[string]any) ([]map[string]any, *pyval.Columns, error) {
 	rc, err := openMaybeGzip(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer rc.Close()
 	data, err := io.ReadAll(rc)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	docs, err := decodeJSONRows(name, data, kwargs)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The key order, learnt from the text (the rows decoded to maps lost
+	// it): every object's keys in order of first appearance, lists seen
+	// through, the rows being the top level's objects (JSON Lines, an
+	// array, a one-line object), kwargs["field"]'s, or the columns of a
+	// column table.
+	cols := &pyval.Columns{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for dec.More() {
+		if err := learnJSON(dec, cols); err != nil {
+			break // decodeJSONRows read it; keep what was learnt
+		}
+	}
+	if field, _ := kwargs["field"].(string); field != "" {
+		cols = cols.Field(field)
+	}
+	return docs, cols, nil
+}
+
+// learnJSON adds the key order of the objects in the next JSON value to
+// cols, objects inside lists counting as the list's column's fields.
+func learnJSON(dec *json.Decoder, cols *pyval.Columns) error {
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch t {
+	case json.Delim('{'):
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			k, _ := kt.(string)
+			if err := learnJSON(dec, cols.Add(k)); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+	case json.Delim('['):
+		for dec.More() {
+			if err := learnJSON(dec, cols); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+	}
+	return err
+}
+
+func decodeJSONRows(name string, data []byte, kwargs map[string]any) ([]map[string]any, error) {
 	field, _ := kwargs["field"].(string)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -205,10 +264,10 @@ func convertJSON(v any) any {
 // one of True/False values is bool; anything else stays string. Empty cells
 // and pandas' other NA markers ("NA", "N/A", "NaN", "None", "null", ...) are
 // nil.
-func readCSVFile(name string, kwargs map[string]any) ([]map[string]any, error) {
+func readCSVFile(name string, kwargs map[string]any) ([]map[string]any, *pyval.Columns, error) {
 	rc, err := openMaybeGzip(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer rc.Close()
 	r := csv.NewReader(bufio.NewReader(rc))
@@ -223,14 +282,18 @@ func readCSVFile(name string, kwargs map[string]any) ([]map[string]any, error) {
 	r.FieldsPerRecord = -1
 	records, err := r.ReadAll()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(records) == 0 {
-		return nil, errors.New("empty CSV file (no header row)")
+		return nil, nil, errors.New("empty CSV file (no header row)")
 	}
 	header := records[0]
 	if len(header) > 0 {
 		header[0] = strings.TrimPrefix(header[0], "\ufeff")
+	}
+	cols := &pyval.Columns{}
+	for _, h := range header {
+		cols.Add(h)
 	}
 	rows := records[1:]
 	convs := make([]func(string) any, len(header))
@@ -249,7 +312,7 @@ func readCSVFile(name string, kwargs map[string]any) ([]map[string]any, error) {
 		}
 		docs[i] = doc
 	}
-	return docs, nil
+	return docs, cols, nil
 }
 
 // naValues are the cells pandas.read_csv reads as NaN by default; datasets

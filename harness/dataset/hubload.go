@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"lmeval/harness/pyval"
+
 	"context"
 	"errors"
 	"fmt"
@@ -55,7 +57,7 @@ func conversionConfig(spec Spec, configs map[string][]string) (string, error) {
 	return "", fmt.Errorf("the dataset has several configs: set dataset_name to one of %s", strings.Join(keys(configs), ", "))
 }
 
-func loadHub(ctx context.Context, spec Spec, split string, opts Options) ([]map[string]any, error) {
+func loadHub(ctx context.Context, spec Spec, split string, opts Options) ([]map[string]any, *pyval.Columns, error) {
 	c := opts.client()
 	var convErr error
 	if useConversion(spec) {
@@ -64,22 +66,22 @@ func loadHub(ctx context.Context, spec Spec, split string, opts Options) ([]map[
 			return readFiles(files, formatParquet, nil)
 		}
 		if !errors.Is(err, hub.ErrNotFound) && !errors.Is(err, hub.ErrOffline) {
-			return nil, friendly(spec, err)
+			return nil, nil, friendly(spec, err)
 		}
 		convErr = err
 	}
 	m, err := repoFiles(ctx, c, spec)
 	if err != nil {
-		return nil, combine(spec, convErr, err)
+		return nil, nil, combine(spec, convErr, err)
 	}
 	names, ok := m.files[split]
 	if !ok {
-		return nil, fmt.Errorf("no split %q (splits: %s)", split, strings.Join(keys(m.files), ", "))
+		return nil, nil, fmt.Errorf("no split %q (splits: %s)", split, strings.Join(keys(m.files), ", "))
 	}
 	paths := make([]string, len(names))
 	for i, n := range names {
 		if paths[i], err = c.Download(ctx, m.repo, m.commit, n); err != nil {
-			return nil, friendly(spec, err)
+			return nil, nil, friendly(spec, err)
 		}
 	}
 	return readFiles(paths, "", spec.Kwargs)

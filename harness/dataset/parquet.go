@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"lmeval/harness/pyval"
+
 	"errors"
 	"fmt"
 	"io"
@@ -16,21 +18,23 @@ import (
 // the types Python's datasets gives them (via Arrow): integers int64, floats
 // float64, booleans bool, strings string, nulls nil, lists []any and structs
 // map[string]any, nested to any depth.
-func readParquet(name string) ([]map[string]any, error) {
+func readParquet(name string) ([]map[string]any, *pyval.Columns, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pf, err := parquet.OpenFile(f, fi.Size())
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	root, ncols := buildNode(pf.Schema(), "", 0, 0, 0, true)
+	schema := &pyval.Columns{}
+	root.columns(schema)
 	docs := make([]map[string]any, 0, pf.NumRows())
 	cols := make([][]parquet.Value, ncols)
 	buf := make([]parquet.Row, 64)
@@ -46,14 +50,14 @@ func readParquet(name string) ([]map[string]any, error) {
 					c := v.Column()
 					if c < 0 || c >= ncols {
 						rows.Close()
-						return nil, fmt.Errorf("%s: value of unknown column %d", name, c)
+						return nil, nil, fmt.Errorf("%s: value of unknown column %d", name, c)
 					}
 					cols[c] = append(cols[c], v)
 				}
 				doc, err := root.content(cols)
 				if err != nil {
 					rows.Close()
-					return nil, fmt.Errorf("%s: row %d: %w", name, len(docs), err)
+					return nil, nil, fmt.Errorf("%s: row %d: %w", name, len(docs), err)
 				}
 				docs = append(docs, doc.(map[string]any))
 			}
@@ -62,12 +66,12 @@ func readParquet(name string) ([]map[string]any, error) {
 			}
 			if err != nil {
 				rows.Close()
-				return nil, fmt.Errorf("%s: %w", name, err)
+				return nil, nil, fmt.Errorf("%s: %w", name, err)
 			}
 		}
 		rows.Close()
 	}
-	return docs, nil
+	return docs, schema, nil
 }
 
 type nodeKind int
@@ -143,6 +147,25 @@ func buildNode(n parquet.Node, name string, def, rep, col int, root bool) (*pnod
 		p.unwrap = rg.kind != leafNode && len(rg.children) == 1 && rg.name != "array" && rg.name != name+"_tuple"
 	}
 	return p, col
+}
+
+// columns adds the schema's field order under p to cols: a struct's
+// fields, a list's elements' (lists are seen through). A map's keys are
+// data, not schema.
+func (p *pnode) columns(cols *pyval.Columns) {
+	switch p.kind {
+	case leafNode, mapNode:
+	case listNode:
+		el := p.children[0]
+		if p.unwrap {
+			el = el.children[0]
+		}
+		el.columns(cols)
+	default:
+		for _, c := range p.children {
+			c.columns(cols.Add(c.name))
+		}
+	}
 }
 
 func isAnnotated[T any](n parquet.Node, ct deprecated.ConvertedType) bool {

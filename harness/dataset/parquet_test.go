@@ -128,7 +128,7 @@ func TestReadParquet(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f.parquet")
 	rows := fixtureRows()
 	writeFixtureParquet(t, path, rows)
-	docs, err := readParquet(path)
+	docs, _, err := readParquet(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestReadParquet(t *testing.T) {
 func TestReadParquetNotParquet(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bad.parquet")
 	writeFile(t, path, bytes.Repeat([]byte("not parquet "), 10))
-	if _, err := readParquet(path); err == nil {
+	if _, _, err := readParquet(path); err == nil {
 		t.Error("no error reading a file that is not Parquet")
 	}
 }
@@ -216,7 +216,7 @@ func TestReadForeignParquet(t *testing.T) {
 		}, 8},
 	}
 	for _, tc := range tests {
-		got, err := readParquet(filepath.Join("testdata", "parquet-testing", tc.file))
+		got, _, err := readParquet(filepath.Join("testdata", "parquet-testing", tc.file))
 		if err != nil {
 			t.Errorf("%s: %v", tc.file, err)
 			continue
@@ -245,7 +245,7 @@ func BenchmarkReadParquet(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		docs, err := readParquet(path)
+		docs, _, err := readParquet(path)
 		if err != nil || len(docs) != len(rows) {
 			b.Fatal(len(docs), err)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"sync"
 )
 
 // Per-document values that aggregations other than mean consume.
@@ -172,9 +173,57 @@ func meanIdx(xs []float64, idx []int) float64 {
 	return s / float64(len(idx))
 }
 
-// lm-eval's median is arr[len(arr)//2] of the values in document order,
-// without sorting; reproduced as is so results match.
-func medianIdx(xs []float64, idx []int) float64 { return xs[idx[len(idx)/2]] }
+// prepareMedian is lm-eval's median, sorted(arr)[len(arr)//2] (the upper
+// median for an even count). A resample is ranked by counting how often
+// it draws each value in sorted order, O(n) instead of a sort.
+func prepareMedian(items []any) (func([]int) float64, error) {
+	xs, err := floats(items)
+	if err != nil {
+		return nil, err
+	}
+	n := len(xs)
+	order := make([]int, n) // document indices in value order
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return xs[order[a]] < xs[order[b]] })
+	rank := make([]int, n)
+	for r, i := range order {
+		rank[i] = r
+	}
+	pool := sync.Pool{New: func() any { return make([]int, n) }}
+	return func(idx []int) float64 {
+		counts := pool.Get().([]int)
+		defer pool.Put(counts)
+		clear(counts)
+		for _, i := range idx {
+			counts[rank[i]]++
+		}
+		seen, mid := 0, len(idx)/2
+		for r, c := range counts {
+			if seen += c; seen > mid {
+				return xs[order[r]]
+			}
+		}
+		return math.NaN() // unreachable: idx is not empty
+	}, nil
+}
+
+// nanmeanIdx is lm-eval's nanmean (np.nanmean): the mean of the values
+// that are not NaN, NaN when all are.
+func nanmeanIdx(xs []float64, idx []int) float64 {
+	s, k := 0.0, 0
+	for _, i := range idx {
+		if !math.IsNaN(xs[i]) {
+			s += xs[i]
+			k++
+		}
+	}
+	if k == 0 {
+		return math.NaN()
+	}
+	return s / float64(k)
+}
 
 func perplexityIdx(xs []float64, idx []int) float64 { return math.Exp(-meanIdx(xs, idx)) }
 
@@ -437,7 +486,8 @@ func accAllGroups(items []AccAllItem, byParagraph bool) []float64 {
 
 func builtinAggregations() []*Aggregation {
 	mean := prepareFloats(meanIdx)
-	median := prepareFloats(medianIdx)
+	median := prepareMedian
+	nanmean := prepareFloats(nanmeanIdx)
 	ppl := prepareFloats(perplexityIdx)
 	wppl := prepareWeighted(func(a, b float64) float64 { return math.Exp(-a / b) })
 	bpb := prepareWeighted(func(a, b float64) float64 { return -(a / b) / math.Ln2 })
@@ -451,6 +501,7 @@ func builtinAggregations() []*Aggregation {
 	}
 	return []*Aggregation{
 		{Name: "mean", Fn: fromPrepared(mean), Prepare: mean},
+		{Name: "nanmean", Fn: fromPrepared(nanmean), Prepare: nanmean, Bootstrap: true},
 		{Name: "median", Fn: fromPrepared(median), Prepare: median, Bootstrap: true},
 		{Name: "perplexity", Fn: fromPrepared(ppl), Prepare: ppl, Bootstrap: true},
 		{Name: "weighted_perplexity", Fn: fromPrepared(wppl), Prepare: wppl},

@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"lmeval/harness/pyrand"
 )
 
 // DefaultBootstrapIters is lm-eval's default --bootstrap_iters.
@@ -33,18 +34,18 @@ type Bootstrap struct {
 	// Iters is the number of resamples; lm-eval runs Iters/chunk whole
 	// chunks of min(1000, Iters) resamples each.
 	Iters int
-	// Seed seeds the generators; chunk c uses PCG(Seed, c), so results do
-	// not depend on how chunks are spread over goroutines.
-	Seed uint64
-	// Workers bounds the goroutines (0: GOMAXPROCS).
+	// Workers bounds the goroutines (0: GOMAXPROCS). Chunks are
+	// independent, so the result does not depend on it.
 	Workers int
 }
 
-// Stderr computes the standard error of a resampled statistic: the sample
-// standard deviation of the statistic over b.Iters resamples with
-// replacement (lm-eval's bootstrap_stderr). Its random draws cannot equal
-// Python's (random.Random per multiprocessing chunk); the definition is the
-// same, so values agree to within bootstrap noise.
+// Stderr computes the standard error of a resampled statistic exactly as
+// lm-eval's bootstrap_stderr does: Iters/chunk chunks of chunk =
+// min(1000, Iters) resamples, chunk i drawn by random.Random(i).choices(xs,
+// k=len(xs)) (one floor(random()*n) per draw, CPython's generator via
+// pyrand), the statistic of every resample in chunk order, then their
+// sample standard deviation. It is deterministic: lm-eval seeds chunk i
+// with i whatever its seeds, and so does this.
 func (b Bootstrap) Stderr(ctx context.Context, agg *Aggregation, items []any) (float64, error) {
 	n := len(items)
 	if n == 0 {
@@ -99,9 +100,9 @@ func (b Bootstrap) Stderr(ctx context.Context, agg *Aggregation, items []any) (f
 				if c >= chunks || ctx.Err() != nil {
 					return
 				}
-				src := rand.NewPCG(b.Seed, uint64(c))
+				r := pyrand.New(int64(c))
 				for it := range chunk {
-					drawIndices(src, idx, n)
+					Choices(r, idx, n)
 					res[c*chunk+it] = stat(idx)
 				}
 			}
@@ -117,19 +118,12 @@ func (b Bootstrap) Stderr(ctx context.Context, agg *Aggregation, items []any) (f
 	return SampleStddev(res), nil
 }
 
-// drawIndices fills idx with uniform draws from [0, n): two 32-bit draws
-// per 64-bit output, mapped by multiply-shift (bias below n/2^32, far under
-// the bootstrap's own noise), as the draws dominate the bootstrap's cost.
-func drawIndices(src *rand.PCG, idx []int, n int) {
-	un := uint64(n)
-	k := 0
-	for ; k+1 < len(idx); k += 2 {
-		r := src.Uint64()
-		idx[k] = int(((r & 0xffffffff) * un) >> 32)
-		idx[k+1] = int(((r >> 32) * un) >> 32)
-	}
-	if k < len(idx) {
-		idx[k] = int(((src.Uint64() >> 32) * un) >> 32)
+// Choices fills idx with the indices random.choices(range(n), k=len(idx))
+// draws from r: floor(random() * n) each.
+func Choices(r *pyrand.Rand, idx []int, n int) {
+	fn := float64(n)
+	for k := range idx {
+		idx[k] = int(r.Random() * fn)
 	}
 }
 
@@ -142,9 +136,9 @@ type StderrResult struct {
 // StderrFor is lm-eval's stderr for one metric of one task
 // (calculate_aggregate_metric with stderr_for_metric): none when iters is
 // 0 or there is a single value; the closed form for mean; a bootstrap for
-// median, perplexity, f1, matthews_corrcoef, bleu, chrf and ter (bleu, chrf
-// and ter with at most 100 resamples, as lm-eval limits them); none for
-// other aggregations.
+// median, nanmean, perplexity, f1, matthews_corrcoef, bleu, chrf and ter
+// (bleu, chrf and ter with at most 100 resamples, as lm-eval limits them);
+// none for other aggregations.
 func StderrFor(ctx context.Context, metric, aggregation string, items []any, b Bootstrap) (StderrResult, error) {
 	if b.Iters <= 0 || len(items) <= 1 {
 		return StderrResult{}, nil
@@ -206,7 +200,7 @@ func AggregateSubtasks(values []float64, sizes []int, weightBySize bool) float64
 func PooledStderr(stderrs []float64, sizes []int) float64 {
 	num, total := 0.0, 0
 	for i, se := range stderrs {
-		num += float64(sizes[i]-1) * se * se * float64(sizes[i])
+		num += float64(sizes[i]-1) * (se * se) * float64(sizes[i]) // Python's order
 		total += sizes[i]
 	}
 	v := num / float64(total-len(sizes))

@@ -84,16 +84,15 @@ func (d *Dummy) LoglikelihoodRolling(ctx context.Context, reqs []RollingRequest)
 	return out, nil
 }
 
-// GenerateUntil implements LM. As lm-eval's DummyLM, it refuses an empty
-// context, which would mean a broken prompt.
+// GenerateUntil implements LM: every answer is "lol", an empty context's
+// too. (lm-eval's DummyLM asserts that the context is not blank, after
+// answering; lmeval does not end a run of many tasks because one
+// document's template rendered empty, with any backend.)
 func (d *Dummy) GenerateUntil(ctx context.Context, reqs []GenerateRequest) ([]string, error) {
 	out := make([]string, len(reqs))
-	for i, r := range reqs {
+	for i := range reqs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
-		}
-		if strings.TrimSpace(r.Context) == "" {
-			return nil, fmt.Errorf("dummy: generate_until request %d has an empty context", i)
 		}
 		out[i] = "lol"
 	}

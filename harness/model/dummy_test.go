@@ -66,8 +66,14 @@ func TestDummy(t *testing.T) {
 	if err != nil || len(gen) != 1 || gen[0] != "lol" {
 		t.Errorf("GenerateUntil = %q, %v", gen, err)
 	}
-	if _, err := lm.GenerateUntil(ctx, []GenerateRequest{{Context: "  "}}); err == nil {
-		t.Error("empty context accepted")
+	// A template that renders empty for one document must not end the run.
+	for _, c := range []string{"", "  "} {
+		if gen, err := lm.GenerateUntil(ctx, []GenerateRequest{{Context: "Hi"}, {Context: c}}); err != nil || len(gen) != 2 || gen[1] != "lol" {
+			t.Errorf("GenerateUntil with context %q = %q, %v", c, gen, err)
+		}
+	}
+	if ll, err := lm.Loglikelihood(ctx, []LoglikelihoodRequest{{Context: "", Continuation: " yes"}}); err != nil || ll[0].LogProb > 0 {
+		t.Errorf("Loglikelihood with an empty context = %+v, %v", ll, err)
 	}
 	roll, err := lm.LoglikelihoodRolling(ctx, []RollingRequest{{Text: "a b c"}})
 	if err != nil || roll[0].LogProb > 0 || roll[0].LogProb <= -1 || roll[0].NumTokens != 3 {

@@ -27,6 +27,9 @@ const (
 type Rand struct {
 	mt  [n]uint32
 	mti int
+
+	gaussNext    float64 // random.Random.gauss_next
+	hasGaussNext bool
 }
 
 // New returns a generator seeded as random.Random(seed).
@@ -51,6 +54,7 @@ func (r *Rand) Seed(seed int64) {
 		key = append(key, hi)
 	}
 	r.initByArray(key)
+	r.hasGaussNext = false
 }
 
 func (r *Rand) initGenrand(s uint32) {
@@ -218,4 +222,20 @@ func (r *Rand) Shuffle(n int, swap func(i, j int)) {
 // length n (n > 0).
 func (r *Rand) Choice(n int) int {
 	return r.Randbelow(n)
+}
+
+// Gauss returns a normally distributed float as random.gauss(mu, sigma):
+// CPython's Box-Muller pair, the second value kept for the next call (and
+// dropped by Seed). The log, sqrt, cos and sin are Go's; they can differ from
+// the C library's in the last bit.
+func (r *Rand) Gauss(mu, sigma float64) float64 {
+	z, ok := r.gaussNext, r.hasGaussNext
+	r.hasGaussNext = false
+	if !ok {
+		x2pi := r.Random() * (2 * math.Pi)
+		g2rad := math.Sqrt(-2.0 * math.Log(1.0-r.Random()))
+		z = math.Cos(x2pi) * g2rad
+		r.gaussNext, r.hasGaussNext = math.Sin(x2pi)*g2rad, true
+	}
+	return mu + float64(z*sigma) // the conversion keeps the product from being fused
 }

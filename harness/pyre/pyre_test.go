@@ -161,3 +161,25 @@ func TestStrMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestWordBoundaryCombiningMarks: Python's \b and \B use str.isalnum(), so
+// a combining mark (Mn) is not a word character; .NET's \b says it is.
+// Expected values from CPython 3.11 re.findall.
+func TestWordBoundaryCombiningMarks(t *testing.T) {
+	for _, c := range []struct {
+		pat, s string
+		want   []string
+	}{
+		{`\b\w`, "'ต่อไป x\u0301y", []string{"ต", "อ", "x", "y"}},
+		{`\w\b`, "ต่อไป", []string{"ต", "ป"}},
+		{`\B.`, "ต่อ", nil},
+	} {
+		var got []string
+		for _, m := range MustCompile(c.pat).FindAll(c.s) {
+			got = append(got, m.Group(0))
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("findall(%q, %q) = %q, Python %q", c.pat, c.s, got, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package pyre
 
 import (
 	"strings"
+	"unicode"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
@@ -36,3 +37,36 @@ func LStrip(s string) string { return strings.TrimLeftFunc(s, IsSpace) }
 
 // RStrip is Python's str.rstrip() with no argument.
 func RStrip(s string) string { return strings.TrimRightFunc(s, IsSpace) }
+
+// IsUpperRune is Python's str.isupper() for one character: the Unicode
+// Uppercase property (Lu and Other_Uppercase).
+func IsUpperRune(r rune) bool {
+	return unicode.Is(unicode.Upper, r) || unicode.Is(unicode.Other_Uppercase, r)
+}
+
+// IsLowerRune is Python's str.islower() for one character: the Unicode
+// Lowercase property (Ll and Other_Lowercase).
+func IsLowerRune(r rune) bool {
+	return unicode.Is(unicode.Lower, r) || unicode.Is(unicode.Other_Lowercase, r)
+}
+
+// IsUpper is Python's str.isupper(): at least one cased character and no
+// lowercase or titlecase one.
+func IsUpper(s string) bool { return isCase(s, IsUpperRune, IsLowerRune) }
+
+// IsLower is Python's str.islower(): at least one cased character and no
+// uppercase or titlecase one.
+func IsLower(s string) bool { return isCase(s, IsLowerRune, IsUpperRune) }
+
+func isCase(s string, want, other func(rune) bool) bool {
+	cased := false
+	for _, r := range s {
+		if other(r) || unicode.Is(unicode.Title, r) {
+			return false
+		}
+		if want(r) {
+			cased = true
+		}
+	}
+	return cased
+}

@@ -462,6 +462,18 @@ func (tr *translator) escape() error {
 		if !tr.ascii() {
 			// Python's \b is Unicode-aware; RE2's is ASCII-only.
 			tr.t.backtrack = true
+			if tr.tgt == targetNet {
+				// .NET's word characters include combining marks (Mn),
+				// Python's (str.isalnum() or "_") do not: spell the
+				// boundary out with Python's class.
+				w := "[" + wordClass + "]"
+				if c == 'b' {
+					tr.out.WriteString("(?:(?<=" + w + ")(?!" + w + ")|(?<!" + w + ")(?=" + w + "))")
+				} else {
+					tr.out.WriteString("(?:(?<=" + w + ")(?=" + w + ")|(?<!" + w + ")(?!" + w + "))")
+				}
+				return nil
+			}
 		}
 		tr.out.WriteRune('\\')
 		tr.out.WriteRune(c)

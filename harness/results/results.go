@@ -13,8 +13,11 @@ import (
 	"strings"
 )
 
-// Entry is one task's or group's row of "results" (or "groups"): "alias",
-// then "metric,filter" and "metric_stderr,filter" keys in order.
+// Entry is one task's or group's row of "results" (or "groups"), keys in
+// lm-eval's order: a task's "name", "alias" and "sample_len", a group's
+// "alias", "name" and (when it aggregates) "sample_len"; then the
+// "metric,filter" and "metric_stderr,filter" keys; last, for an
+// aggregating group, "sample_count" ({"metric,filter": documents}).
 type Entry = OrderedMap[any]
 
 // NewEntry starts an entry with its alias.
@@ -22,6 +25,23 @@ func NewEntry(alias string) *Entry {
 	e := NewOrderedMap[any]()
 	e.Set("alias", alias)
 	return e
+}
+
+// Keys of an entry that are no metric.
+const (
+	KeyName        = "name"
+	KeyAlias       = "alias"
+	KeySampleLen   = "sample_len"
+	KeySampleCount = "sample_count"
+)
+
+// isMetricKey reports whether an entry's key is a "metric,filter" one.
+func isMetricKey(k string) bool {
+	switch k {
+	case KeyName, KeyAlias, KeySampleLen, KeySampleCount:
+		return false
+	}
+	return true
 }
 
 // NA is lm-eval's marker for a missing standard error.
@@ -75,26 +95,51 @@ type LMEval struct {
 	TokensDecoded  int64          `json:"tokens_decoded"`
 	TokensPerSec   Float          `json:"tokens_per_second"`
 	// Truncated counts requests whose context was cut to fit the window.
-	Truncated   int            `json:"truncated"`
-	PredictOnly bool           `json:"predict_only,omitempty"`
-	Extra       map[string]any `json:"extra,omitempty"`
+	Truncated   int  `json:"truncated"`
+	PredictOnly bool `json:"predict_only,omitempty"`
+	// TaskFiles is the YAML file each task was defined in.
+	TaskFiles map[string]string `json:"task_files,omitempty"`
+	// TasksTree describes the lm-eval task tree in use (directory,
+	// source, commit, digest), when one was.
+	TasksTree any            `json:"tasks_tree,omitempty"`
+	Extra     map[string]any `json:"extra,omitempty"`
 }
 
-// Results is lm-eval's results object. Field order follows lm-eval's.
+// Results is lm-eval's results object as its CLI writes it
+// (EvaluationTracker.save_results_aggregated). Field order follows lm-eval's.
+// Of the keys lm-eval adds after "date", those only a Python environment
+// has are left out: pretty_env_info, transformers_version,
+// lm_eval_version, upper_git_hash and the Hugging Face tokenizer's
+// tokenizer_pad_token, tokenizer_eos_token, tokenizer_bos_token,
+// eot_token_id and max_length.
 type Results struct {
-	Results        *OrderedMap[*Entry]          `json:"results"`
-	Groups         *OrderedMap[*Entry]          `json:"groups,omitempty"`
-	GroupSubtasks  *OrderedMap[[]string]        `json:"group_subtasks"`
-	Configs        map[string]any               `json:"configs"`
-	Versions       map[string]any               `json:"versions"`
-	NShot          map[string]any               `json:"n-shot"`
-	HigherIsBetter map[string]*OrderedMap[bool] `json:"higher_is_better"`
-	NSamples       *OrderedMap[NSamples]        `json:"n-samples"`
-	Config         Config                       `json:"config"`
-	GitHash        *string                      `json:"git_hash"`
-	Date           Float                        `json:"date"`
-	TotalEvalTime  string                       `json:"total_evaluation_time_seconds"`
-	LMEval         *LMEval                      `json:"lmeval,omitempty"`
+	Results       *OrderedMap[*Entry]   `json:"results"`
+	Groups        *OrderedMap[*Entry]   `json:"groups,omitempty"`
+	GroupSubtasks *OrderedMap[[]string] `json:"group_subtasks"`
+	Configs       map[string]any        `json:"configs"`
+	Versions      map[string]any        `json:"versions"`
+	NShot         map[string]any        `json:"n-shot"`
+	// HigherIsBetter is per task and group, metric -> true, false, or nil
+	// (None: a group whose members disagree).
+	HigherIsBetter map[string]*OrderedMap[any] `json:"higher_is_better"`
+	NSamples       *OrderedMap[NSamples]       `json:"n-samples"`
+	Config         Config                      `json:"config"`
+	GitHash        *string                     `json:"git_hash"`
+	Date           Float                       `json:"date"`
+	// TaskHashes is each task's hash of its samples' doc, prompt and
+	// target hashes; empty without --log_samples.
+	TaskHashes *OrderedMap[string] `json:"task_hashes"`
+	// The run's identity, as lm-eval's GeneralConfigTracker records it.
+	ModelSource          string  `json:"model_source"`
+	ModelName            string  `json:"model_name"`
+	ModelNameSanitized   string  `json:"model_name_sanitized"`
+	SystemInstruction    *string `json:"system_instruction"`
+	SystemInstructionSha *string `json:"system_instruction_sha"`
+	FewshotAsMultiturn   *bool   `json:"fewshot_as_multiturn"`
+	ChatTemplate         *string `json:"chat_template"`
+	ChatTemplateSha      *string `json:"chat_template_sha"`
+	TotalEvalTime        string  `json:"total_evaluation_time_seconds"`
+	LMEval               *LMEval `json:"lmeval,omitempty"`
 }
 
 // New returns empty results.
@@ -105,8 +150,9 @@ func New() *Results {
 		Configs:        map[string]any{},
 		Versions:       map[string]any{},
 		NShot:          map[string]any{},
-		HigherIsBetter: map[string]*OrderedMap[bool]{},
+		HigherIsBetter: map[string]*OrderedMap[any]{},
 		NSamples:       NewOrderedMap[NSamples](),
+		TaskHashes:     NewOrderedMap[string](),
 	}
 }
 
@@ -118,6 +164,9 @@ type Task struct {
 	Config         map[string]any
 	HigherIsBetter *OrderedMap[bool] // metric -> higher is better
 	NSamples       NSamples
+	// SampleLen is lm-eval's sample_len: the number of values of the
+	// task's last metric (its documents).
+	SampleLen int
 }
 
 // AddTask registers a task and returns its results entry, to be filled
@@ -127,18 +176,18 @@ func (r *Results) AddTask(t Task) *Entry {
 	if alias == "" {
 		alias = t.Name
 	}
-	e := NewEntry(alias)
+	e := NewOrderedMap[any]()
+	e.Set(KeyName, t.Name)
+	e.Set(KeyAlias, alias)
+	e.Set(KeySampleLen, t.SampleLen)
 	r.Results.Set(t.Name, e)
-	if _, ok := r.GroupSubtasks.Get(t.Name); !ok {
-		r.GroupSubtasks.Set(t.Name, []string{})
-	}
 	if t.Config != nil {
 		r.Configs[t.Name] = t.Config
 	}
 	r.Versions[t.Name] = pyNumber(t.Version)
 	r.NShot[t.Name] = t.NShot
 	if t.HigherIsBetter != nil {
-		r.HigherIsBetter[t.Name] = t.HigherIsBetter
+		r.HigherIsBetter[t.Name] = directions(t.HigherIsBetter)
 	}
 	r.NSamples.Set(t.Name, t.NSamples)
 	return e
@@ -153,19 +202,24 @@ type Group struct {
 	// Aggregated reports whether the group has an aggregate_metric_list;
 	// only such groups get a row in the groups table.
 	Aggregated bool
+	// SampleLen is the documents of the group's tasks (aggregated
+	// groups only).
+	SampleLen int
 }
 
 // AddGroup registers a group and returns its entry (in "results", and in
-// "groups" when aggregated). A group without aggregation gets lm-eval's
-// placeholder key " ", which makes the table print its name alone.
+// "groups" when aggregated), to be filled with SetMetric and, last,
+// SetSampleCount. A group without aggregation has only its alias and name;
+// the table prints its name alone.
 func (r *Results) AddGroup(g Group) *Entry {
 	alias := g.Alias
 	if alias == "" {
 		alias = g.Name
 	}
 	e := NewEntry(alias)
-	if !g.Aggregated {
-		e.Set(" ", " ")
+	e.Set(KeyName, g.Name)
+	if g.Aggregated {
+		e.Set(KeySampleLen, g.SampleLen)
 	}
 	r.Results.Set(g.Name, e)
 	r.GroupSubtasks.Set(g.Name, append([]string{}, g.Subtasks...))
@@ -173,7 +227,7 @@ func (r *Results) AddGroup(g Group) *Entry {
 		r.Versions[g.Name] = pyNumber(g.Version)
 	}
 	if g.HigherIsBetter != nil {
-		r.HigherIsBetter[g.Name] = g.HigherIsBetter
+		r.HigherIsBetter[g.Name] = directions(g.HigherIsBetter)
 	}
 	if g.Aggregated {
 		if r.Groups == nil {
@@ -182,6 +236,25 @@ func (r *Results) AddGroup(g Group) *Entry {
 		r.Groups.Set(g.Name, e)
 	}
 	return e
+}
+
+// directions copies metric directions into a results map.
+func directions(m *OrderedMap[bool]) *OrderedMap[any] {
+	out := NewOrderedMap[any]()
+	for _, k := range m.Keys() {
+		v, _ := m.Get(k)
+		out.Set(k, v)
+	}
+	return out
+}
+
+// SetSampleCount ends an aggregated group's entry with lm-eval's
+// sample_count: the documents behind each of its metric keys. Nothing is
+// set when counts is empty, as in lm-eval.
+func SetSampleCount(e *Entry, counts *OrderedMap[int]) {
+	if counts != nil && counts.Len() > 0 {
+		e.Set(KeySampleCount, counts)
+	}
 }
 
 // Summary is the flat {task: {"metric,filter": value}} view, numbers only
@@ -193,7 +266,7 @@ func (r *Results) Summary() map[string]map[string]float64 {
 		m := map[string]float64{}
 		for _, k := range e.Keys() {
 			v, _ := e.Get(k)
-			if f, ok := number(v); ok && strings.Contains(k, ",") {
+			if f, ok := number(v); ok && isMetricKey(k) && strings.Contains(k, ",") {
 				m[k] = f
 			}
 		}

@@ -21,9 +21,12 @@ func hib(pairs ...any) *OrderedMap[bool] {
 // sample builds the hand-made results object of the golden tables.
 func sample() *Results {
 	r := New()
-	g := r.AddGroup(Group{Name: "science", Subtasks: []string{"arc_easy"}, HigherIsBetter: hib("acc", true), Aggregated: true})
+	g := r.AddGroup(Group{Name: "science", Subtasks: []string{"arc_easy"}, HigherIsBetter: hib("acc", true), Aggregated: true, SampleLen: 100})
 	SetMetric(g, "acc", "none", 0.75, 0.0125, true)
-	arc := r.AddTask(Task{Name: "arc_easy", Alias: " - arc_easy", Version: 1.0, NShot: 0,
+	counts := NewOrderedMap[int]()
+	counts.Set("acc,none", 100)
+	SetSampleCount(g, counts)
+	arc := r.AddTask(Task{Name: "arc_easy", Version: 1.0, NShot: 0,
 		HigherIsBetter: hib("acc", true, "acc_norm", true), NSamples: NSamples{2376, 100}})
 	SetMetric(arc, "acc", "none", 0.75, 0.0125, true)
 	SetMetric(arc, "acc_norm", "none", 0.7, 0.013, true)
@@ -126,9 +129,27 @@ func TestJSONSchema(t *testing.T) {
 			t.Errorf("results JSON lacks %s", frag)
 		}
 	}
-	// key order inside an entry: alias, then metrics as added
-	if i, j := strings.Index(s, `"alias": " - arc_easy"`), strings.Index(s, `"acc_norm,none"`); i < 0 || j < i {
-		t.Error("entry keys out of order")
+	// key order inside an entry, as lm-eval's: a task's name, alias and
+	// sample_len, a group's alias, name and sample_len, then the metrics
+	// as added, then a group's sample_count
+	if !strings.Contains(s, `"arc_easy": {
+      "name": "arc_easy",
+      "alias": "arc_easy",
+      "sample_len": 0,
+      "acc,none": 0.75,`) {
+		t.Errorf("task entry keys out of order:\n%s", s)
+	}
+	if !strings.Contains(s, `"science": {
+      "alias": "science",
+      "name": "science",
+      "sample_len": 100,
+      "acc,none": 0.75,
+      "acc_stderr,none": 0.0125,
+      "sample_count": {
+        "acc,none": 100
+      }
+    }`) {
+		t.Errorf("group entry keys out of order:\n%s", s)
 	}
 	// round trip keeps order and types: the table is unchanged
 	back, err := Parse(data)
@@ -254,12 +275,25 @@ func TestLMEvalPrintedMMLUTables(t *testing.T) {
 	tables := strings.Split(string(data), "\n\n")
 	r := New()
 	var entry *Entry
+	var parents []string // the groups above the current row, by depth
 	parse := func(table string, groups bool) {
 		for _, line := range strings.Split(strings.TrimSpace(table), "\n")[2:] {
 			c := strings.Split(line, "|")[1:10]
 			alias := strings.TrimRight(c[0], " ")
 			if alias != "" {
 				key := strings.TrimLeft(alias, " -")
+				if !groups {
+					// The indentation is the depth in group_subtasks.
+					depth := len(alias) - len(strings.TrimLeft(alias, " "))
+					parents = parents[:min(depth, len(parents))]
+					if depth > 0 {
+						p := parents[depth-1]
+						subs, _ := r.GroupSubtasks.Get(p)
+						r.GroupSubtasks.Set(p, append(subs, key))
+					}
+					parents = append(parents, key)
+					alias = key
+				}
 				if groups {
 					e, ok := r.Results.Get(key)
 					if !ok {
@@ -278,12 +312,12 @@ func TestLMEvalPrintedMMLUTables(t *testing.T) {
 				if n := strings.TrimSpace(c[3]); n != "" {
 					r.NShot[key], _ = strconv.Atoi(n)
 				}
-				r.HigherIsBetter[key] = NewOrderedMap[bool]()
+				r.HigherIsBetter[key] = NewOrderedMap[any]()
 			}
 			if groups {
 				continue
 			}
-			key := strings.TrimLeft(strings.TrimRight(entry.m["alias"].(string), " "), " -")
+			key := entry.m["alias"].(string)
 			metric := strings.TrimSpace(c[4])
 			if c[5] == "↑  " {
 				r.HigherIsBetter[key].Set(metric, true)

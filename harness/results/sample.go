@@ -46,6 +46,32 @@ func NewSample(docID int, doc, target any, arguments, resps [][]any, filtered []
 	return s
 }
 
+// OrderDoc gives a document (and the dicts nested in it) the dataset's
+// key order, as the row lm-eval logs has it; keys cols does not know
+// follow, sorted. Lists are walked, so the structs of a list column take
+// its fields' order.
+func OrderDoc(doc map[string]any, cols *pyval.Columns) *OrderedMap[any] {
+	out := NewOrderedMap[any]()
+	for _, k := range cols.Keys(doc) {
+		out.Set(k, orderValue(doc[k], cols.Field(k)))
+	}
+	return out
+}
+
+func orderValue(v any, cols *pyval.Columns) any {
+	switch x := v.(type) {
+	case map[string]any:
+		return OrderDoc(x, cols)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = orderValue(e, cols)
+		}
+		return out
+	}
+	return v
+}
+
 // sanitize is lm-eval's sanitize_list: every leaf becomes str(leaf).
 func sanitize(v any) any {
 	switch x := v.(type) {

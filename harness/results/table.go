@@ -30,8 +30,9 @@ func (r *Results) Table(column string, sortResults bool) string {
 	headers := []string{first, "Version", "Filter", "n-shot", "Metric", "", "Value", "", "Stderr"}
 	var rows [][]any
 	if section != nil {
-		keys := section.Keys()
+		depth, keys := r.hierarchy(section.Keys())
 		if sortResults {
+			keys = section.Keys()
 			sort.Strings(keys)
 		}
 		for _, k := range keys {
@@ -49,12 +50,22 @@ func (r *Results) Table(column string, sortResults bool) string {
 			if a, ok := dic.Get("alias"); ok {
 				name = a
 			}
-			items := dic.Keys()
+			if d := depth[k]; d > 0 {
+				name = Alias(pyval.Str(name), d)
+			}
+			var items []string
+			for _, k := range dic.Keys() {
+				if isMetricKey(k) {
+					items = append(items, k)
+				}
+			}
+			if len(items) == 0 && len(r.groupChildren(k)) > 0 {
+				// A group without aggregation: its name alone.
+				rows = append(rows, []any{name, version, "", n, " ", "", " ", "", ""})
+				continue
+			}
 			sort.Strings(items)
 			for _, mf := range items {
-				if mf == "alias" {
-					continue
-				}
 				v, _ := dic.Get(mf)
 				m, f, _ := strings.Cut(mf, ",")
 				if strings.HasSuffix(m, "_stderr") {
@@ -63,7 +74,9 @@ func (r *Results) Table(column string, sortResults bool) string {
 				arrow := ""
 				if hib != nil {
 					if b, ok := hib.Get(m); ok {
-						arrow = map[bool]string{true: "↑", false: "↓"}[b]
+						if d, ok := b.(bool); ok { // None has no arrow
+							arrow = map[bool]string{true: "↑", false: "↓"}[d]
+						}
 					}
 				}
 				val := pyValue(v)
@@ -87,6 +100,64 @@ func (r *Results) Table(column string, sortResults bool) string {
 		}
 	}
 	return markdownTable(headers, rows)
+}
+
+// hierarchy is lm-eval's _build_hierarchy_info: each name's depth below
+// the groups of group_subtasks, and the names in display order (root
+// groups sorted, each followed by its children sorted, depth first; then
+// the names in no group, sorted).
+func (r *Results) hierarchy(available []string) (map[string]int, []string) {
+	avail := map[string]bool{}
+	for _, k := range available {
+		avail[k] = true
+	}
+	depth := map[string]int{}
+	var ordered []string
+	var visit func(name string, d int)
+	visit = func(name string, d int) {
+		depth[name] = d
+		if avail[name] {
+			ordered = append(ordered, name)
+		}
+		children := append([]string(nil), r.groupChildren(name)...)
+		sort.Strings(children)
+		for _, c := range children {
+			visit(c, d+1)
+		}
+	}
+	children := map[string]bool{}
+	var groups []string
+	if r.GroupSubtasks != nil {
+		groups = r.GroupSubtasks.Keys()
+		for _, g := range groups {
+			c, _ := r.GroupSubtasks.Get(g)
+			for _, x := range c {
+				children[x] = true
+			}
+		}
+	}
+	sort.Strings(groups)
+	for _, g := range groups {
+		if !children[g] {
+			visit(g, 0)
+		}
+	}
+	rest := append([]string(nil), available...)
+	sort.Strings(rest)
+	for _, k := range rest {
+		if _, ok := depth[k]; !ok {
+			ordered = append(ordered, k)
+		}
+	}
+	return depth, ordered
+}
+
+func (r *Results) groupChildren(name string) []string {
+	if r.GroupSubtasks == nil {
+		return nil
+	}
+	c, _ := r.GroupSubtasks.Get(name)
+	return c
 }
 
 // pyValue maps our JSON-side types to the Python types make_table tests.

@@ -78,9 +78,12 @@ type Config struct {
 	NumFewshot *int
 	// GenerationKwargs as lm-eval completes them: for generate_until tasks
 	// "until" defaults to [fewshot_delimiter]; with no generation_kwargs at
-	// all they are {until: [fewshot_delimiter], do_sample: false,
-	// temperature: 0}.
+	// all they are lm-eval's default_gen_kwargs, {temperature: 0.0,
+	// do_sample: false, max_gen_toks: 256, until: [fewshot_delimiter]}.
 	GenerationKwargs map[string]any
+	// GenKwargsOrder is GenerationKwargs' key order as lm-eval's dict has
+	// it (the YAML's), for the logged requests.
+	GenKwargsOrder []string
 	// MetricList and FilterList are the YAML lists, unresolved.
 	MetricList []map[string]any
 	FilterList []map[string]any
@@ -113,6 +116,9 @@ type FewshotConfig struct {
 	DocToTarget any
 	DocToChoice any
 	Indices     []int
+	// GenPrefix overrides the task's gen_prefix for the examples; nil =
+	// the task's.
+	GenPrefix *string
 }
 
 // Version is metadata.version, or nil.
@@ -121,23 +127,6 @@ func (c *Config) Version() any {
 		return nil
 	}
 	return c.Metadata["version"]
-}
-
-// metricIsFunc reports whether name is a metric_list entry's native
-// function (`metric: !function name`).
-func (c *Config) metricIsFunc(name string) bool {
-	lists := [][]map[string]any{c.MetricList}
-	for _, f := range c.FilterList {
-		lists = append(lists, mapList(f["metric_list"]))
-	}
-	for _, l := range lists {
-		for _, m := range l {
-			if f, ok := m["metric"].(*Func); ok && f.Name == name {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // MetricNames lists the metrics named in metric_list and in the filter
@@ -351,11 +340,15 @@ func parseConfig(raw map[string]any, file string) (*Config, []string, error) {
 	}
 	c.UnsafeCode = toBool(raw["unsafe_code"])
 
-	// Generation kwargs as TaskConfig.__post_init__ completes them.
+	// Generation kwargs as TaskConfig.__post_init__ completes them, with
+	// their dict order (the YAML's, "until" appended when missing).
 	if gk, ok := raw["generation_kwargs"].(map[string]any); ok {
+		order, _ := gk[genKwargsOrderKey].([]string)
 		g := make(map[string]any, len(gk)+1)
 		for k, v := range gk {
-			g[k] = v
+			if k != genKwargsOrderKey {
+				g[k] = v
+			}
 		}
 		if t, ok := g["temperature"]; ok {
 			if n, ok := toInt(t); ok {
@@ -364,14 +357,26 @@ func parseConfig(raw map[string]any, file string) (*Config, []string, error) {
 		}
 		if _, ok := g["until"]; !ok {
 			g["until"] = []any{c.FewshotDelimiter}
+			order = append(order, "until")
 		}
 		c.GenerationKwargs = g
-	} else if c.OutputType == OutputGenerateUntil {
-		c.GenerationKwargs = map[string]any{
-			"until":       []any{c.FewshotDelimiter},
-			"do_sample":   false,
-			"temperature": 0,
+		c.GenKwargsOrder = order
+		clean := make(map[string]any, len(g))
+		for k, v := range gk {
+			if k != genKwargsOrderKey {
+				clean[k] = v
+			}
 		}
+		raw["generation_kwargs"] = clean
+	} else if c.OutputType == OutputGenerateUntil {
+		// lm_eval/defaults.py default_gen_kwargs.
+		c.GenerationKwargs = map[string]any{
+			"temperature":  0.0,
+			"do_sample":    false,
+			"max_gen_toks": DefaultMaxGenToks,
+			"until":        []any{c.FewshotDelimiter},
+		}
+		c.GenKwargsOrder = []string{"temperature", "do_sample", "max_gen_toks", "until"}
 	}
 
 	if fc, ok := raw["fewshot_config"].(map[string]any); ok {
@@ -408,6 +413,10 @@ func parseConfig(raw map[string]any, file string) (*Config, []string, error) {
 			c.Fewshot.ProcessDocs = f
 		}
 		c.Fewshot.DocToText, c.Fewshot.DocToTarget, c.Fewshot.DocToChoice = fc["doc_to_text"], fc["doc_to_target"], fc["doc_to_choice"]
+		if v, ok := fc["gen_prefix"]; ok && v != nil {
+			s := pyval.Str(v)
+			c.Fewshot.GenPrefix = &s
+		}
 		if l, ok := fc["fewshot_indices"].([]any); ok {
 			for _, e := range l {
 				n, ok := toInt(e)

@@ -3,9 +3,11 @@ package task
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"lmeval/harness/model"
 	"lmeval/harness/pyrand"
+	"lmeval/harness/pyre"
 	"lmeval/harness/pyval"
 )
 
@@ -116,12 +118,8 @@ type shot struct {
 
 // shots is ContextSampler.get_context split into its examples, so that a
 // prompt too long for the context can drop examples from the end.
-func (t *Task) shots(s *sampler, doc Doc, k int, genPrefix *string) ([]shot, error) {
+func (t *Task) shots(s *sampler, doc Doc, k int) ([]shot, error) {
 	c := t.Config
-	prefix := ""
-	if genPrefix != nil && *genPrefix != "" {
-		prefix = *genPrefix + " "
-	}
 	drawn, err := s.sample(t.drawCount(k))
 	if err != nil {
 		return nil, err
@@ -146,6 +144,12 @@ func (t *Task) shots(s *sampler, doc Doc, k int, genPrefix *string) ([]shot, err
 		target, err := t.DocToTarget(d, fc.DocToTarget)
 		if err != nil {
 			return nil, fmt.Errorf("few-shot doc_to_target: %w", err)
+		}
+		// lm-eval renders the few-shot gen_prefix (fewshot_config's, else
+		// the task's) on the example itself.
+		gp, err := t.fewshotGenPrefix(d)
+		if err != nil {
+			return nil, err
 		}
 		var sh shot
 		switch x := content.(type) {
@@ -194,12 +198,23 @@ func (t *Task) shots(s *sampler, doc Doc, k int, genPrefix *string) ([]shot, err
 			}
 			answer = choices[i]
 		}
-		sh.assistant = prefix + answer
-		if ts, isStr := target.(string); !isStr || ts != "" {
+		// build_qa_turn: the target delimiter follows the question when
+		// there is an answer and no gen_prefix, or when the gen_prefix
+		// needs one; the answer is joined to the gen_prefix with a space
+		// unless either side has whitespace there.
+		ts, isStr := target.(string)
+		hasAnswer := !isStr || ts != ""
+		if hasAnswer && gp == "" || gp != "" && requiresDelimiter(sh.user, gp) {
 			b.WriteString(c.TargetDelimiter)
-			b.WriteString(prefix)
-			b.WriteString(answer)
+		}
+		switch {
+		case hasAnswer:
+			sh.assistant = maybeDelimit(gp, answer)
+			b.WriteString(sh.assistant)
 			b.WriteString(c.FewshotDelimiter)
+		case gp != "":
+			sh.assistant = gp
+			b.WriteString(gp)
 		}
 		sh.flat = b.String()
 		out = append(out, sh)
@@ -238,7 +253,7 @@ func (t *Task) buildDoc(d *DocInfo, smp *sampler, genKwargs map[string]any, opts
 				return err
 			}
 		}
-		if shots, err = t.shots(smp, doc, t.NumFewshot, genPrefix); err != nil {
+		if shots, err = t.shots(smp, doc, t.NumFewshot); err != nil {
 			return err
 		}
 	}
@@ -257,7 +272,7 @@ func (t *Task) buildDoc(d *DocInfo, smp *sampler, genKwargs map[string]any, opts
 	}
 	suffix := ""
 	if genPrefix != nil {
-		suffix = c.TargetDelimiter + *genPrefix
+		suffix = *genPrefix
 	}
 	var question string
 	switch x := example.(type) {
@@ -290,7 +305,11 @@ func (t *Task) buildDoc(d *DocInfo, smp *sampler, genKwargs map[string]any, opts
 				d.Contexts[i] = labeled + ch
 			}
 		} else {
-			d.Context = labeled + question + suffix
+			d.Context = labeled + question
+			if suffix != "" && requiresDelimiter(question, suffix) {
+				d.Context += c.TargetDelimiter
+			}
+			d.Context += suffix
 		}
 		fits, err := t.fits(d, genKwargs, opts)
 		if err != nil {
@@ -303,6 +322,52 @@ func (t *Task) buildDoc(d *DocInfo, smp *sampler, genKwargs map[string]any, opts
 	}
 	d.Shots, d.Cut = used, len(shots)-used
 	return t.requests(d, genKwargs, opts)
+}
+
+// requiresDelimiter is lm-eval's api.utils.requires_delimiter: neither
+// side has whitespace at the join (and the prefix is not empty).
+func requiresDelimiter(prefix, suffix string) bool {
+	if prefix == "" || suffix == "" {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(prefix)
+	first, _ := utf8.DecodeRuneInString(suffix)
+	return !pyre.IsSpace(last) && !pyre.IsSpace(first)
+}
+
+// maybeDelimit is lm-eval's api.utils.maybe_delimit with a space: prefix
+// and suffix joined, with a space between unless either is empty or has
+// whitespace at the join.
+func maybeDelimit(prefix, suffix string) string {
+	if prefix == "" || suffix == "" {
+		return prefix + suffix
+	}
+	if requiresDelimiter(prefix, suffix) {
+		return prefix + " " + suffix
+	}
+	return prefix + suffix
+}
+
+// fewshotGenPrefix is the gen_prefix of a few-shot example (lm-eval's
+// resolve_field of fewshot_config.gen_prefix, which defaults to the
+// task's): a document field, else a template rendered on the example; ""
+// when unset.
+func (t *Task) fewshotGenPrefix(d Doc) (string, error) {
+	gp := t.Config.Fewshot.GenPrefix
+	if gp == nil {
+		gp = t.Config.GenPrefix
+	}
+	if gp == nil || *gp == "" {
+		return "", nil
+	}
+	if v, ok := d[*gp]; ok {
+		return pyval.Str(v), nil
+	}
+	s, err := t.render(*gp, d)
+	if err != nil {
+		return "", fmt.Errorf("few-shot gen_prefix: %w", err)
+	}
+	return s, nil
 }
 
 func flatShots(shots []shot) string {

@@ -15,6 +15,8 @@ type Doc = map[string]any
 // filters — any value, which the evaluator type-asserts).
 type (
 	// ProcessDocsFunc is process_docs: it maps a split's documents.
+	// Columns it adds go after the dataset's, sorted; register a MapDocs
+	// to give them the Python function's order.
 	ProcessDocsFunc func(docs []Doc) ([]Doc, error)
 	// DocFunc is doc_to_text, doc_to_target, doc_to_choice or gen_prefix:
 	// it returns a string, an int (an index among the choices), a []string
@@ -100,12 +102,33 @@ func callDoc(f *Func, doc Doc) (any, error) {
 	return v, nil
 }
 
+// MapDocs is a process_docs that is datasets' Dataset.map(fn) in Python:
+// Fn maps the documents, and Columns names the keys fn's returned dict
+// sets, in its order. Dataset.map keeps the columns a document had in
+// their place and appends the new ones in that order, so the documents
+// lm-eval logs (and their doc_hash) have the keys in that order too.
+type MapDocs struct {
+	Fn      ProcessDocsFunc
+	Columns []string
+}
+
+// addedColumns is the order a process_docs gives the columns it adds (nil:
+// unknown, sorted).
+func addedColumns(f *Func) []string {
+	if m, ok := f.Fn.(MapDocs); ok {
+		return m.Columns
+	}
+	return nil
+}
+
 func callProcessDocs(f *Func, docs []Doc) ([]Doc, error) {
 	var (
 		out []Doc
 		err error
 	)
 	switch fn := f.Fn.(type) {
+	case MapDocs:
+		out, err = fn.Fn(docs)
 	case ProcessDocsFunc:
 		out, err = fn(docs)
 	case func([]Doc) ([]Doc, error):

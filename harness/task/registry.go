@@ -63,6 +63,7 @@ type Registry struct {
 	sources  []*source
 	warnings []string
 	warned   map[string]bool // stale-port warnings already given
+	broken   []brokenFile    // files the index skipped, for Match's error
 }
 
 // NewRegistry returns an empty registry.
@@ -82,7 +83,13 @@ func (r *Registry) warnf(format string, args ...any) {
 // messages and is the directory `!function` lookups see; use "" for the
 // built-in task tree.
 func (r *Registry) AddFS(name string, fsys fs.FS) error {
-	src := &source{name: name, fsys: fsys}
+	return r.AddFSFiltered(name, fsys, nil)
+}
+
+// AddFSFiltered is AddFS indexing only the tasks and groups whose names
+// keep accepts (all when keep is nil); tags follow their tasks.
+func (r *Registry) AddFSFiltered(name string, fsys fs.FS, keep func(name string) bool) error {
+	src := &source{name: name, fsys: fsys, keep: keep}
 	r.sources = append(r.sources, src)
 	ix := newIndexer()
 	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -107,6 +114,7 @@ func (r *Registry) AddFS(name string, fsys fs.FS) error {
 		cfg, err := ix.config(f, data, nil)
 		if err != nil {
 			r.warnf("%s: skipped: %v", f, err)
+			r.broken = append(r.broken, brokenFile{file: f.String(), names: declaredNames(data, p), err: err})
 			return nil
 		}
 		r.indexConfig(f, cfg)
@@ -267,7 +275,10 @@ func tagList(v any) []string {
 	return nil
 }
 
-func (r *Registry) put(e *Entry) {
+func (r *Registry) put(e *Entry) bool {
+	if k := e.ref.src; k != nil && k.keep != nil && !k.keep(e.Name) {
+		return false
+	}
 	if old, dup := r.entries[e.Name]; dup && old.Kind != KindTag {
 		switch e.Kind {
 		case KindGroup:
@@ -280,6 +291,7 @@ func (r *Registry) put(e *Entry) {
 		}
 	}
 	r.entries[e.Name] = e
+	return true
 }
 
 func (r *Registry) untag(old *Entry) {
@@ -324,13 +336,15 @@ func (r *Registry) indexConfig(f fileRef, cfg map[string]any) {
 		if name == "" {
 			return
 		}
-		r.put(&Entry{Name: name, Kind: KindPythonTask, File: f.String(), Tags: tags, ref: f, listItem: -1})
-		r.registerTags(name, tags)
+		if r.put(&Entry{Name: name, Kind: KindPythonTask, File: f.String(), Tags: tags, ref: f, listItem: -1}) {
+			r.registerTags(name, tags)
+		}
 	case cfg["group"] != nil && taskIsName:
 		// Old-style task with `group:`, which lm-eval treats as a tag.
 		tags = append(tags, tagList(cfg["group"])...)
-		r.put(&Entry{Name: taskName, Kind: KindTask, File: f.String(), Tags: tags, ref: f, listItem: -1})
-		r.registerTags(taskName, tags)
+		if r.put(&Entry{Name: taskName, Kind: KindTask, File: f.String(), Tags: tags, ref: f, listItem: -1}) {
+			r.registerTags(taskName, tags)
+		}
 	case cfg["group"] != nil:
 		name, ok := cfg["group"].(string)
 		if !ok {
@@ -352,8 +366,9 @@ func (r *Registry) indexConfig(f fileRef, cfg map[string]any) {
 			if name == "" {
 				continue
 			}
-			r.put(&Entry{Name: name, Kind: KindTask, File: f.String(), Tags: itemTags, ref: f, listItem: i})
-			r.registerTags(name, itemTags)
+			if r.put(&Entry{Name: name, Kind: KindTask, File: f.String(), Tags: itemTags, ref: f, listItem: i}) {
+				r.registerTags(name, itemTags)
+			}
 		}
 	case cfg["task"] != nil:
 		if _, isList := cfg["task"].([]any); isList {
@@ -363,8 +378,9 @@ func (r *Registry) indexConfig(f fileRef, cfg map[string]any) {
 		if !taskIsName {
 			return
 		}
-		r.put(&Entry{Name: taskName, Kind: KindTask, File: f.String(), Tags: tags, ref: f, listItem: -1})
-		r.registerTags(taskName, tags)
+		if r.put(&Entry{Name: taskName, Kind: KindTask, File: f.String(), Tags: tags, ref: f, listItem: -1}) {
+			r.registerTags(taskName, tags)
+		}
 	}
 }
 
@@ -425,7 +441,9 @@ func (r *Registry) Tags() []string { return r.names(KindTag) }
 // name; a name that is an existing YAML file path is kept as is, and a
 // directory stands for the *.yaml files directly in it. The
 // result keeps the order of patterns, each pattern's matches sorted. An
-// error names the patterns that match nothing.
+// error names the patterns that match nothing, with the closest names
+// ("did you mean ...?"), or, for a name declared by a file the index
+// skipped, that file and its parse error.
 func (r *Registry) Match(patterns []string) ([]string, error) {
 	var out, missing []string
 	seen := map[string]bool{}
@@ -467,7 +485,7 @@ func (r *Registry) Match(patterns []string) ([]string, error) {
 		missing = append(missing, p)
 	}
 	if len(missing) > 0 {
-		return out, fmt.Errorf("tasks not found: %s", strings.Join(missing, ", "))
+		return out, r.notFoundError(missing)
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"lmeval/harness/jinja"
@@ -33,6 +34,10 @@ type DatasetSpec struct {
 // DocLoader returns the documents of one split of a dataset.
 type DocLoader func(ctx context.Context, spec DatasetSpec, split string) ([]Doc, error)
 
+// ColumnLoader returns the column order of one split of a dataset, as the
+// DocLoader's documents have it in the dataset (see pyval.Columns).
+type ColumnLoader func(ctx context.Context, spec DatasetSpec, split string) (*pyval.Columns, error)
+
 // DefaultFewshotSeed is lm-eval's default --fewshot_random_seed.
 const DefaultFewshotSeed = 1234
 
@@ -51,11 +56,15 @@ type Task struct {
 	Docs           []*DocInfo // the evaluated documents, in order
 	Instances      []Instance // every request, document by document
 	Fewshot        FewshotReport
+	// GenKwargsOrder is the order of the requests' generation kwargs'
+	// keys in lm-eval's dict: the task's, then --gen_kwargs' new ones.
+	GenKwargsOrder []string
 
 	tmpl     Templater
 	features map[string]bool
 	splits   map[string][]Doc
-	dataset  map[string][]Doc // custom_dataset output
+	columns  map[string]*pyval.Columns // per key of splits; nil: unknown
+	dataset  map[string][]Doc          // custom_dataset output
 }
 
 // DocInfo is one evaluated document with what the evaluator scores it by.
@@ -121,6 +130,10 @@ type BuildOptions struct {
 	// Loader provides documents (required unless the task has
 	// custom_dataset).
 	Loader DocLoader
+	// Columns, when set, gives the Loader's splits' column order, which
+	// the logged documents keep (Task.Columns); without it their keys are
+	// sorted.
+	Columns ColumnLoader
 	// Limit: a count (>= 1) or a fraction (< 1) of the evaluation
 	// documents; 0 for all.
 	Limit float64
@@ -133,8 +146,11 @@ type BuildOptions struct {
 	FewshotSeed *int64
 	// SystemInstruction precedes the description and the shots.
 	SystemInstruction string
-	// GenKwargs update the task's generation_kwargs (--gen_kwargs).
-	GenKwargs map[string]any
+	// GenKwargs update the task's generation_kwargs (--gen_kwargs);
+	// GenKwargsOrder is their keys' order (new keys are appended in it, as
+	// Python's dict.update does; keys it lacks follow sorted).
+	GenKwargs      map[string]any
+	GenKwargsOrder []string
 	// CountTokens and MaxTokens, when both set, cut shots from documents
 	// whose longest request would exceed MaxTokens (for generate_until,
 	// MaxTokens minus max_gen_toks).
@@ -255,6 +271,12 @@ func (t *Task) build(ctx context.Context, opts BuildOptions) error {
 			genKwargs[k] = v
 		}
 	}
+	t.GenKwargsOrder = append([]string(nil), c.GenKwargsOrder...)
+	for _, k := range opts.GenKwargsOrder {
+		if _, ok := opts.GenKwargs[k]; ok && !slices.Contains(t.GenKwargsOrder, k) {
+			t.GenKwargsOrder = append(t.GenKwargsOrder, k)
+		}
+	}
 
 	// The documents to evaluate, as doc_iterator: --samples keep split
 	// order and are numbered from 0 among themselves.
@@ -341,9 +363,17 @@ func (t *Task) loadSplit(ctx context.Context, opts BuildOptions, split string) (
 		if opts.Loader == nil {
 			return nil, fmt.Errorf("no document loader for dataset %s", c.DatasetPath)
 		}
-		docs, err = opts.Loader(ctx, DatasetSpec{Path: c.DatasetPath, Name: c.DatasetName, Kwargs: c.DatasetKwargs}, split)
+		spec := DatasetSpec{Path: c.DatasetPath, Name: c.DatasetName, Kwargs: c.DatasetKwargs}
+		docs, err = opts.Loader(ctx, spec, split)
 		if err != nil {
 			return nil, fmt.Errorf("load split %s: %w", split, err)
+		}
+		if opts.Columns != nil {
+			cols, err := opts.Columns(ctx, spec, split)
+			if err != nil {
+				return nil, fmt.Errorf("load split %s: %w", split, err)
+			}
+			t.setColumns(split, cols)
 		}
 	}
 	if t.splits == nil {
@@ -351,6 +381,19 @@ func (t *Task) loadSplit(ctx context.Context, opts BuildOptions, split string) (
 	}
 	t.splits[split] = docs
 	return docs, nil
+}
+
+func (t *Task) setColumns(key string, cols *pyval.Columns) {
+	if t.columns == nil {
+		t.columns = map[string]*pyval.Columns{}
+	}
+	t.columns[key] = cols
+}
+
+// Columns is the column order of the evaluated documents (after
+// process_docs), nil when the loader gave none.
+func (t *Task) Columns() *pyval.Columns {
+	return t.columns["\x00processed:"+t.EvalSplit]
 }
 
 // processedSplit is a split after process_docs (training_docs() and
@@ -364,10 +407,17 @@ func (t *Task) processedSplit(ctx context.Context, opts BuildOptions, split stri
 	if err != nil {
 		return nil, err
 	}
+	cols := t.columns[split]
 	if t.Config.ProcessDocs != nil {
 		if docs, err = callProcessDocs(t.Config.ProcessDocs, docs); err != nil {
 			return nil, fmt.Errorf("process_docs on split %s: %w", split, err)
 		}
+		if cols != nil {
+			cols = cols.Mapped(docs, addedColumns(t.Config.ProcessDocs))
+		}
+	}
+	if cols != nil {
+		t.setColumns(key, cols)
 	}
 	t.splits[key] = docs
 	return docs, nil

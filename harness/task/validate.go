@@ -41,6 +41,9 @@ var ErrNotLocal = errors.New("documents not available locally")
 // not available locally.
 const NotLocalNote = "documents not available locally: skipped rendering"
 
+// UnsafeCodeNote is the note for a task marked unsafe_code.
+const UnsafeCodeNote = "runs the model's code (unsafe_code: true): run it with --confirm_run_unsafe_code"
+
 // ValidateOptions say how deeply Validate checks.
 type ValidateOptions struct {
 	// Loader, when set, lets Validate build the first documents of each
@@ -92,16 +95,18 @@ func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOpt
 		n = 3
 	}
 	for _, g := range sel.Groups() {
-		// A member's own metric (from its process_results or a native
-		// metric function) may be aggregated too.
-		ofMembers := map[string]bool{}
+		// A member's function metric may name its results freely (a dict
+		// such as {"pass@1": ...}): such names cannot be checked here.
+		dynamic := false
 		for _, t := range g.AllTasks(true) {
-			for _, m := range t.Config.MetricNames() {
-				ofMembers[m] = true
+			for _, m := range t.Config.MetricList {
+				if _, ok := m["metric"].(*Func); ok {
+					dynamic = true
+				}
 			}
 		}
 		for _, a := range g.Aggregate {
-			if opts.MetricKnown != nil && !opts.MetricKnown(a.Metric) && !ofMembers[a.Metric] {
+			if opts.MetricKnown != nil && !dynamic && !opts.MetricKnown(a.Metric) && !memberMetric(g, a.Metric) {
 				probs = append(probs, Problem{Name: g.Name, File: g.File, Message: fmt.Sprintf("aggregate_metric_list: unknown metric %q", a.Metric)})
 			}
 		}
@@ -132,6 +137,9 @@ func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOpt
 				}
 			}
 		}
+		if c.UnsafeCode {
+			probs = append(probs, Problem{Name: t.Name, File: c.File, Note: true, Message: UnsafeCodeNote})
+		}
 		if c.DocToText == nil && c.OutputType != OutputLoglikelihoodRolling {
 			add("doc_to_text is not set")
 		}
@@ -145,8 +153,14 @@ func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOpt
 			add("neither test_split nor validation_split is set")
 		}
 		if opts.MetricKnown != nil && c.ProcessResults == nil {
+			fnMetric := map[string]bool{}
+			for _, m := range c.MetricList {
+				if f, ok := m["metric"].(*Func); ok {
+					fnMetric[f.Name] = true // a native function, resolved at load
+				}
+			}
 			for _, m := range c.MetricNames() {
-				if !opts.MetricKnown(m) && !c.metricIsFunc(m) {
+				if !fnMetric[m] && !opts.MetricKnown(m) {
 					add("metric_list: unknown metric %q", m)
 				}
 			}
@@ -196,4 +210,21 @@ func sortedAnyKeys(m map[string]any) []string {
 		keys[k] = true
 	}
 	return sortedKeys(keys)
+}
+
+// memberMetric reports whether a member task of g lists metric in its
+// metric_list while its process_results produces the values (a metric
+// such as minerva_math's math_verify that only exists there).
+func memberMetric(g *Group, metric string) bool {
+	for _, t := range g.AllTasks(true) {
+		if t.Config.ProcessResults == nil {
+			continue
+		}
+		for _, m := range t.Config.MetricNames() {
+			if m == metric {
+				return true
+			}
+		}
+	}
+	return false
 }

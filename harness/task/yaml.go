@@ -7,6 +7,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -36,6 +38,7 @@ func (f *Func) String() string { return "!function " + f.Name }
 type source struct {
 	name string // qualifies paths: "" for the built-in tree, the absolute directory otherwise
 	fsys fs.FS
+	keep func(name string) bool // nil: index every name
 }
 
 func (s *source) display(p string) string {
@@ -175,7 +178,7 @@ func includeList(inc any) ([]string, error) {
 func parseYAML(data []byte, dir string) (map[string]any, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, err
+		return nil, yamlLineFix(err)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return map[string]any{}, nil
@@ -192,6 +195,22 @@ func parseYAML(data []byte, dir string) (map[string]any, error) {
 		return nil, fmt.Errorf("top level is %T, want a mapping", v)
 	}
 	return m, nil
+}
+
+// yamlParserLine matches yaml.v3's parser errors (not its scanner's),
+// whose line number it prints 0-based.
+var yamlParserLine = regexp.MustCompile(`^yaml: line (\d+): (did not find expected (node content|key|'-' indicator|',' or '\]'|',' or '\}'|<document start>)|found (duplicate|incompatible|undefined) )`)
+
+// yamlLineFix makes the line of a yaml.v3 parser error 1-based, as its
+// scanner errors are: "tag: [a" on line 2 is reported at line 1 otherwise.
+func yamlLineFix(err error) error {
+	m := yamlParserLine.FindStringSubmatchIndex(err.Error())
+	if m == nil {
+		return err
+	}
+	msg := err.Error()
+	n, _ := strconv.Atoi(msg[m[2]:m[3]])
+	return errors.New(msg[:m[2]] + strconv.Itoa(n+1) + msg[m[3]:])
 }
 
 func convertNode(n *yaml.Node, dir, key string) (any, error) {
@@ -219,6 +238,7 @@ func convertNode(n *yaml.Node, dir, key string) (any, error) {
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
 		var values, pairs []any
+		var order []string
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			kn, vn := n.Content[i], n.Content[i+1]
 			if kn.Kind == yaml.ScalarNode && kn.Tag == "!!merge" {
@@ -243,6 +263,9 @@ func convertNode(n *yaml.Node, dir, key string) (any, error) {
 			if err != nil {
 				return nil, err
 			}
+			if _, dup := out[k]; !dup {
+				order = append(order, k)
+			}
 			out[k] = v
 			values = append(values, v)
 			pairs = append(pairs, []any{k, v})
@@ -254,6 +277,10 @@ func convertNode(n *yaml.Node, dir, key string) (any, error) {
 			// A Python dict whose order matters (bbh's MapRegexFilter
 			// tries the patterns in order): its [key, value] pairs.
 			return pairs, nil
+		}
+		if key == "generation_kwargs" {
+			// Their order reaches the logged requests; see genKwargsOrder.
+			out[genKwargsOrderKey] = order
 		}
 		return out, nil
 	case yaml.ScalarNode:
@@ -271,3 +298,7 @@ func convertNode(n *yaml.Node, dir, key string) (any, error) {
 	}
 	return nil, fmt.Errorf("line %d: unsupported YAML node", n.Line)
 }
+
+// genKwargsOrderKey holds, inside a parsed generation_kwargs mapping, its
+// keys in the YAML's order (a map has none); Config takes it out.
+const genKwargsOrderKey = "\x00order"

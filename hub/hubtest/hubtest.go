@@ -4,16 +4,22 @@
 // path (and the X-Repo-Commit / X-Linked-Etag / X-Linked-Size headers the Hub
 // sends), the Parquet conversion API of datasets, legacy-name redirects,
 // gated repositories, Range requests, and injected faults (a download cut in
-// the middle, corrupted bytes).
+// the middle, corrupted bytes). Writes as huggingface_hub makes them are
+// served too: whoami, repository creation (private repositories are hidden
+// from other callers), the preupload and commit API (NDJSON, base64
+// files) and the gating setting, with injected commit failures.
 package hubtest
 
 import (
 	"bytes"
 	"crypto/sha1"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -25,8 +31,16 @@ import (
 	"time"
 )
 
-// Token is the token that opens gated repositories.
+// Token is the token that opens gated repositories; it is also the one
+// token allowed to write, as User.
 const Token = "hf_hubtestTokenThatOpensGatedRepositories00"
+
+// User is the owner of Token (whoami's name).
+const User = "hubtest-user"
+
+// LFSThreshold is the size from which preupload asks for an LFS upload, as
+// the Hub does for large files.
+const LFSThreshold = 10 << 20
 
 // Request is one request the server received.
 type Request struct {
@@ -44,7 +58,16 @@ type file struct {
 
 type repo struct {
 	gated    bool
+	private  bool
 	branches map[string]map[string]*file // branch -> path -> file
+	commits  []Commit
+}
+
+// Commit is one commit the server received: its message and the paths it
+// wrote.
+type Commit struct {
+	Message string
+	Paths   []string
 }
 
 // Server is a fake Hub. Configure it with the Add*/Set* methods, then point
@@ -60,6 +83,7 @@ type Server struct {
 	corrupt  map[string]bool // etag -> serve altered bytes
 	delay    time.Duration
 	pageSize int
+	failing  int // commits still to fail with HTTP 500
 }
 
 // New starts a server that stops when the test ends.
@@ -198,6 +222,43 @@ func (s *Server) Commit(typ, id, branch string) string {
 	return commitOf(r.branches[branch])
 }
 
+// FailCommits makes the next n commits fail with HTTP 500.
+func (s *Server) FailCommits(n int) {
+	s.mu.Lock()
+	s.failing = n
+	s.mu.Unlock()
+}
+
+// Commits lists the commits made to a repository, oldest first.
+func (s *Server) Commits(typ, id string) []Commit {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r := s.repos[key(typ, id)]; r != nil {
+		return append([]Commit(nil), r.commits...)
+	}
+	return nil
+}
+
+// File returns a file's content on a branch ("" means main).
+func (s *Server) File(typ, id, branch, path string) ([]byte, bool) {
+	if f := s.lookup(typ, id, branch, path); f != nil {
+		return append([]byte(nil), f.data...), true
+	}
+	return nil, false
+}
+
+// Repo reports whether a repository exists, and whether it is private and
+// gated.
+func (s *Server) Repo(typ, id string) (exists, private, gated bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.repos[key(typ, id)]
+	if r == nil {
+		return false, false, false
+	}
+	return true, r.private, r.gated
+}
+
 // Requests returns the requests received so far.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
@@ -288,6 +349,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 
 	switch {
+	case p == "/api/whoami-v2":
+		s.serveWhoAmI(w, r)
+	case p == "/api/repos/create":
+		s.serveCreate(w, r)
 	case strings.HasPrefix(p, "/cdn/"):
 		s.serveCDN(w, r, strings.TrimPrefix(p, "/cdn/"))
 	case strings.HasPrefix(p, "/api/models/"):
@@ -340,7 +405,7 @@ func (s *Server) access(w http.ResponseWriter, r *http.Request, typ, prefix, id,
 		http.Redirect(w, r, loc, http.StatusTemporaryRedirect)
 		return nil
 	}
-	if rp == nil {
+	if rp == nil || rp.private && r.Header.Get("Authorization") != "Bearer "+Token {
 		hubError(w, http.StatusNotFound, "RepoNotFound", "Repository Not Found for url: "+r.URL.String())
 		return nil
 	}
@@ -367,9 +432,13 @@ func unescape(s string) string {
 }
 
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, typ, prefix, rest string) {
-	id, tail := splitID(rest, "revision", "refs", "tree", "parquet")
+	id, tail := splitID(rest, "revision", "refs", "tree", "parquet", "preupload", "commit", "settings")
 	rp := s.access(w, r, typ, prefix, id, tail)
 	if rp == nil {
+		return
+	}
+	if seg, _, _ := strings.Cut(tail, "/"); seg == "preupload" || seg == "commit" || seg == "settings" {
+		s.serveWrite(w, r, rp, typ, id, seg, tail)
 		return
 	}
 	s.mu.Lock()
@@ -655,4 +724,199 @@ func (s *Server) serveBytes(w http.ResponseWriter, r *http.Request, f *file) {
 	}
 	// Abort the connection with the body unfinished.
 	panic(http.ErrAbortHandler)
+}
+
+// writer checks the caller may write: Token, else 401.
+func writer(w http.ResponseWriter, r *http.Request) bool {
+	if r.Header.Get("Authorization") != "Bearer "+Token {
+		hubError(w, http.StatusUnauthorized, "", "Invalid credentials in Authorization header")
+		return false
+	}
+	return true
+}
+
+func (s *Server) serveWhoAmI(w http.ResponseWriter, r *http.Request) {
+	if writer(w, r) {
+		writeJSON(w, map[string]any{"type": "user", "name": User})
+	}
+}
+
+// serveCreate is POST /api/repos/create {"name", "organization", "private",
+// "type"}: 409 when the repository exists.
+func (s *Server) serveCreate(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		hubError(w, http.StatusMethodNotAllowed, "", "POST only")
+		return
+	}
+	if !writer(w, r) {
+		return
+	}
+	var req struct {
+		Name         string `json:"name"`
+		Organization string `json:"organization"`
+		Private      bool   `json:"private"`
+		Type         string `json:"type"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Name == "" {
+		hubError(w, http.StatusBadRequest, "", "bad create request")
+		return
+	}
+	if req.Type == "" {
+		req.Type = "model"
+	}
+	id := req.Name
+	if req.Organization != "" {
+		id = req.Organization + "/" + req.Name
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.repos[key(req.Type, id)] != nil {
+		hubError(w, http.StatusConflict, "", "You already created this "+req.Type+" repo")
+		return
+	}
+	s.repos[key(req.Type, id)] = &repo{private: req.Private, branches: map[string]map[string]*file{"main": {}}}
+	writeJSON(w, map[string]any{"url": s.URL + "/" + map[string]string{"dataset": "datasets/", "model": ""}[req.Type] + id})
+}
+
+// serveWrite answers preupload, commit and settings for an existing repo.
+func (s *Server) serveWrite(w http.ResponseWriter, r *http.Request, rp *repo, typ, id, seg, tail string) {
+	if !writer(w, r) {
+		return
+	}
+	if seg == "settings" {
+		var req struct {
+			Gated any `json:"gated"`
+		}
+		if r.Method != http.MethodPut || json.NewDecoder(r.Body).Decode(&req) != nil {
+			hubError(w, http.StatusBadRequest, "", "bad settings request")
+			return
+		}
+		s.mu.Lock()
+		rp.gated = req.Gated == "auto" || req.Gated == "manual"
+		s.mu.Unlock()
+		writeJSON(w, map[string]any{})
+		return
+	}
+	if r.Method != http.MethodPost {
+		hubError(w, http.StatusMethodNotAllowed, "", "POST only")
+		return
+	}
+	branch := unescape(strings.TrimPrefix(tail, seg+"/"))
+	s.mu.Lock()
+	_, ok := rp.branches[branch]
+	s.mu.Unlock()
+	if !ok {
+		hubError(w, http.StatusNotFound, "RevisionNotFound", "Invalid rev id: "+branch)
+		return
+	}
+	if seg == "preupload" {
+		var req struct {
+			Files []struct {
+				Path   string `json:"path"`
+				Sample string `json:"sample"`
+				Size   int    `json:"size"`
+			} `json:"files"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			hubError(w, http.StatusBadRequest, "", "bad preupload request")
+			return
+		}
+		type mode struct {
+			Path         string `json:"path"`
+			UploadMode   string `json:"uploadMode"`
+			ShouldIgnore bool   `json:"shouldIgnore"`
+		}
+		out := []mode{}
+		for _, f := range req.Files {
+			m := mode{Path: f.Path, UploadMode: "regular"}
+			if f.Size >= LFSThreshold || strings.HasSuffix(f.Path, ".parquet") || strings.HasSuffix(f.Path, ".gguf") {
+				m.UploadMode = "lfs"
+			}
+			out = append(out, m)
+		}
+		writeJSON(w, map[string]any{"files": out})
+		return
+	}
+	// commit: NDJSON, a header then one line per file.
+	if ct := r.Header.Get("Content-Type"); ct != "application/x-ndjson" {
+		hubError(w, http.StatusBadRequest, "", "commit: Content-Type "+ct+", want application/x-ndjson")
+		return
+	}
+	s.mu.Lock()
+	fail := s.failing > 0
+	if fail {
+		s.failing--
+	}
+	s.mu.Unlock()
+	if fail {
+		hubError(w, http.StatusInternalServerError, "", "injected commit failure")
+		return
+	}
+	dec := json.NewDecoder(r.Body)
+	var c Commit
+	type put struct {
+		path string
+		data []byte
+	}
+	var puts []put
+	for i := 0; ; i++ {
+		var line struct {
+			Key   string          `json:"key"`
+			Value json.RawMessage `json:"value"`
+		}
+		if err := dec.Decode(&line); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			hubError(w, http.StatusBadRequest, "", "commit: bad NDJSON: "+err.Error())
+			return
+		}
+		switch {
+		case i == 0 && line.Key == "header":
+			var h struct {
+				Summary string `json:"summary"`
+			}
+			if json.Unmarshal(line.Value, &h) != nil || h.Summary == "" {
+				hubError(w, http.StatusBadRequest, "", "commit: header without summary")
+				return
+			}
+			c.Message = h.Summary
+		case i > 0 && line.Key == "file":
+			var f struct {
+				Content  string `json:"content"`
+				Path     string `json:"path"`
+				Encoding string `json:"encoding"`
+			}
+			if json.Unmarshal(line.Value, &f) != nil || f.Encoding != "base64" || f.Path == "" {
+				hubError(w, http.StatusBadRequest, "", "commit: bad file line")
+				return
+			}
+			data, err := base64.StdEncoding.DecodeString(f.Content)
+			if err != nil {
+				hubError(w, http.StatusBadRequest, "", "commit: bad base64 for "+f.Path)
+				return
+			}
+			if strings.HasPrefix(f.Path, "/") || strings.Contains("/"+f.Path+"/", "/../") || strings.Contains("/"+f.Path+"/", "/./") {
+				hubError(w, http.StatusBadRequest, "", "commit: invalid path "+f.Path)
+				return
+			}
+			puts = append(puts, put{f.Path, data})
+			c.Paths = append(c.Paths, f.Path)
+		default:
+			hubError(w, http.StatusBadRequest, "", fmt.Sprintf("commit: unexpected line %d key %q", i, line.Key))
+			return
+		}
+	}
+	if c.Message == "" || len(puts) == 0 {
+		hubError(w, http.StatusBadRequest, "", "commit: no header or no files")
+		return
+	}
+	for _, p := range puts {
+		s.AddFile(typ, id, branch, p.path, p.data)
+	}
+	s.mu.Lock()
+	rp.commits = append(rp.commits, c)
+	oid := commitOf(rp.branches[branch])
+	s.mu.Unlock()
+	writeJSON(w, map[string]any{"commitUrl": s.URL + "/commit/" + oid, "commitOid": oid})
 }

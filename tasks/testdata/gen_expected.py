@@ -66,7 +66,6 @@ def hellaswag_process_docs(docs):
         d["query"] = _hs_clean(doc["activity_label"] + ": " + ctx)
         d["choices"] = [_hs_clean(e) for e in doc["endings"]]
         d["gold"] = int(doc["label"])
-        d["answer_letter"] = chr(ord("A") + int(doc["label"]))
         out.append(d)
     return out
 
@@ -329,7 +328,9 @@ class Task:
             gk.setdefault("until", [c["fewshot_delimiter"]])
             c["generation_kwargs"] = gk
         elif c.get("output_type", "generate_until") == "generate_until":
-            c["generation_kwargs"] = {"until": [c["fewshot_delimiter"]], "do_sample": False, "temperature": 0}
+            # lm_eval/defaults.py default_gen_kwargs
+            c["generation_kwargs"] = {"temperature": 0.0, "do_sample": False, "max_gen_toks": 256,
+                                      "until": [c["fewshot_delimiter"]]}
         self.num_fewshot = num_fewshot
         self.raw = splits
         pd = c.get("process_docs")

@@ -138,7 +138,9 @@ class Task:
             if "until" not in c["generation_kwargs"]:
                 c["generation_kwargs"]["until"] = [c["fewshot_delimiter"]]
         elif c["output_type"] == "generate_until":
-            c["generation_kwargs"] = {"until": [c["fewshot_delimiter"]], "do_sample": False, "temperature": 0}
+            # lm_eval/defaults.py default_gen_kwargs
+            c["generation_kwargs"] = {"temperature": 0.0, "do_sample": False, "max_gen_toks": 256,
+                                      "until": [c["fewshot_delimiter"]]}
         self.data = data
         self.eval_docs = data[c["test_split"]] if c["test_split"] else data[c["validation_split"]]
         self.features = list(self.eval_docs[0].keys())

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"lmeval/backend/remote"
+	"lmeval/engine"
+	"lmeval/harness/model"
+	"lmeval/serve"
+)
+
+var serveClients = flag.String("serve-clients", "1,8,64", "concurrent clients of the `lmeval serve` benchmark (empty: skip it)")
+
+// benchServe measures `lmeval serve` on the multiple-choice workload: the
+// remote backend (local-completions) with 1, 8, 64 concurrent clients
+// against a server on loopback, both in this process, next to in-process
+// Loglikelihood on the same model. Tokens are the requests' context and
+// continuation tokens; rates are per wall second (the server's work is
+// spread over goroutines) and per CPU second of the process.
+func benchServe(paths []string, c *config) error {
+	if strings.TrimSpace(*serveClients) == "" {
+		return nil
+	}
+	var clients []int
+	for _, f := range strings.Split(*serveClients, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return fmt.Errorf("-serve-clients %q: want positive integers", *serveClients)
+		}
+		clients = append(clients, n)
+	}
+	fmt.Println()
+	fmt.Println("| model | multiple choice via | requests/s | tokens/s (wall) | tokens/s (CPU) | vs in-process (wall) | engine calls |")
+	fmt.Println("|---|---|---:|---:|---:|---:|---:|")
+	for _, p := range paths {
+		if err := benchServeModel(p, c, clients); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+func benchServeModel(path string, c *config, clients []int) error {
+	m, err := engine.Load(path, engine.Options{Threads: c.threads, NBatch: c.nBatch, NUBatch: c.nBatch})
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	name := filepath.Base(path)
+	ctx := context.Background()
+	reqs, tokens, err := mcRequests(m, c)
+	if err != nil {
+		return err
+	}
+	in := make([]model.LoglikelihoodRequest, len(reqs))
+	for i, r := range reqs {
+		in[i] = model.LoglikelihoodRequest{Context: r.Context, Continuation: r.Continuation}
+	}
+	row := func(via string, cpu, wall time.Duration, base float64, calls string) float64 {
+		rate := float64(tokens) / wall.Seconds()
+		ratio := "1.00"
+		if base > 0 {
+			ratio = fmt.Sprintf("%.2f", rate/base)
+		}
+		fmt.Printf("| %s | %s | %.0f | %.0f | %.0f | %s | %s |\n", name, via, float64(len(reqs))/wall.Seconds(), rate,
+			float64(tokens)/cpu.Seconds(), ratio, calls)
+		return rate
+	}
+	cpu, wall, err := measure(c.reps, func() error {
+		_, err := m.Loglikelihood(ctx, reqs)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	base := row("in-process run", cpu, wall, 0, "1")
+
+	srv := serve.New(serve.Options{})
+	defer srv.Close()
+	vocab, err := engine.Load(path, engine.Options{VocabOnly: true})
+	if err != nil {
+		return err
+	}
+	defer vocab.Close()
+	if err := srv.SetModel(serve.Model{Engine: m, SHA256: "bench", Tokenizer: vocab}); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: srv.Handler()}
+	go hs.Serve(ln)
+	defer hs.Close()
+	for _, n := range clients {
+		before := srv.Stats()
+		cpu, wall, err := measure(c.reps, func() error {
+			// A fresh client each time: its tokenization goes over HTTP too.
+			lm, err := remote.New(ctx, model.Args{"base_url": "http://" + ln.Addr().String() + "/v1", "num_concurrent": strconv.Itoa(n)}, false)
+			if err != nil {
+				return err
+			}
+			_, err = lm.Loglikelihood(ctx, in)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		st := srv.Stats()
+		calls := fmt.Sprintf("%d", (st.Batches-before.Batches)/int64(c.reps))
+		row(fmt.Sprintf("`lmeval serve`, %d clients", n), cpu, wall, base, calls)
+	}
+	return nil
+}
+
+// mcRequests is the multiple-choice workload of benchModel: questions of
+// about c.ctxToks tokens with 4 short choices each; tokens counts context
+// and continuation tokens.
+func mcRequests(m *engine.Model, c *config) ([]engine.LoglikelihoodRequest, int, error) {
+	r := rand.New(rand.NewSource(42))
+	var mc []engine.LoglikelihoodRequest
+	tokens := 0
+	for q := 0; q < c.questions; q++ {
+		var cx string
+		var toks []int32
+		for words := 8; len(toks) < c.ctxToks; words += 4 {
+			cx = "Question: " + sentence(rand.New(rand.NewSource(int64(q))), words) + "?\nAnswer:"
+			toks, _ = m.Tokenize(cx, true, false)
+		}
+		for k := 0; k < 4; k++ {
+			req := engine.LoglikelihoodRequest{Context: cx, Continuation: " " + sentence(r, 2+k)}
+			ct, cont, err := m.EncodePair(req.Context, req.Continuation)
+			if err != nil {
+				return nil, 0, err
+			}
+			tokens += len(ct) + len(cont)
+			mc = append(mc, req)
+		}
+	}
+	return mc, tokens, nil
+}

@@ -1,0 +1,3 @@
+package main
+
+import _ "lmeval/backend/remote" // registers "local-completions" and "local-chat-completions"

@@ -1,0 +1,259 @@
+package engine
+
+/*
+#include "sweep.h"
+*/
+import "C"
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+	"unsafe"
+)
+
+// PromptRequest asks for the log-probability of every token of Tokens
+// given the tokens before it (OpenAI's completions with echo and
+// logprobs): positions 0..len(Tokens)-2 predict Tokens[1:]. With Next set
+// the distribution after the last token is summarised too (its top tokens
+// are the greedy continuation), which decodes one more token.
+type PromptRequest struct {
+	Tokens []int32
+	Next   bool
+}
+
+// Positions is the number of positions a PromptRequest scores.
+func (r PromptRequest) Positions() int {
+	n := len(r.Tokens) - 1
+	if r.Next {
+		n++
+	}
+	return max(n, 0)
+}
+
+// PromptScores answers a PromptRequest, one entry per scored position p
+// (in order): LogProb[p] is log p(Tokens[p+1] | Tokens[:p+1]) (NaN at the
+// Next position, which has no target), and TopIDs[p*K:(p+1)*K] with
+// TopLogP the K most probable tokens at p, most probable first (ties:
+// lower id first, as the argmax), padded with -1 and -Inf beyond the
+// vocabulary.
+type PromptScores struct {
+	K       int
+	LogProb []float64
+	TopIDs  []int32
+	TopLogP []float64
+}
+
+// ScorePrompts scores every position of each request, keeping the k most
+// probable tokens per position. Requests are decoded together as
+// Loglikelihood decodes them: packed many to a llama_batch, with tokens
+// that requests share from their start decoded once. Scores are computed
+// in double from the full logits row, as Loglikelihood's are, so summing
+// a continuation's LogProb gives Loglikelihood's number for the same
+// tokens, and a continuation is greedy when each token's LogProb equals
+// the top log-prob at its position.
+func (m *Model) ScorePrompts(ctx context.Context, reqs []PromptRequest, k int) ([]PromptScores, error) {
+	if err := m.lock(); err != nil {
+		return nil, err
+	}
+	defer m.mu.Unlock()
+	if m.opts.VocabOnly {
+		return nil, errors.New("engine: model loaded vocabulary-only")
+	}
+	if k < 1 {
+		return nil, fmt.Errorf("engine: score prompts: k %d must be at least 1", k)
+	}
+	out := make([]PromptScores, len(reqs))
+	base := make([]int, len(reqs)) // index of each request's first position
+	total := 0
+	var jobs []job
+	for i, r := range reqs {
+		for _, t := range r.Tokens {
+			if t < 0 || int(t) >= m.info.NVocab {
+				return nil, &RequestError{Op: "score_prompts", Index: i, Request: fmt.Sprintf("%d tokens", len(r.Tokens)),
+					Err: fmt.Errorf("token %d outside the vocabulary [0,%d)", t, m.info.NVocab)}
+			}
+		}
+		n := r.Positions()
+		out[i] = PromptScores{K: k, LogProb: make([]float64, n), TopIDs: make([]int32, n*k), TopLogP: make([]float64, n*k)}
+		base[i] = total
+		total += n
+		if n == 0 {
+			continue
+		}
+		inp := r.Tokens[:n]
+		targets := make([]int32, n)
+		copy(targets, r.Tokens[1:])
+		if len(inp) > m.info.NCtx {
+			return nil, &RequestError{Op: "score_prompts", Index: i, Request: fmt.Sprintf("%d tokens", len(r.Tokens)),
+				Err: fmt.Errorf("%d tokens to decode exceed n_ctx %d", len(inp), m.info.NCtx)}
+		}
+		jobs = append(jobs, job{inp: inp, targets: targets, slot: int32(i)})
+	}
+	lp := make([]float64, total)
+	ids := make([]int32, total*k)
+	lps := make([]float64, total*k)
+	// The position a scored item fills: its job's first position plus the
+	// node's position (every position of a job is scored).
+	err := m.scanJobs(ctx, jobs, k, func(slot, pos int32) int { return base[slot] + int(pos) }, lp, ids, lps)
+	if err != nil {
+		return nil, fmt.Errorf("engine: score prompts: %w", err)
+	}
+	for i, r := range reqs {
+		n := r.Positions()
+		at := base[i]
+		copy(out[i].LogProb, lp[at:at+n])
+		copy(out[i].TopIDs, ids[at*k:(at+n)*k])
+		copy(out[i].TopLogP, lps[at*k:(at+n)*k])
+		if r.Next && n > 0 {
+			out[i].LogProb[n-1] = nan()
+		}
+	}
+	m.stats.Requests += len(reqs)
+	return out, nil
+}
+
+func nan() float64 {
+	var z float64
+	return z / z
+}
+
+// scanJobs decodes jobs as runJobs does (prefix-sharing groups admitted as
+// the cache frees) and summarises each scored row with lm_dist_topk,
+// writing position at(slot, pos) of lp, ids and lps (k per position).
+// Items of one row with the same target (a shared prefix scored for
+// several jobs) are summarised once.
+func (m *Model) scanJobs(ctx context.Context, jobs []job, k int, at func(slot, pos int32) int, lp []float64, ids []int32, lps []float64) error {
+	if len(jobs) == 0 {
+		return nil
+	}
+	nCtx, nBatch, nSeq := m.info.NCtx, m.info.NBatch, m.info.NSeqMax
+	for i := range jobs {
+		m.stats.TokensRequested += int64(len(jobs[i].inp))
+	}
+	groups := planGroups(jobs, !m.opts.NoPrefixSharing, nSeq, min(nCtx, 16*nBatch), 4)
+
+	cMemClear(m.c)
+	defer cMemClear(m.c)
+	free := make([]int32, 0, nSeq)
+	for s := nSeq - 1; s >= 0; s-- {
+		free = append(free, int32(s))
+	}
+	var (
+		active []*group
+		next   int
+		used   int
+		b      batch
+		// unique (row, target) pairs of this decode and, per scored item,
+		// which pair and which position it fills
+		rows, targets []int32
+		itemPair      []int
+		itemAt        []int
+		plp           []float64
+		pam           []int32
+		pids          []int32
+		plps          []float64
+		ptail         []float64
+	)
+	for next < len(groups) || len(active) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		pending := 0
+		for _, g := range active {
+			pending += len(g.nodes) - g.cursor
+		}
+		for next < len(groups) && pending < nBatch {
+			g := groups[next]
+			if g.njobs > len(free) || used+len(g.nodes) > nCtx {
+				break
+			}
+			pending += len(g.nodes)
+			g.ids = append(g.ids[:0], free[len(free)-g.njobs:]...)
+			free = free[:len(free)-g.njobs]
+			for n := range g.nodes {
+				for s, local := range g.nodes[n].seqs {
+					g.nodes[n].seqs[s] = g.ids[local]
+				}
+			}
+			used += len(g.nodes)
+			active = append(active, g)
+			next++
+		}
+		if len(active) == 0 {
+			return fmt.Errorf("a group of %d sequences and %d tokens does not fit n_ctx %d / n_seq_max %d",
+				groups[next].njobs, len(groups[next].nodes), nCtx, nSeq)
+		}
+
+		b.reset()
+		rows, targets, itemPair, itemAt = rows[:0], targets[:0], itemPair[:0], itemAt[:0]
+	fill:
+		for _, g := range active {
+			for g.cursor < len(g.nodes) {
+				if b.len() == nBatch {
+					break fill
+				}
+				n := &g.nodes[g.cursor]
+				row := b.add(n.tok, n.pos, n.seqs, len(n.items) > 0)
+				for _, it := range n.items {
+					p := len(rows) - 1
+					if p < 0 || rows[p] != row || targets[p] != it.target {
+						rows = append(rows, row)
+						targets = append(targets, it.target)
+						p++
+					}
+					itemPair = append(itemPair, p)
+					itemAt = append(itemAt, at(it.slot, n.pos))
+				}
+				g.cursor++
+			}
+		}
+		if err := m.decode(&b); err != nil {
+			return err
+		}
+		if n := len(rows); n > 0 {
+			t0 := time.Now()
+			plp, pam = grow(plp, n), grow(pam, n)
+			pids, plps, ptail = grow(pids, n*k), grow(plps, n*k), grow(ptail, n)
+			rc := C.lm_dist_topk(m.c, C.int32_t(m.info.NVocab), C.int32_t(m.info.Threads), C.int32_t(n),
+				(*C.int32_t)(unsafe.Pointer(&rows[0])), (*C.int32_t)(unsafe.Pointer(&targets[0])), C.int32_t(k),
+				(*C.double)(unsafe.Pointer(&plp[0])), (*C.int32_t)(unsafe.Pointer(&pam[0])),
+				(*C.int32_t)(unsafe.Pointer(&pids[0])), (*C.double)(unsafe.Pointer(&plps[0])),
+				(*C.double)(unsafe.Pointer(&ptail[0])))
+			m.stats.ScoreTime += time.Since(t0)
+			if rc != 0 {
+				return errors.New("top-k: bad logits row or target")
+			}
+			for j, p := range itemPair {
+				a := itemAt[j]
+				lp[a] = plp[p]
+				copy(ids[a*k:(a+1)*k], pids[p*k:(p+1)*k])
+				copy(lps[a*k:(a+1)*k], plps[p*k:(p+1)*k])
+			}
+		}
+
+		keep := active[:0]
+		for _, g := range active {
+			if g.cursor < len(g.nodes) {
+				keep = append(keep, g)
+				continue
+			}
+			for _, id := range g.ids {
+				cSeqRm(m.c, id)
+			}
+			free = append(free, g.ids...)
+			used -= len(g.nodes)
+		}
+		active = keep
+	}
+	return nil
+}
+
+// grow returns s with length n, reallocating only when it is too short.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}

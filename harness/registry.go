@@ -1,0 +1,186 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+
+	"lmeval/harness/task"
+	"lmeval/harness/tasktree"
+	"lmeval/tasks"
+)
+
+// RegistryOptions say which task trees BuildRegistry indexes.
+type RegistryOptions struct {
+	// Include are the --include_path directories; they take precedence
+	// over everything else.
+	Include []string
+	// Metadata is --metadata, applied to every task.
+	Metadata map[string]any
+	// TasksSource is --tasks_source; "" means $LMEVAL_TASKS_SOURCE, else
+	// lm-eval at tasktree.PinnedCommit.
+	TasksSource string
+	// Want are the names about to be loaded. When one of them is neither
+	// built in nor in an include path, lm-eval's task tree is used,
+	// downloaded first if it is not in the cache. With Want nil (listing),
+	// the tree is used when it is available locally.
+	Want []string
+	// NoDownload uses the tree only when it is available locally.
+	NoDownload bool
+	// Tree says where downloads go (and a progress writer).
+	Tree tasktree.Options
+}
+
+// BuildRegistry indexes the built-in tasks, lm-eval's task tree when it
+// is needed or asked for (see RegistryOptions), and the include paths,
+// later taking precedence — except that a built-in task or group whose
+// definition is identical to the tree's keeps the built-in's place, so
+// the tree replaces only the built-ins that differ from it. The tree is
+// nil when none is used.
+func BuildRegistry(ctx context.Context, o RegistryOptions) (*task.Registry, *tasktree.Tree, error) {
+	spec := o.TasksSource
+	explicit := spec != ""
+	if !explicit {
+		spec = os.Getenv(tasktree.EnvSource)
+		explicit = spec != ""
+	}
+	base, err := NewRegistry(o.Include, o.Metadata)
+	if err != nil {
+		return nil, nil, err
+	}
+	var missing []string
+	for _, n := range o.Want {
+		if _, err := base.Match([]string{n}); err != nil {
+			missing = append(missing, n)
+		}
+	}
+	if !explicit && o.Want != nil && len(missing) == 0 {
+		return base, nil, nil
+	}
+	src, err := tasktree.Parse(spec)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--tasks_source: %w", err)
+	}
+	tree, ok, err := src.Local(o.Tree)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		if o.NoDownload || (len(missing) == 0 && !explicit) {
+			return base, nil, nil
+		}
+		if tree, err = src.Fetch(ctx, o.Tree); err != nil {
+			if len(missing) > 0 {
+				return nil, nil, fmt.Errorf("--tasks %s: not built in or in an --include_path, and lm-eval's task tree is not available: %w", strings.Join(missing, ", "), err)
+			}
+			return nil, nil, err
+		}
+		if !tree.Verified {
+			slog.Warn("lm-eval's task tree has no pinned digest to check (another commit or archive); using it unverified", "url", src.URL, "digest", tree.Digest.SHA256)
+		}
+	}
+	r, err := registryWithTree(tree.Dir, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, tree, nil
+}
+
+// registryWithTree indexes the tree, the built-ins that are not in it or
+// are identical to its definition, then the include paths.
+func registryWithTree(dir string, o RegistryOptions) (*task.Registry, error) {
+	r := task.NewRegistry()
+	if err := r.AddDir(dir); err != nil {
+		return nil, fmt.Errorf("task tree %s: %w", dir, err)
+	}
+	builtin := task.NewRegistry()
+	if err := builtin.AddFS("", tasks.FS()); err != nil {
+		return nil, fmt.Errorf("built-in tasks: %w", err)
+	}
+	keep := map[string]bool{}
+	for _, e := range builtin.Entries(task.KindTask, task.KindPythonTask, task.KindGroup) {
+		if _, inTree := r.Lookup(e.Name); !inTree || sameDefinition(builtin, r, e.Name) {
+			keep[e.Name] = true
+		} else {
+			slog.Debug("built-in task differs from lm-eval's task tree; the tree's is used", "name", e.Name)
+		}
+	}
+	if err := r.AddFSFiltered("", tasks.FS(), func(name string) bool { return keep[name] }); err != nil {
+		return nil, fmt.Errorf("built-in tasks: %w", err)
+	}
+	for _, d := range o.Include {
+		if err := r.AddDir(d); err != nil {
+			return nil, fmt.Errorf("--include_path %s: %w", d, err)
+		}
+	}
+	if len(o.Metadata) > 0 {
+		r.Metadata = o.Metadata
+	}
+	return r, nil
+}
+
+// sameDefinition reports whether name loads to the same configuration in
+// both registries: every task's configuration with includes merged (the
+// YAML's text, comments and key order do not count; `!function`s compare
+// by name), and for groups their structure.
+func sameDefinition(a, b *task.Registry, name string) bool {
+	sa, err := a.Load([]string{name})
+	if err != nil {
+		return false
+	}
+	sb, err := b.Load([]string{name})
+	if err != nil {
+		return false
+	}
+	return reflect.DeepEqual(canonMembers(sa.Members), canonMembers(sb.Members))
+}
+
+func canonMembers(ms []task.Member) []any {
+	out := make([]any, len(ms))
+	for i, m := range ms {
+		if m.Task != nil {
+			out[i] = map[string]any{"task": m.Task.Name, "config": canonValue(m.Task.Config.Raw)}
+			continue
+		}
+		g := m.Group
+		out[i] = map[string]any{"group": g.Name, "alias": g.Alias, "aggregate": g.Aggregate,
+			"metadata": canonValue(g.Metadata), "members": canonMembers(g.Members)}
+	}
+	return out
+}
+
+func canonValue(v any) any {
+	switch x := v.(type) {
+	case *task.Func:
+		return "!function " + x.Name
+	case task.FuncRef:
+		return "!function " + x.Name
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = canonValue(e)
+		}
+		return m
+	case []any:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = canonValue(e)
+		}
+		return l
+	}
+	return v
+}
+
+// TaskFileLabel is how listings and results name the file a task comes
+// from: an absolute path for files on disk (an --include_path, lm-eval's
+// task tree), "built-in:" and the path in the embedded tree otherwise.
+func TaskFileLabel(file string) string {
+	if file == "" || filepath.IsAbs(file) {
+		return file
+	}
+	return "built-in:" + file
+}

@@ -1,0 +1,115 @@
+package harness
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"lmeval/harness/task"
+	"lmeval/harness/tasktree"
+	"lmeval/tasks"
+)
+
+const sharedTree = "../../shared/lm-eval"
+
+// With lm-eval's own tree as the source, every built-in task that matches
+// lm-eval's definition stays built in; the others come from the tree.
+func TestBuildRegistryWithSharedTree(t *testing.T) {
+	if _, err := os.Stat(sharedTree); err != nil {
+		t.Skip("../shared/lm-eval not present")
+	}
+	t.Setenv(tasktree.EnvSource, "")
+	r, tree, err := BuildRegistry(context.Background(), RegistryOptions{TasksSource: sharedTree, Want: []string{"hellaswag"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(filepath.Join(sharedTree, "lm_eval", "tasks"))
+	if tree == nil || tree.Dir != abs {
+		t.Fatalf("tree %+v, want %s", tree, abs)
+	}
+	builtin := task.NewRegistry()
+	builtin.AddFS("", tasks.FS())
+	var fromTree, kept []string
+	for _, e := range builtin.Entries(task.KindTask, task.KindGroup) {
+		got, ok := r.Lookup(e.Name)
+		if !ok {
+			t.Errorf("%s: missing", e.Name)
+			continue
+		}
+		if strings.HasPrefix(got.File, abs) {
+			fromTree = append(fromTree, e.Name)
+		} else {
+			kept = append(kept, e.Name)
+		}
+	}
+	t.Logf("built in kept: %d; from the tree: %v", len(kept), fromTree)
+	if len(kept) == 0 {
+		t.Error("no built-in task is identical to lm-eval's")
+	}
+	if e, ok := r.Lookup("mmlu_pro"); !ok || !strings.HasPrefix(e.File, abs) {
+		t.Errorf("mmlu_pro: %+v, want it from the tree", e)
+	}
+}
+
+// A tree whose hellaswag differs from the built-in's replaces it; one
+// that differs only in comments and key order does not.
+func TestBuildRegistryPrefersIdenticalBuiltins(t *testing.T) {
+	t.Setenv(tasktree.EnvSource, "")
+	yaml, err := fs.ReadFile(tasks.FS(), "hellaswag/hellaswag.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, text string
+		fromTree   bool
+	}{
+		{"identical", "# a different comment\n" + string(yaml), false},
+		{"different", string(yaml) + "num_fewshot: 3\n", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.MkdirAll(filepath.Join(dir, "hellaswag"), 0o755)
+			os.WriteFile(filepath.Join(dir, "hellaswag", "hellaswag.yaml"), []byte(c.text), 0o644)
+			os.MkdirAll(filepath.Join(dir, "extra"), 0o755)
+			os.WriteFile(filepath.Join(dir, "extra", "extra.yaml"), []byte("task: extra_task\ndataset_path: json\noutput_type: generate_until\ndoc_to_text: q\ndoc_to_target: a\ntest_split: test\n"), 0o644)
+			r, tree, err := BuildRegistry(context.Background(), RegistryOptions{TasksSource: dir, Want: []string{"extra_task"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tree == nil {
+				t.Fatal("no tree")
+			}
+			e, _ := r.Lookup("hellaswag")
+			if got := strings.HasPrefix(e.File, dir); got != c.fromTree {
+				t.Errorf("hellaswag from %s, want from the tree: %v", e.File, c.fromTree)
+			}
+			if _, ok := r.Lookup("extra_task"); !ok {
+				t.Error("extra_task not indexed")
+			}
+			if _, ok := r.Lookup("arc_easy"); !ok {
+				t.Error("built-in arc_easy lost")
+			}
+		})
+	}
+}
+
+// Without a source and with every wanted task built in, nothing is
+// downloaded and no tree is used.
+func TestBuildRegistryBuiltinOnly(t *testing.T) {
+	t.Setenv(tasktree.EnvSource, "")
+	t.Setenv("LMEVAL_CACHE_DIR", t.TempDir())
+	t.Setenv("HF_HUB_OFFLINE", "1")
+	_, tree, err := BuildRegistry(context.Background(), RegistryOptions{Want: []string{"hellaswag", "arc_*"}})
+	if err != nil || tree != nil {
+		t.Fatalf("tree %v, err %v", tree, err)
+	}
+	// A task that is not built in needs the tree: offline and not cached,
+	// the error says so.
+	_, _, err = BuildRegistry(context.Background(), RegistryOptions{Want: []string{"mmlu_pro"}})
+	if err == nil || !strings.Contains(err.Error(), "mmlu_pro") || !strings.Contains(err.Error(), "offline") {
+		t.Errorf("got %v, want an error naming mmlu_pro and offline mode", err)
+	}
+}

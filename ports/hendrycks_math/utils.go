@@ -1,0 +1,271 @@
+// Package hendrycks_math ports lm-eval's hendrycks_math/utils.py: the
+// boxed-answer extraction and Hendrycks et al.'s string normalisation
+// (strip_string) behind the exact_match metric of hendrycks_math and
+// hendrycks_math500.
+package hendrycks_math
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"lmeval/harness/task"
+	minerva "lmeval/ports/minerva_math"
+)
+
+// ProcessDocs is process_docs: datasets.map keeps every column and sets
+// problem, solution and answer (the boxed answer of the solution).
+func ProcessDocs(docs []task.Doc) ([]task.Doc, error) {
+	out := make([]task.Doc, len(docs))
+	for i, d := range docs {
+		sol, ok1 := d["solution"].(string)
+		prob, ok2 := d["problem"].(string)
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("hendrycks_math process_docs: document %d: want string fields problem and solution", i)
+		}
+		ans, err := boxedAnswer(sol)
+		if err != nil {
+			return nil, fmt.Errorf("hendrycks_math process_docs: document %d: %w", i, err)
+		}
+		nd := make(task.Doc, len(d)+1)
+		for k, v := range d {
+			nd[k] = v
+		}
+		nd["problem"], nd["solution"], nd["answer"] = prob, sol, ans
+		out[i] = nd
+	}
+	return out, nil
+}
+
+// boxedAnswer is remove_boxed(last_boxed_only_string(solution)); utils.py
+// raises (TypeError, AssertionError) where this returns an error.
+func boxedAnswer(sol string) (string, error) {
+	b, ok := minerva.LastBoxedOnlyString(sol)
+	if !ok {
+		return "", errors.New("solution has no \\boxed answer")
+	}
+	return minerva.RemoveBoxed(b)
+}
+
+// ProcessResults is process_results: the text between the first and the
+// last "$" of the output (all of it when there are fewer than two) against
+// the solution's boxed answer, with is_equiv.
+func ProcessResults(doc task.Doc, results []any) (map[string]any, error) {
+	if len(results) == 0 {
+		return nil, errors.New("hendrycks_math process_results: no results")
+	}
+	out, ok := results[0].(string)
+	if !ok {
+		return nil, fmt.Errorf("hendrycks_math process_results: result is %T, want the generated string", results[0])
+	}
+	sol, ok := doc["solution"].(string)
+	if !ok {
+		return nil, errors.New("hendrycks_math process_results: document has no string solution")
+	}
+	gold, err := boxedAnswer(sol)
+	if err != nil {
+		// an exception in process_results stops lm-eval's run
+		return nil, fmt.Errorf("hendrycks_math process_results: %w", err)
+	}
+	first, last := strings.Index(out, "$"), strings.LastIndex(out, "$")
+	answer := out
+	if first >= 0 && last > first {
+		answer = out[first+1 : last]
+	}
+	em := 0
+	if IsEquiv(answer, gold) {
+		em = 1
+	}
+	return map[string]any{"exact_match": em}, nil
+}
+
+// IsEquiv is is_equiv: strip_string of both equal; when strip_string
+// raises, the raw strings equal.
+func IsEquiv(s1, s2 string) bool {
+	a, err1 := StripString(s1)
+	b, err2 := StripString(s2)
+	if err1 != nil || err2 != nil {
+		return s1 == s2
+	}
+	return a == b
+}
+
+// errStrip is an exception inside strip_string (AssertionError,
+// IndexError, ValueError), which is_equiv catches.
+var errStrip = errors.New("strip_string raised")
+
+func fixFracs(s string) (string, error) {
+	substrs := strings.Split(s, "\\frac")
+	newStr := substrs[0]
+	for _, sub := range substrs[1:] {
+		newStr += "\\frac"
+		if sub == "" {
+			return "", errStrip // substr[0] on "" is an IndexError
+		}
+		if sub[0] == '{' {
+			newStr += sub
+			continue
+		}
+		r := []rune(sub)
+		if len(r) < 2 {
+			return s, nil
+		}
+		a, b := string(r[0]), string(r[1])
+		post := string(r[2:])
+		if b != "{" {
+			newStr += "{" + a + "}{" + b + "}" + post
+		} else {
+			newStr += "{" + a + "}" + b + post
+		}
+	}
+	return newStr, nil
+}
+
+// pyInt parses s as Python's int(str) does (surrounding whitespace, a
+// sign, digits with single underscores between them).
+func pyInt(s string) (string, bool) {
+	s = strings.TrimFunc(s, unicode.IsSpace)
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if s == "" {
+		return "", false
+	}
+	var digits []rune
+	prevUnderscore := true
+	for _, r := range s {
+		if r == '_' {
+			if prevUnderscore {
+				return "", false
+			}
+			prevUnderscore = true
+			continue
+		}
+		if !unicode.Is(unicode.Nd, r) {
+			return "", false
+		}
+		digits = append(digits, rune('0'+digitValue(r)))
+		prevUnderscore = false
+	}
+	if prevUnderscore {
+		return "", false
+	}
+	v := strings.TrimLeft(string(digits), "0")
+	if v == "" {
+		return "0", true
+	}
+	if neg {
+		v = "-" + v
+	}
+	return v, true
+}
+
+// digitValue is the decimal value of a Unicode Nd character.
+func digitValue(r rune) int {
+	for _, t := range unicode.Nd.R16 {
+		if uint16(r) >= t.Lo && uint16(r) <= t.Hi && r <= 0xFFFF {
+			return int(uint16(r)-t.Lo) % 10
+		}
+	}
+	for _, t := range unicode.Nd.R32 {
+		if uint32(r) >= t.Lo && uint32(r) <= t.Hi {
+			return int(uint32(r)-t.Lo) % 10
+		}
+	}
+	return 0
+}
+
+func fixASlashB(s string) (string, error) {
+	parts := strings.Split(s, "/")
+	if len(parts) != 2 {
+		return s, nil
+	}
+	a, ok1 := pyInt(parts[0])
+	if !ok1 {
+		return "", errStrip // int() raises ValueError, which fix_a_slash_b does not catch
+	}
+	b, ok2 := pyInt(parts[1])
+	if !ok2 {
+		return "", errStrip
+	}
+	if s != a+"/"+b {
+		return s, nil
+	}
+	return "\\frac{" + a + "}{" + b + "}", nil
+}
+
+func removeRightUnits(s string) (string, error) {
+	if strings.Contains(s, "\\text{ ") {
+		splits := strings.Split(s, "\\text{ ")
+		if len(splits) != 2 {
+			return "", errStrip
+		}
+		return splits[0], nil
+	}
+	return s, nil
+}
+
+func fixSqrt(s string) (string, error) {
+	if !strings.Contains(s, "\\sqrt") {
+		return s, nil
+	}
+	splits := strings.Split(s, "\\sqrt")
+	newStr := splits[0]
+	for _, sp := range splits[1:] {
+		if sp == "" {
+			return "", errStrip // split[0] on "" is an IndexError
+		}
+		r := []rune(sp)
+		if r[0] != '{' {
+			newStr += "\\sqrt{" + string(r[0]) + "}" + string(r[1:])
+		} else {
+			newStr += "\\sqrt" + sp
+		}
+	}
+	return newStr, nil
+}
+
+// StripString is strip_string; an error stands for an exception.
+func StripString(s string) (string, error) {
+	s = strings.ReplaceAll(s, "\n", "")
+	s = strings.ReplaceAll(s, "\\!", "")
+	s = strings.ReplaceAll(s, "\\\\", "\\")
+	s = strings.ReplaceAll(s, "tfrac", "frac")
+	s = strings.ReplaceAll(s, "dfrac", "frac")
+	s = strings.ReplaceAll(s, "\\left", "")
+	s = strings.ReplaceAll(s, "\\right", "")
+	s = strings.ReplaceAll(s, "^{\\circ}", "")
+	s = strings.ReplaceAll(s, "^\\circ", "")
+	s = strings.ReplaceAll(s, "\\$", "")
+	s, err := removeRightUnits(s)
+	if err != nil {
+		return "", err
+	}
+	s = strings.ReplaceAll(s, "\\%", "")
+	s = strings.ReplaceAll(s, "\\%", "")
+	s = strings.ReplaceAll(s, " .", " 0.")
+	s = strings.ReplaceAll(s, "{.", "{0.")
+	if s == "" {
+		return s, nil
+	}
+	if s[0] == '.' {
+		s = "0" + s
+	}
+	if parts := strings.Split(s, "="); len(parts) == 2 && len([]rune(parts[0])) <= 2 {
+		s = parts[1]
+	}
+	if s, err = fixSqrt(s); err != nil {
+		return "", err
+	}
+	s = strings.ReplaceAll(s, " ", "")
+	if s, err = fixFracs(s); err != nil {
+		return "", err
+	}
+	if s == "0.5" {
+		s = "\\frac{1}{2}"
+	}
+	return fixASlashB(s)
+}

@@ -1,0 +1,97 @@
+package humaneval
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"lmeval/harness/filters"
+	"lmeval/harness/task"
+)
+
+// Source is one ported Python function: its file relative to
+// lm_eval/tasks/, its name, and the sha256 of its source text
+// (ast.get_source_segment, UTF-8) as testdata/gen.py computes it.
+type Source struct {
+	File, Func, SHA256 string
+}
+
+// Sources are the lm-eval functions this package reproduces.
+var Sources = []Source{
+	{"humaneval/utils.py", "build_predictions", "0ea53cd7e07642ad8d6816ec4e86c68b4a28846d6c0b2abea1585b64a6a00f0d"},
+	{"humaneval/utils.py", "build_predictions_instruct", "dd781f6f2d0ae6397498d4e1ea2d9dcfce85f9f8385326cfd798b855bc85116d"},
+	{"humaneval/utils.py", "pass_at_k", "50ced366a9c95645899dd3c6fba919f9f9c2f408e5e428a3b2b4832ed3d2d859"},
+}
+
+func init() {
+	task.RegisterFunction("humaneval", "utils.build_predictions", filters.ListFunc(BuildPredictions))
+	task.RegisterFunction("humaneval", "utils.build_predictions_instruct", filters.ListFunc(BuildPredictionsInstruct))
+	task.RegisterFunction("humaneval", "utils.pass_at_k", task.MetricFunc(PassAtKMetric))
+}
+
+// PassAtKMetric is the utils.pass_at_k metric hook: it calls PassAtK as
+// lm-eval's process_results calls utils.pass_at_k: references=[gold], predictions=[programs], k from the
+// metric_list entry (an int or a list); the dict comes back in k's order.
+func PassAtKMetric(ctx context.Context, references, predictions []any, kwargs map[string]any) (any, error) {
+	ks, err := intList(kwargs["k"])
+	if err != nil {
+		return nil, fmt.Errorf("pass_at_k: k: %w", err)
+	}
+	refs := make([]string, len(references))
+	for i, r := range references {
+		s, ok := r.(string)
+		if !ok {
+			return nil, fmt.Errorf("pass_at_k: reference %d is %T, want a string", i, r)
+		}
+		refs[i] = s
+	}
+	preds := make([][]string, len(predictions))
+	for i, p := range predictions {
+		l, ok := p.([]any)
+		if !ok {
+			return nil, fmt.Errorf("pass_at_k: prediction %d is %T, want a list of programs (filter utils.build_predictions)", i, p)
+		}
+		for j, e := range l {
+			s, ok := e.(string)
+			if !ok {
+				return nil, fmt.Errorf("pass_at_k: prediction %d, program %d is %T, want a string", i, j, e)
+			}
+			preds[i] = append(preds[i], s)
+		}
+	}
+	score, err := PassAtK(ctx, refs, preds, ks)
+	if err != nil {
+		return nil, err
+	}
+	var out task.MetricDict
+	for _, k := range ks {
+		name := "pass@" + strconv.Itoa(k)
+		if v, ok := score[name]; ok {
+			out = append(out, task.MetricItem{Name: name, Value: v})
+		}
+	}
+	return out, nil
+}
+
+// intList reads k: an int, or a list of ints.
+func intList(v any) ([]int, error) {
+	switch x := v.(type) {
+	case nil:
+		return nil, fmt.Errorf("missing")
+	case int:
+		return []int{x}, nil
+	case int64:
+		return []int{int(x)}, nil
+	case []any:
+		out := make([]int, len(x))
+		for i, e := range x {
+			l, err := intList(e)
+			if err != nil || len(l) != 1 {
+				return nil, fmt.Errorf("element %d is %v, want an integer", i, e)
+			}
+			out[i] = l[0]
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%v (%T), want an integer or a list of integers", v, v)
+}

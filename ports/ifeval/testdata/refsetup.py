@@ -1,0 +1,99 @@
+"""Imports lm-eval's ifeval code on Debian's Python, for the vector
+generators. Debian has nltk 3.8 (lm-eval asserts >= 3.9.1, whose tokenizers
+are the same code) and no punkt data: NLTK's English Punkt parameters are
+read from github.com/neurosnap/sentences (data/english.json, found in the Go
+module cache) into NLTK's own PunktSentenceTokenizer, and served where
+lm-eval and nltk.word_tokenize load "tokenizers/punkt/english.pickle".
+langdetect is made deterministic as DetectorFactory.seed = 0 with the
+profiles loaded in file-name order.
+
+Use: PYTHONPATH=/work/shared/lm-eval-runner/stubs:/tmp/lmevalref/src
+/usr/bin/python3 -c 'import refsetup' (lm-eval importable as lm_eval).
+"""
+import glob
+import importlib.metadata
+import json
+import os
+import subprocess
+
+_real_version = importlib.metadata.version
+
+
+def _version(name):
+    if name == "nltk":
+        return "3.9.1"
+    return _real_version(name)
+
+
+importlib.metadata.version = _version
+
+import lmevalref_compat  # noqa: E402,F401  (typing_extensions shims of lm-eval-runner)
+import nltk  # noqa: E402
+import nltk.data  # noqa: E402
+import nltk.tokenize  # noqa: E402
+from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer  # noqa: E402
+
+
+def neurosnap_english():
+    modcache = subprocess.run(["go", "env", "GOMODCACHE"], capture_output=True, text=True).stdout.strip()
+    paths = sorted(glob.glob(os.path.join(modcache, "github.com/neurosnap/sentences@v1.1.2/data/english.json")))
+    if not paths:
+        raise SystemExit("run `go mod download github.com/neurosnap/sentences` first")
+    with open(paths[0], encoding="utf-8") as f:
+        return json.load(f)
+
+
+def english_punkt():
+    d = neurosnap_english()
+    p = PunktParameters()
+    p.abbrev_types = set(d["AbbrevTypes"])
+    p.collocations = {tuple(k.split(",", 1)) for k in d["Collocations"]}
+    p.sent_starters = set(d["SentStarters"])
+    for k, v in d["OrthoContext"].items():
+        p.ortho_context[k] = v
+    return PunktSentenceTokenizer(p)
+
+
+PUNKT = english_punkt()
+_real_load = nltk.data.load
+
+
+def _load(url, *a, **k):
+    if url.endswith("tokenizers/punkt/english.pickle"):
+        return PUNKT
+    return _real_load(url, *a, **k)
+
+
+nltk.data.load = _load
+nltk.tokenize.load = _load
+_real_find = nltk.data.find
+
+
+def _find(name, *a, **k):
+    if name.startswith("tokenizers/punkt"):
+        return name
+    return _real_find(name, *a, **k)
+
+
+nltk.data.find = _find
+nltk.download = lambda *a, **k: True
+
+import langdetect  # noqa: E402
+from langdetect import detector_factory  # noqa: E402
+
+detector_factory.DetectorFactory.seed = 0
+_factory = detector_factory.DetectorFactory()
+_pdir = detector_factory.PROFILES_DIRECTORY
+_profiles = []
+for _name in sorted(os.listdir(_pdir)):
+    with open(os.path.join(_pdir, _name), encoding="utf-8") as f:
+        _profiles.append(f.read())
+_factory.load_json_profile(_profiles)
+detector_factory._factory = _factory
+
+from lm_eval.tasks.ifeval import instructions as ifeval_instructions  # noqa: E402
+from lm_eval.tasks.ifeval import instructions_registry as ifeval_registry  # noqa: E402
+from lm_eval.tasks.ifeval import instructions_util as ifeval_util  # noqa: E402
+from lm_eval.tasks.ifeval import utils as ifeval_utils  # noqa: E402
+from lm_eval.tasks.leaderboard.ifeval import instructions as lb_instructions  # noqa: E402
+from lm_eval.tasks.leaderboard.ifeval import utils as lb_utils  # noqa: E402
