@@ -15,6 +15,7 @@ import (
 	"lmeval/harness/filters"
 	"lmeval/harness/metrics"
 	"lmeval/harness/model"
+	"lmeval/harness/pyrand"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
 )
@@ -178,6 +179,11 @@ func (ev *evaluation) build(ctx context.Context) error {
 	if err := ev.deleteCachedRequests(); err != nil {
 		return err
 	}
+	// lm-eval's random.seed(random_seed) before the tasks are built: the
+	// seed of Python's module generator for ported helpers that use it.
+	if s := cfg.Seeds.Random; s != nil {
+		pyrand.SeedGlobal(*s)
+	}
 	// Tasks build concurrently: loading datasets is mostly waiting on
 	// the Hub or the disk, and prompt rendering is independent per task.
 	errs := make([]error, len(ev.runs))
@@ -275,28 +281,39 @@ func (tr *taskRun) prepare(predictOnly bool) error {
 		// metric that records nothing.
 		tr.specs, err = metrics.ParseMetricList([]any{map[string]any{"metric": "bypass"}}, c.OutputType)
 	} else {
-		var list any
+		var (
+			list any
+			docs []metrics.DocFunc
+		)
 		if len(c.MetricList) > 0 {
 			l := make([]any, len(c.MetricList))
+			docs = make([]metrics.DocFunc, len(c.MetricList))
 			for i, m := range c.MetricList {
-				l[i] = metricEntry(m)
+				if l[i], docs[i], err = metricEntry(m); err != nil {
+					return fmt.Errorf("metric_list[%d]: %w", i, err)
+				}
+				// A function metric with lm-eval's metric signature
+				// (references, predictions): generate_until only.
 				if f, ok := m["metric"].(*task.Func); ok && c.ProcessResults == nil {
-					fn, ok := f.Fn.(task.MetricFunc)
-					if !ok {
-						return fmt.Errorf("metric_list: %s is registered as %T, want task.MetricFunc", f.Name, f.Fn)
+					if fn, ok := f.Fn.(task.MetricFunc); ok {
+						if c.OutputType != task.OutputGenerateUntil {
+							return fmt.Errorf("metric_list: function metric %s: only generate_until tasks are supported, not %s", f.Name, c.OutputType)
+						}
+						if tr.metricFns == nil {
+							tr.metricFns = map[string]task.MetricFunc{}
+						}
+						tr.metricFns[funcMetricName(f)] = fn
 					}
-					if c.OutputType != task.OutputGenerateUntil {
-						return fmt.Errorf("metric_list: function metric %s: only generate_until tasks are supported, not %s", f.Name, c.OutputType)
-					}
-					if tr.metricFns == nil {
-						tr.metricFns = map[string]task.MetricFunc{}
-					}
-					tr.metricFns[funcMetricName(f)] = fn
 				}
 			}
 			list = l
 		}
 		tr.specs, err = metrics.ParseMetricList(list, c.OutputType)
+		for i := range tr.specs {
+			if i < len(docs) && docs[i] != nil {
+				tr.specs[i].Doc = docs[i]
+			}
+		}
 		tr.native = c.ProcessResults != nil
 	}
 	if err != nil {
@@ -306,7 +323,9 @@ func (tr *taskRun) prepare(predictOnly bool) error {
 	if len(c.FilterList) > 0 {
 		l := make([]any, len(c.FilterList))
 		for i, f := range c.FilterList {
-			l[i] = nativeFilterFns(f)
+			if l[i], err = nativeFilters(nativeFilterFns(f)); err != nil {
+				return fmt.Errorf("filter_list[%d]: %w", i, err)
+			}
 		}
 		fl = l
 	}
@@ -342,32 +361,83 @@ func (tr *taskRun) prepare(predictOnly bool) error {
 	return nil
 }
 
-// metricEntry turns a metric_list entry whose metric is a native function
-// into one the metrics package reads: its name, with an aggregation.
-func metricEntry(m map[string]any) map[string]any {
+// metricEntry turns a metric_list entry whose metric or aggregation is a
+// native function into one the metrics package reads: the metric's name
+// (a metrics.DocFunc returned apart; a task.MetricFunc is called by the
+// evaluator) and the aggregation's registered name.
+func metricEntry(m map[string]any) (map[string]any, metrics.DocFunc, error) {
 	f, isFunc := m["metric"].(*task.Func)
-	agg, isAgg := m["aggregation"].(*task.Func)
+	a, isAgg := m["aggregation"].(*task.Func)
 	if !isFunc && !isAgg {
-		return m
+		return m, nil, nil
 	}
 	out := map[string]any{}
 	for k, v := range m {
 		out[k] = v
 	}
+	var doc metrics.DocFunc
 	if isFunc {
+		switch fn := f.Fn.(type) {
+		case metrics.DocFunc:
+			doc = fn
+		case func(metrics.Spec, *metrics.DocResult) (any, error):
+			doc = fn
+		case task.MetricFunc:
+		default:
+			return nil, nil, fmt.Errorf("metric %s: registered %T, want metrics.DocFunc or task.MetricFunc", f.Name, f.Fn)
+		}
 		out["metric"] = funcMetricName(f)
 		if _, ok := out["aggregation"]; !ok {
 			out["aggregation"] = "mean"
 		}
 	}
-	// `aggregation: !function ...` registered as a *metrics.Aggregation
-	// (see ports/) is used by its registered name.
 	if isAgg {
-		if a, ok := agg.Fn.(*metrics.Aggregation); ok {
-			out["aggregation"] = a.Name
+		agg, ok := a.Fn.(*metrics.Aggregation)
+		if !ok {
+			return nil, nil, fmt.Errorf("aggregation %s: registered %T, want *metrics.Aggregation", a.Name, a.Fn)
 		}
+		if reg, ok := metrics.LookupAggregation(agg.Name); !ok || reg != agg {
+			return nil, nil, fmt.Errorf("aggregation %s: %q is not registered with the metrics package", a.Name, agg.Name)
+		}
+		out["aggregation"] = agg.Name
 	}
-	return out
+	return out, doc, nil
+}
+
+// nativeFilters gives the filters package a pipeline whose steps name
+// native ports (`function: !function utils.X`) as filters.Native.
+func nativeFilters(f map[string]any) (map[string]any, error) {
+	steps, ok := f["filter"].([]any)
+	if !ok {
+		return f, nil
+	}
+	out := maps.Clone(f)
+	ns := make([]any, len(steps))
+	for i, st := range steps {
+		ns[i] = st
+		sm, ok := st.(map[string]any)
+		if !ok {
+			continue
+		}
+		fn, ok := sm["function"].(*task.Func)
+		if !ok {
+			continue
+		}
+		var factory filters.Factory
+		switch x := fn.Fn.(type) {
+		case filters.Factory:
+			factory = x
+		case func(map[string]any) (filters.Filter, error):
+			factory = x
+		default:
+			return nil, fmt.Errorf("filter %s: registered %T, want filters.Factory", fn.Name, fn.Fn)
+		}
+		m := maps.Clone(sm)
+		m["function"] = filters.Native{Name: fn.Name, Factory: factory}
+		ns[i] = m
+	}
+	out["filter"] = ns
+	return out, nil
 }
 
 // higherIsBetter calls set for each metric of the task, as lm-eval's

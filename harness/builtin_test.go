@@ -63,7 +63,10 @@ func TestBuiltinTasksDummy(t *testing.T) {
 		if len(c.MetricList) > 0 {
 			l := make([]any, len(c.MetricList))
 			for i, m := range c.MetricList {
-				l[i] = metricEntry(m)
+				var err error
+				if l[i], _, err = metricEntry(m); err != nil {
+					t.Fatal(err)
+				}
 			}
 			list = l
 		}

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 
@@ -44,12 +45,6 @@ func (ev *evaluation) complete(tr *taskRun, p int) error {
 		tr.scores[p][fi] = sc
 	}
 	return nil
-}
-
-// mcOrder is the order of lm-eval's multiple-choice result_dict.
-var mcOrder = map[string]int{
-	"acc": 0, "f1": 1, "mcc": 2, "acc_norm": 3, "acc_bytes": 4, "exact_match": 5,
-	"brier_score": 6, "acc_mutual_info": 7,
 }
 
 // score computes one document's metric values from its filtered answers
@@ -210,11 +205,13 @@ func (tr *taskRun) scoreFuncs(ctx context.Context, d *task.DocInfo, result any, 
 	return docScore{keys: keys, values: m}, nil
 }
 
+// rank is a metric's place in lm-eval's multiple-choice result dict
+// (metrics.Metric.Rank); others follow, in name order.
 func rank(k string) int {
-	if r, ok := mcOrder[k]; ok {
-		return r
+	if m, ok := metrics.Lookup(k); ok && m.Rank > 0 {
+		return m.Rank
 	}
-	return len(mcOrder)
+	return math.MaxInt
 }
 
 func first(l []any) any {

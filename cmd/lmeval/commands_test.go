@@ -162,6 +162,42 @@ func TestLsTasks(t *testing.T) {
 	}
 }
 
+// ls says whether each task can run, and --available lists only those.
+func TestLsRunsAndAvailable(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"needs_py.yaml": "task: needs_py\ndataset_path: json\ntest_split: test\noutput_type: generate_until\ndoc_to_text: !function utils.no_such_port\ndoc_to_target: a\n",
+		"plain.yaml":    "task: plain_ok\ndataset_path: json\ntest_split: test\noutput_type: generate_until\ndoc_to_text: q\ndoc_to_target: a\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := runApp(t, "ls", "subtasks", "--include_path", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			rows[f[0]] = line
+		}
+	}
+	if r := rows["needs_py"]; !strings.Contains(r, "no: needs Python function utils.no_such_port") {
+		t.Errorf("ls: needs_py row %q, want its missing function", r)
+	}
+	if r := rows["plain_ok"]; !strings.HasSuffix(strings.TrimSpace(r), "yes") {
+		t.Errorf("ls: plain_ok row %q, want RUNS yes", r)
+	}
+	out, err = runApp(t, "ls", "subtasks", "--available", "--include_path", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "needs_py") || !strings.Contains(out, "plain_ok") || !strings.Contains(out, "arc_easy") {
+		t.Errorf("ls --available:\n%s", out)
+	}
+}
+
 // tinyTask writes a two-choice task over a local JSONL dataset.
 func tinyTask(t *testing.T) string {
 	t.Helper()

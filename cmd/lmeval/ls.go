@@ -51,6 +51,7 @@ func lsCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "include_path", Usage: "extra directory of task YAML (and presets); repeatable"},
 			tasksSourceFlag(),
 			&cli.BoolFlag{Name: "no_progress", Usage: "no download progress bars"},
+			&cli.BoolFlag{Name: "available", Usage: "list only the tasks and groups lmeval can run (RUNS yes)"},
 		},
 		Action: func(c *cli.Context) error {
 			what := "tasks"
@@ -65,7 +66,7 @@ func lsCommand() *cli.Command {
 			case "presets":
 				return lsPresets(c, include)
 			case "tasks", "groups", "subtasks", "tags":
-				return lsTasks(c, what)
+				return lsTasks(c, what, c.Bool("available"))
 			}
 			return fmt.Errorf("ls %q: want tasks, groups, subtasks, tags or presets", what)
 		},

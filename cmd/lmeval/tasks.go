@@ -47,8 +47,11 @@ func newRegistry(c *cli.Context, want []string, noDownload bool) (*task.Registry
 }
 
 // lsTasks lists the registry's names: "tasks" lists everything with its
-// kind, the others one kind each.
-func lsTasks(c *cli.Context, what string) error {
+// kind, the others one kind each. The RUNS column says whether lmeval can
+// run the task or group, and why not (a Python helper with no native port,
+// a Python class, a missing member); with available only those that can
+// run are listed.
+func lsTasks(c *cli.Context, what string, available bool) error {
 	// Listing downloads nothing unless --tasks_source asks for a tree.
 	r, err := newRegistry(c, nil, !c.IsSet("tasks_source"))
 	if err != nil {
@@ -65,12 +68,17 @@ func lsTasks(c *cli.Context, what string) error {
 	case "tags":
 		names = r.Tags()
 	}
-	parents := memberOf(r)
+	parents, groupErrs := memberOf(r)
+	status := runStatus(r, groupErrs)
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tKIND\tIN GROUPS/TAGS\tDEFINED IN")
+	fmt.Fprintln(tw, "NAME\tKIND\tIN GROUPS/TAGS\tDEFINED IN\tRUNS")
 	for _, n := range names {
 		e, ok := r.Lookup(n)
 		if !ok {
+			continue
+		}
+		runs := status(n)
+		if available && runs != "yes" {
 			continue
 		}
 		where := harness.TaskFileLabel(e.File)
@@ -81,17 +89,76 @@ func lsTasks(c *cli.Context, what string) error {
 		if p := parents[n]; len(p) > 0 {
 			in = abbreviateList(p, 4)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", n, e.Kind, in, where)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", n, e.Kind, in, where, runs)
 	}
 	return tw.Flush()
 }
 
+// runStatus says, per name, "yes" when lmeval can run it, else "no: "
+// and the first reason. Every task is loaded once, together; groups use
+// the errors memberOf met loading them; a tag runs when its tasks do.
+func runStatus(r *task.Registry, groupErrs map[string]error) func(string) string {
+	taskWhy := map[string]string{}
+	_, err := r.Load(r.Tasks())
+	for _, e := range flattenErrors(err) {
+		var ue *task.UnavailableError
+		if errors.As(e, &ue) {
+			taskWhy[ue.Task] = ue.Reason
+		}
+	}
+	reason := func(err error) string {
+		errs := flattenErrors(err)
+		var ue *task.UnavailableError
+		var mm *task.MissingMembersError
+		why := errs[0].Error()
+		switch {
+		case errors.As(errs[0], &ue):
+			why = ue.Task + ": " + ue.Reason
+		case errors.As(errs[0], &mm):
+			why = fmt.Sprintf("%s: %d member(s) not found", mm.Group, len(mm.Missing))
+		}
+		if len(errs) > 1 {
+			why += fmt.Sprintf(" (and %d more)", len(errs)-1)
+		}
+		return why
+	}
+	return func(name string) string {
+		if why, ok := taskWhy[name]; ok {
+			return "no: " + why
+		}
+		if err, ok := groupErrs[name]; ok {
+			return "no: " + reason(err)
+		}
+		if e, ok := r.Lookup(name); ok && e.Kind == task.KindTag {
+			for _, m := range e.Tags {
+				if why, ok := taskWhy[m]; ok {
+					return "no: " + m + ": " + why
+				}
+			}
+		}
+		return "yes"
+	}
+}
+
+func flattenErrors(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flattenErrors(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
 // memberOf maps each task or group name to the groups that list it
-// directly and the tags that include it. Only groups are loaded (tasks
+// directly and the tags that include it, and returns the groups that do
+// not load with their errors. Only groups are loaded (tasks
 // stay unread), so listing stays fast; a group that cannot be loaded
 // (a missing member, say) is skipped here and reported by validate.
-func memberOf(r *task.Registry) map[string][]string {
+func memberOf(r *task.Registry) (map[string][]string, map[string]error) {
 	parents := map[string][]string{}
+	groupErrs := map[string]error{}
 	add := func(child, parent string) {
 		if !slices.Contains(parents[child], parent) {
 			parents[child] = append(parents[child], parent)
@@ -100,6 +167,7 @@ func memberOf(r *task.Registry) map[string][]string {
 	for _, g := range r.Groups() {
 		sel, err := r.Load([]string{g})
 		if err != nil {
+			groupErrs[g] = err
 			continue
 		}
 		for _, grp := range sel.Groups() {
@@ -120,7 +188,7 @@ func memberOf(r *task.Registry) map[string][]string {
 			}
 		}
 	}
-	return parents
+	return parents, groupErrs
 }
 
 func abbreviateList(s []string, n int) string {

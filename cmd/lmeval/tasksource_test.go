@@ -63,7 +63,8 @@ func TestTasksSourceDownload(t *testing.T) {
 			hs = line
 		}
 	}
-	if !strings.Contains(demo, cacheDir+"/tasks/") || !strings.HasSuffix(demo, "/lm_eval/tasks/demo/demo.yaml") {
+	// The file is the column before RUNS.
+	if !strings.Contains(demo, cacheDir+"/tasks/") || !strings.Contains(demo, "/lm_eval/tasks/demo/demo.yaml ") {
 		t.Errorf("ls: demo_from_tree line %q, want the cached tree's file", demo)
 	}
 	if !strings.Contains(hs, "built-in:hellaswag/hellaswag.yaml") {

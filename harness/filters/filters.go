@@ -87,6 +87,17 @@ func Names() []string {
 type Step struct {
 	Function string
 	Args     map[string]any
+	// Factory, when set, makes the step's filter instead of the registry:
+	// a filter class of a task's Python (`function: !function
+	// utils.WordSortFilter`), ported natively.
+	Factory Factory
+}
+
+// Native is a step's function given as a native port rather than a
+// registered name; ParseFilterList accepts it as a step's "function".
+type Native struct {
+	Name    string
+	Factory Factory
 }
 
 // Pipeline is a named chain of filters (lm-eval's FilterEnsemble).
@@ -101,7 +112,10 @@ type Pipeline struct {
 func NewPipeline(name string, steps []Step) (*Pipeline, error) {
 	p := &Pipeline{Name: name, Steps: steps}
 	for i, s := range steps {
-		f, ok := Lookup(s.Function)
+		f, ok := s.Factory, s.Factory != nil
+		if !ok {
+			f, ok = Lookup(s.Function)
+		}
 		if !ok {
 			return nil, fmt.Errorf("filter pipeline %q, step %d: unknown filter %q (known: %s)", name, i+1, s.Function, strings.Join(Names(), ", "))
 		}
@@ -163,6 +177,10 @@ func ParseFilterList(v any) ([]*Pipeline, error) {
 				return nil, fmt.Errorf("filter_list[%d] (%s), step %d: want a mapping, got %T", i, name, j+1, sr)
 			}
 			fn, _ := sm["function"].(string)
+			var factory Factory
+			if n, ok := sm["function"].(Native); ok {
+				fn, factory = n.Name, n.Factory
+			}
 			if fn == "" {
 				return nil, fmt.Errorf("filter_list[%d] (%s), step %d: missing function", i, name, j+1)
 			}
@@ -172,7 +190,7 @@ func ParseFilterList(v any) ([]*Pipeline, error) {
 					args[k] = v
 				}
 			}
-			steps = append(steps, Step{Function: fn, Args: args})
+			steps = append(steps, Step{Function: fn, Args: args, Factory: factory})
 		}
 		p, err := NewPipeline(name, steps)
 		if err != nil {

@@ -30,11 +30,11 @@ func TestGSM8KPipelines(t *testing.T) {
 		in[i] = []string{r}
 	}
 	strict := mustPipeline(t, "strict-match",
-		Step{"regex", map[string]any{"regex_pattern": `#### (\-?[0-9\.\,]+)`}},
-		Step{"take_first", nil})
+		Step{Function: "regex", Args: map[string]any{"regex_pattern": `#### (\-?[0-9\.\,]+)`}},
+		Step{Function: "take_first", Args: nil})
 	flex := mustPipeline(t, "flexible-extract",
-		Step{"regex", map[string]any{"regex_pattern": `(-?[$0-9.,]{2,})|(-?[0-9]+)`, "group_select": -1}},
-		Step{"take_first", nil})
+		Step{Function: "regex", Args: map[string]any{"regex_pattern": `(-?[$0-9.,]{2,})|(-?[0-9]+)`, "group_select": -1}},
+		Step{Function: "take_first", Args: nil})
 	for _, tc := range []struct {
 		p    *Pipeline
 		want []any
@@ -71,7 +71,7 @@ func TestMultiChoiceRegex(t *testing.T) {
 		{"letter after colon", map[string]any{"regex_pattern": `zzz`}, "Answer:\n  A", "(A)"},
 		{"custom fallback", map[string]any{"regex_pattern": `zzz`, "fallback": "?"}, "gamma", "?"},
 	} {
-		p := mustPipeline(t, "mc", Step{"multi_choice_regex", tc.args}, Step{"take_first", nil})
+		p := mustPipeline(t, "mc", Step{Function: "multi_choice_regex", Args: tc.args}, Step{Function: "take_first", Args: nil})
 		got, err := p.ApplyStrings([][]string{{tc.resp}}, docs)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -113,10 +113,10 @@ func TestRegexTuplesAndGroups(t *testing.T) {
 // Self-consistency (maj@k) as gsm8k-cot-self-consistency.yaml writes it.
 func TestMajorityVotePipeline(t *testing.T) {
 	p := mustPipeline(t, "maj@3",
-		Step{"take_first_k", map[string]any{"k": 3}},
-		Step{"regex", map[string]any{"regex_pattern": `The answer is (\-?[0-9\.\,]*[0-9]+)`}},
-		Step{"majority_vote", nil},
-		Step{"take_first", nil})
+		Step{Function: "take_first_k", Args: map[string]any{"k": 3}},
+		Step{Function: "regex", Args: map[string]any{"regex_pattern": `The answer is (\-?[0-9\.\,]*[0-9]+)`}},
+		Step{Function: "majority_vote", Args: nil},
+		Step{Function: "take_first", Args: nil})
 	resps := [][]string{
 		{"The answer is 4.", "The answer is 5.", "The answer is 5.", "The answer is 4."}, // 4th dropped by k
 		{"The answer is 1.", "The answer is 2.", "nothing"},                              // tie: first seen
@@ -141,12 +141,12 @@ func TestTransformations(t *testing.T) {
 		step Step
 		want []any
 	}{
-		{Step{"lowercase", nil}, []any{[]any{"  yes", "ß no"}, []any{"\tmaybe "}}},
-		{Step{"uppercase", nil}, []any{[]any{"  YES", "SS NO"}, []any{"\tMAYBE "}}},
-		{Step{"remove_whitespace", nil}, []any{[]any{"Yes", "ß No"}, []any{"maybe "}}},
-		{Step{"map", map[string]any{"mapping_dict": map[string]any{"  Yes": 1, "\tmaybe ": 0}, "default_value": -1}},
+		{Step{Function: "lowercase", Args: nil}, []any{[]any{"  yes", "ß no"}, []any{"\tmaybe "}}},
+		{Step{Function: "uppercase", Args: nil}, []any{[]any{"  YES", "SS NO"}, []any{"\tMAYBE "}}},
+		{Step{Function: "remove_whitespace", Args: nil}, []any{[]any{"Yes", "ß No"}, []any{"maybe "}}},
+		{Step{Function: "map", Args: map[string]any{"mapping_dict": map[string]any{"  Yes": 1, "\tmaybe ": 0}, "default_value": -1}},
 			[]any{[]any{1, -1}, []any{0}}},
-		{Step{"identity", nil}, []any{[]any{"  Yes", "ß No"}, []any{"\tmaybe "}}},
+		{Step{Function: "identity", Args: nil}, []any{[]any{"  Yes", "ß No"}, []any{"\tmaybe "}}},
 	} {
 		p := mustPipeline(t, "t", tc.step)
 		got, err := p.ApplyStrings(in, nil)
@@ -211,7 +211,7 @@ func TestCustomAndRegister(t *testing.T) {
 		}
 		return out, nil
 	})
-	p := mustPipeline(t, "c", Step{"custom", map[string]any{"filter_fn": "test.reverse_all"}}, Step{"take_first", nil})
+	p := mustPipeline(t, "c", Step{Function: "custom", Args: map[string]any{"filter_fn": "test.reverse_all"}}, Step{Function: "take_first", Args: nil})
 	got, err := p.ApplyStrings([][]string{{"a"}, {"b"}}, nil)
 	if err != nil || !reflect.DeepEqual(got, []any{"b", "a"}) {
 		t.Errorf("custom = %v, %v", got, err)
@@ -222,12 +222,12 @@ func TestCustomAndRegister(t *testing.T) {
 			return perResponse(resps, func(r any, _ int) (any, error) { return r.(string) + suf, nil })
 		}), nil
 	})
-	p = mustPipeline(t, "r", Step{"test_suffix", map[string]any{"suffix": "!"}}, Step{"take_first", nil})
+	p = mustPipeline(t, "r", Step{Function: "test_suffix", Args: map[string]any{"suffix": "!"}}, Step{Function: "take_first", Args: nil})
 	if got, _ := p.ApplyStrings([][]string{{"hi"}}, nil); got[0] != "hi!" {
 		t.Errorf("registered filter = %v", got)
 	}
 	// take_first then a per-response filter: a clear error, not characters.
-	p = mustPipeline(t, "bad", Step{"take_first", nil}, Step{"lowercase", nil})
+	p = mustPipeline(t, "bad", Step{Function: "take_first", Args: nil}, Step{Function: "lowercase", Args: nil})
 	if _, err := p.ApplyStrings([][]string{{"A"}}, nil); err == nil {
 		t.Error("lowercase after take_first: want an error")
 	}

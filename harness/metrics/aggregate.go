@@ -310,6 +310,67 @@ func f1Binary(labels []int, conf [][]float64) float64 {
 	return 0
 }
 
+// f1Average is sklearn.metrics.f1_score with average "macro" (the mean of
+// the labels' F1), "weighted" (weighted by each label's support) or
+// "micro" (from the summed counts); an undefined F1 is 0, as sklearn's
+// zero_division="warn".
+func f1Average(average string) func(labels []int, conf [][]float64) float64 {
+	return func(labels []int, conf [][]float64) float64 {
+		k := len(labels)
+		var sumTP, sumFP, sumFN, total, weighted, macro float64
+		for i := range k {
+			tp, fp, fn := conf[i][i], 0.0, 0.0
+			for j := range k {
+				if j != i {
+					fp += conf[j][i]
+					fn += conf[i][j]
+				}
+			}
+			f := 0.0
+			if d := 2*tp + fp + fn; d > 0 {
+				f = 2 * tp / d
+			}
+			support := tp + fn
+			sumTP, sumFP, sumFN = sumTP+tp, sumFP+fp, sumFN+fn
+			total += support
+			weighted += f * support
+			macro += f
+		}
+		switch average {
+		case "micro":
+			if d := 2*sumTP + sumFP + sumFN; d > 0 {
+				return 2 * sumTP / d
+			}
+			return 0
+		case "weighted":
+			if total == 0 {
+				return 0
+			}
+			return weighted / total
+		}
+		if k == 0 {
+			return 0
+		}
+		return macro / float64(k)
+	}
+}
+
+// NewF1Aggregation is an aggregation of (gold, pred) Pair items computing
+// sklearn's f1_score(golds, preds, average=average) ("macro", "weighted"
+// or "micro"), under the given name. It has no standard error (lm-eval
+// bootstraps only its own built-in aggregations), so a task-defined
+// aggregation function (`aggregation: !function utils.weighted_f1_score`)
+// can be one.
+func NewF1Aggregation(name, average string) *Aggregation {
+	switch average {
+	case "macro", "weighted", "micro":
+	default:
+		panic("metrics: NewF1Aggregation: unknown average " + average)
+	}
+	prep := preparePairs(name, f1Average(average))
+	return &Aggregation{Name: name, Fn: fromPrepared(prep), Prepare: prep}
+}
+
 // mcc is sklearn.metrics.matthews_corrcoef (multiclass form, float sums).
 func mcc(_ []int, conf [][]float64) float64 {
 	k := len(conf)

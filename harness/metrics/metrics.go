@@ -26,13 +26,27 @@ const (
 	GenerateUntil        = "generate_until"
 )
 
-// Metric describes a registered metric.
+// Metric is a registered metric: its defaults, and the per-document work
+// that makes its values, so a new metric (lm-eval's, a ported helper's or
+// one of Hugging Face evaluate's) is one Register call.
 type Metric struct {
 	Name           string
 	HigherIsBetter bool
 	Aggregation    string   // default aggregation
 	OutputTypes    []string // output types it applies to
+	// Doc computes one document's value (nil: the metric's values come
+	// from the task's process_results only).
+	Doc DocFunc
+	// Rank orders a multiple-choice document's values as lm-eval's
+	// result dict does (lower first; 0 for metrics after the built-ins).
+	Rank int
 }
+
+// DocFunc computes a metric's value for one document: a float64 or one
+// of the item types its aggregation reads (Pair, Brier, Weighted,
+// RefPred, ...). A function given in metric_list (`metric: !function
+// ...`) may also return a map[string]any of several metrics' values.
+type DocFunc func(s Spec, d *DocResult) (any, error)
 
 var (
 	regMu   sync.RWMutex
@@ -62,7 +76,10 @@ func Lookup(name string) (Metric, bool) {
 	regMu.RUnlock()
 	if !ok {
 		if k, isRecall := recallK(name); isRecall && k > 0 {
-			return Metric{Name: name, HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{MultipleChoice}}, true
+			return Metric{Name: name, HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{MultipleChoice},
+				Doc: byType(name, map[string]DocFunc{MultipleChoice: func(_ Spec, d *DocResult) (any, error) {
+					return RecallAtK(d.MC.LogLiks, d.MC.Gold, k), nil
+				}})}, true
 		}
 	}
 	return m, ok
@@ -110,6 +127,9 @@ type Spec struct {
 	// Registered is false for a metric the registry does not know; its
 	// per-document values must come from the task's own process_results.
 	Registered bool
+	// Doc, when set, is the entry's own per-document function (a
+	// `metric: !function ...` port); otherwise the registered metric's.
+	Doc DocFunc
 }
 
 // ParseMetricList resolves a task's metric_list (as decoded from YAML) for
@@ -190,31 +210,48 @@ func init() {
 	for _, a := range builtinAggregations() {
 		RegisterAggregation(a)
 	}
+	mc := func(f DocFunc) map[string]DocFunc { return map[string]DocFunc{MultipleChoice: f} }
+	gen := func(f DocFunc) map[string]DocFunc { return map[string]DocFunc{GenerateUntil: f} }
 	for _, m := range []Metric{
-		{"acc", true, "mean", []string{Loglikelihood, MultipleChoice}},
-		{"acc_norm", true, "mean", []string{Loglikelihood, MultipleChoice}},
-		{"acc_bytes", true, "mean", []string{MultipleChoice}},
-		{"acc_mutual_info", true, "mean", []string{MultipleChoice}},
-		{"acc_all", true, "mean", []string{Loglikelihood}},
-		{"brier_score", false, "brier_score", []string{MultipleChoice}},
-		{"exact_match", true, "mean", []string{GenerateUntil, MultipleChoice}},
-		{"perplexity", false, "perplexity", []string{Loglikelihood}},
-		{"word_perplexity", false, "weighted_perplexity", []string{LoglikelihoodRolling}},
-		{"byte_perplexity", false, "weighted_perplexity", []string{LoglikelihoodRolling}},
-		{"bits_per_byte", false, "bits_per_byte", []string{LoglikelihoodRolling}},
-		{"mcc", true, "matthews_corrcoef", []string{MultipleChoice}},
-		{"f1", true, "f1", []string{MultipleChoice}},
-		{"bleu", true, "bleu", []string{GenerateUntil}},
-		{"chrf", true, "chrf", []string{GenerateUntil}},
+		{Name: "acc", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{Loglikelihood, MultipleChoice}, Rank: 1,
+			Doc: byType("acc", map[string]DocFunc{MultipleChoice: mcAcc, Loglikelihood: llAcc})},
+		{Name: "acc_norm", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{Loglikelihood, MultipleChoice}, Rank: 4,
+			Doc: byType("acc_norm", mc(mcAccNorm))},
+		{Name: "acc_bytes", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{MultipleChoice}, Rank: 5,
+			Doc: byType("acc_bytes", mc(mcAccBytes))},
+		{Name: "acc_mutual_info", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{MultipleChoice}, Rank: 8,
+			Doc: byType("acc_mutual_info", mc(mcMutualInfo))},
+		{Name: "acc_all", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{Loglikelihood}},
+		{Name: "brier_score", Aggregation: "brier_score", OutputTypes: []string{MultipleChoice}, Rank: 7,
+			Doc: byType("brier_score", mc(mcBrier))},
+		{Name: "exact_match", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{GenerateUntil, MultipleChoice}, Rank: 6,
+			Doc: byType("exact_match", map[string]DocFunc{MultipleChoice: exactMatch, GenerateUntil: exactMatch})},
+		{Name: "perplexity", Aggregation: "perplexity", OutputTypes: []string{Loglikelihood},
+			Doc: byType("perplexity", map[string]DocFunc{Loglikelihood: llPerplexity})},
+		{Name: "word_perplexity", Aggregation: "weighted_perplexity", OutputTypes: []string{LoglikelihoodRolling},
+			Doc: byType("word_perplexity", map[string]DocFunc{LoglikelihoodRolling: rollingWords})},
+		{Name: "byte_perplexity", Aggregation: "weighted_perplexity", OutputTypes: []string{LoglikelihoodRolling},
+			Doc: byType("byte_perplexity", map[string]DocFunc{LoglikelihoodRolling: rollingBytes})},
+		{Name: "bits_per_byte", Aggregation: "bits_per_byte", OutputTypes: []string{LoglikelihoodRolling},
+			Doc: byType("bits_per_byte", map[string]DocFunc{LoglikelihoodRolling: rollingBytes})},
+		{Name: "mcc", HigherIsBetter: true, Aggregation: "matthews_corrcoef", OutputTypes: []string{MultipleChoice}, Rank: 3,
+			Doc: byType("mcc", mc(mcPair))},
+		{Name: "f1", HigherIsBetter: true, Aggregation: "f1", OutputTypes: []string{MultipleChoice}, Rank: 2,
+			Doc: byType("f1", mc(mcPair))},
+		{Name: "bleu", HigherIsBetter: true, Aggregation: "bleu", OutputTypes: []string{GenerateUntil}, Doc: byType("bleu", gen(genRefPred))},
+		{Name: "chrf", HigherIsBetter: true, Aggregation: "chrf", OutputTypes: []string{GenerateUntil}, Doc: byType("chrf", gen(genRefPred))},
 		// lm-eval registers ter with higher_is_better=True although TER is
 		// an error rate; kept for identical results files.
-		{"ter", true, "ter", []string{GenerateUntil}},
-		{"bypass", true, "bypass", []string{Loglikelihood, MultipleChoice, GenerateUntil}},
+		{Name: "ter", HigherIsBetter: true, Aggregation: "ter", OutputTypes: []string{GenerateUntil}, Doc: byType("ter", gen(genRefPred))},
+		{Name: "bypass", HigherIsBetter: true, Aggregation: "bypass", OutputTypes: []string{Loglikelihood, MultipleChoice, GenerateUntil}, Doc: bypass},
 		// Beyond lm-eval: lighteval / HELM metrics.
-		{"mrr", true, "mean", []string{MultipleChoice}},
-		{"prefix_exact_match", true, "mean", []string{GenerateUntil}},
-		{"quasi_exact_match", true, "mean", []string{GenerateUntil}},
-		{"word_f1", true, "mean", []string{GenerateUntil}},
+		{Name: "mrr", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{MultipleChoice}, Doc: byType("mrr", mc(mcMRR))},
+		{Name: "prefix_exact_match", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{GenerateUntil},
+			Doc: byType("prefix_exact_match", gen(pairwise(fixed(PrefixExactMatch))))},
+		{Name: "quasi_exact_match", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{GenerateUntil},
+			Doc: byType("quasi_exact_match", gen(pairwise(fixed(QuasiExactMatch))))},
+		{Name: "word_f1", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{GenerateUntil},
+			Doc: byType("word_f1", gen(pairwise(fixed(WordF1))))},
 	} {
 		Register(m)
 	}

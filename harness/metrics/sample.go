@@ -118,6 +118,92 @@ func softmax(xs []float64) []float64 {
 	return out
 }
 
+// DocResult is one document's answers as the per-document function of a
+// metric (Metric.Doc) sees them; which fields are set depends on the
+// output type.
+type DocResult struct {
+	OutputType string
+	// multiple_choice
+	MC *MultipleChoiceResult
+	// loglikelihood (LogLik also for loglikelihood_rolling)
+	LogLik   float64
+	IsGreedy bool
+	// loglikelihood_rolling: the target text
+	Text string
+	// generate_until: the targets (several when Multiple) and the
+	// filtered answer
+	Golds    []string
+	Multiple bool
+	Result   string
+
+	preds *mcPreds
+}
+
+// mcPreds are a multiple-choice document's predictions, computed once.
+type mcPreds struct{ raw, norm, bytes int }
+
+func (d *DocResult) mcPreds() *mcPreds {
+	if d.preds == nil {
+		r := d.MC
+		n := len(r.Choices)
+		norm := make([]float64, n)
+		byteNorm := make([]float64, n)
+		for i, c := range r.Choices {
+			norm[i] = r.LogLiks[i] / float64(len([]rune(c)))
+			byteNorm[i] = r.LogLiks[i] / float64(len(c))
+		}
+		d.preds = &mcPreds{argmax(r.LogLiks), argmax(norm), argmax(byteNorm)}
+	}
+	return d.preds
+}
+
+// hit is lm-eval's multiple-choice correctness of prediction p.
+func (d *DocResult) hit(p int) float64 {
+	r := d.MC
+	ok := p == r.Gold[0]
+	if r.Multiple {
+		ok = contains(r.Gold, p)
+	}
+	if ok {
+		return 1
+	}
+	return 0
+}
+
+// score computes each spec's value with its metric's per-document
+// function; metrics without one (their values come from the task's
+// process_results) are skipped.
+func score(specs []Spec, d *DocResult) (map[string]any, error) {
+	out := map[string]any{}
+	for _, s := range specs {
+		fn := s.Doc
+		if fn == nil {
+			m, ok := Lookup(s.Name)
+			if !ok || m.Doc == nil {
+				continue
+			}
+			fn = m.Doc
+		}
+		v, err := fn(s, d)
+		if err != nil {
+			return nil, fmt.Errorf("metric %s: %w", s.Name, err)
+		}
+		if v == skip {
+			continue
+		}
+		if m, ok := v.(map[string]any); ok && s.Doc != nil {
+			// A metric function may return several values (lm-eval
+			// merges a returned dict into the document's results).
+			for k, e := range m {
+				out[k] = e
+			}
+			continue
+		}
+		out[s.Name] = v
+	}
+	return out, nil
+}
+
 // ScoreMultipleChoice returns each spec's per-document value.
 func ScoreMultipleChoice(specs []Spec, r MultipleChoiceResult) (map[string]any, error) {
 	n := len(r.Choices)
@@ -127,80 +213,60 @@ func ScoreMultipleChoice(specs []Spec, r MultipleChoiceResult) (map[string]any, 
 	if len(r.Gold) == 0 {
 		return nil, fmt.Errorf("no gold answer")
 	}
-	norm := make([]float64, n)
-	byteNorm := make([]float64, n)
-	for i, c := range r.Choices {
-		norm[i] = r.LogLiks[i] / float64(len([]rune(c)))
-		byteNorm[i] = r.LogLiks[i] / float64(len(c))
+	return score(specs, &DocResult{OutputType: MultipleChoice, MC: &r})
+}
+
+func mcAcc(_ Spec, d *DocResult) (any, error)      { return d.hit(d.mcPreds().raw), nil }
+func mcAccNorm(_ Spec, d *DocResult) (any, error)  { return d.hit(d.mcPreds().norm), nil }
+func mcAccBytes(_ Spec, d *DocResult) (any, error) { return d.hit(d.mcPreds().bytes), nil }
+
+func mcPair(_ Spec, d *DocResult) (any, error) {
+	return Pair{Gold: d.MC.Gold[0], Pred: d.mcPreds().raw}, nil
+}
+
+func mcBrier(_ Spec, d *DocResult) (any, error) {
+	return Brier{Gold: d.MC.Gold[0], Probs: softmax(d.MC.LogLiks)}, nil
+}
+
+func mcMutualInfo(_ Spec, d *DocResult) (any, error) {
+	r := d.MC
+	n := len(r.Choices)
+	if len(r.Unconditional) != n {
+		return nil, fmt.Errorf("acc_mutual_info needs %d unconditional log-likelihoods, got %d", n, len(r.Unconditional))
 	}
-	pred, predNorm, predByte := argmax(r.LogLiks), argmax(norm), argmax(byteNorm)
-	hit := func(p int) float64 {
-		ok := p == r.Gold[0]
-		if r.Multiple {
-			ok = contains(r.Gold, p)
-		}
-		if ok {
-			return 1
-		}
-		return 0
+	mi := make([]float64, n)
+	for i := range mi {
+		mi[i] = r.LogLiks[i] - r.Unconditional[i]
 	}
+	if argmax(mi) == r.Gold[0] && !r.Multiple {
+		return 1.0, nil
+	}
+	return 0.0, nil
+}
+
+// mcExactMatch is multiple_choice exact_match: a gold choice was the
+// greedy continuation.
+func mcExactMatch(d *DocResult) float64 {
+	r := d.MC
 	greedy := func(i int) bool {
 		if i < 0 {
 			i += len(r.IsGreedy) // Python's negative indexing
 		}
 		return i >= 0 && i < len(r.IsGreedy) && r.IsGreedy[i]
 	}
-	out := map[string]any{}
-	for _, s := range specs {
-		switch s.Name {
-		case "acc":
-			out[s.Name] = hit(pred)
-		case "acc_norm":
-			out[s.Name] = hit(predNorm)
-		case "acc_bytes":
-			out[s.Name] = hit(predByte)
-		case "exact_match":
-			em := 0.0
-			for _, g := range r.Gold {
-				if g != -100 && greedy(g) {
-					em = 1
-				}
-				if !r.Multiple {
-					break
-				}
-			}
-			out[s.Name] = em
-		case "f1", "mcc":
-			out[s.Name] = Pair{Gold: r.Gold[0], Pred: pred}
-		case "brier_score":
-			out[s.Name] = Brier{Gold: r.Gold[0], Probs: softmax(r.LogLiks)}
-		case "acc_mutual_info":
-			if len(r.Unconditional) != n {
-				return nil, fmt.Errorf("acc_mutual_info needs %d unconditional log-likelihoods, got %d", n, len(r.Unconditional))
-			}
-			mi := make([]float64, n)
-			for i := range mi {
-				mi[i] = r.LogLiks[i] - r.Unconditional[i]
-			}
-			v := 0.0
-			if argmax(mi) == r.Gold[0] && !r.Multiple {
-				v = 1
-			}
-			out[s.Name] = v
-		case "mrr":
-			out[s.Name] = MRR(r.LogLiks, r.Gold)
-		default:
-			if k, ok := recallK(s.Name); ok && k > 0 {
-				out[s.Name] = RecallAtK(r.LogLiks, r.Gold, k)
-				continue
-			}
-			if s.Registered && s.Name != "bypass" {
-				return nil, fmt.Errorf("metric %s does not apply to multiple_choice output", s.Name)
-			}
+	em := 0.0
+	for _, g := range r.Gold {
+		if g != -100 && greedy(g) {
+			em = 1
+		}
+		if !r.Multiple {
+			break
 		}
 	}
-	return out, nil
+	return em
 }
+
+func mcMRR(_ Spec, d *DocResult) (any, error) { return MRR(d.MC.LogLiks, d.MC.Gold), nil }
 
 // RecallAtK is lighteval's Recall@k: 1 when a gold choice is among the k
 // most likely (ties: numpy's argsort order reversed, later index first).
@@ -246,20 +312,17 @@ func MRR(lls []float64, golds []int) float64 {
 // ScoreLoglikelihood scores a loglikelihood document: perplexity gets the
 // log-likelihood, acc whether the continuation was the greedy one.
 func ScoreLoglikelihood(specs []Spec, logLik float64, isGreedy bool) map[string]any {
-	out := map[string]any{}
-	for _, s := range specs {
-		switch s.Name {
-		case "perplexity":
-			out[s.Name] = logLik
-		case "acc":
-			if isGreedy {
-				out[s.Name] = 1.0
-			} else {
-				out[s.Name] = 0.0
-			}
-		}
-	}
+	out, _ := score(specs, &DocResult{OutputType: Loglikelihood, LogLik: logLik, IsGreedy: isGreedy})
 	return out
+}
+
+func llPerplexity(_ Spec, d *DocResult) (any, error) { return d.LogLik, nil }
+
+func llAcc(_ Spec, d *DocResult) (any, error) {
+	if d.IsGreedy {
+		return 1.0, nil
+	}
+	return 0.0, nil
 }
 
 var wsRun = pyre.MustCompile(`\s+`)
@@ -271,16 +334,16 @@ func CountWords(doc string) int { return len(wsRun.FindAll(doc)) + 1 }
 // ScoreRolling scores a loglikelihood_rolling document against its target
 // text (word and byte counts weight the perplexities).
 func ScoreRolling(specs []Spec, logLik float64, target string) map[string]any {
-	out := map[string]any{}
-	for _, s := range specs {
-		switch s.Name {
-		case "word_perplexity":
-			out[s.Name] = Weighted{logLik, float64(CountWords(target))}
-		case "byte_perplexity", "bits_per_byte":
-			out[s.Name] = Weighted{logLik, float64(len(target))}
-		}
-	}
+	out, _ := score(specs, &DocResult{OutputType: LoglikelihoodRolling, LogLik: logLik, Text: target})
 	return out
+}
+
+func rollingWords(_ Spec, d *DocResult) (any, error) {
+	return Weighted{d.LogLik, float64(CountWords(d.Text))}, nil
+}
+
+func rollingBytes(_ Spec, d *DocResult) (any, error) {
+	return Weighted{d.LogLik, float64(len(d.Text))}, nil
 }
 
 // ExactMatchOptions are exact_match's keyword arguments (HF evaluate's).
@@ -431,49 +494,80 @@ func ScoreGeneration(specs []Spec, golds []string, multiple bool, result string)
 	if len(golds) == 0 {
 		return nil, fmt.Errorf("no target")
 	}
-	out := map[string]any{}
-	for _, s := range specs {
-		var pairFn func(pred, gold string) float64
-		switch s.Name {
-		case "exact_match":
-			o, err := ParseExactMatchOptions(s.Kwargs)
-			if err != nil {
-				return nil, err
-			}
-			pairFn = func(p, g string) float64 { return ExactMatch(p, g, o) }
-		case "quasi_exact_match":
-			pairFn = QuasiExactMatch
-		case "prefix_exact_match":
-			pairFn = PrefixExactMatch
-		case "word_f1":
-			pairFn = WordF1
-		case "bleu", "chrf", "ter":
-			refs := golds
-			if !multiple {
-				refs = golds[:1]
-			}
-			out[s.Name] = RefPred{Refs: refs, Pred: result}
-			continue
-		case "bypass":
-			out[s.Name] = nil
-			continue
-		default:
-			if s.Registered {
-				return nil, fmt.Errorf("metric %s does not apply to generate_until output", s.Name)
-			}
-			continue // unregistered: the task's own process_results provides it
+	return score(specs, &DocResult{OutputType: GenerateUntil, Golds: golds, Multiple: multiple, Result: result})
+}
+
+// pairwise makes a generation metric of a (prediction, gold) score:
+// with several targets (multiple_target) the best one counts, so a
+// document is right when any target matches.
+func pairwise(pair func(s Spec) (func(pred, gold string) float64, error)) DocFunc {
+	return func(s Spec, d *DocResult) (any, error) {
+		fn, err := pair(s)
+		if err != nil {
+			return nil, err
 		}
-		if !multiple {
-			out[s.Name] = pairFn(result, golds[0])
-			continue
+		if !d.Multiple {
+			return fn(d.Result, d.Golds[0]), nil
 		}
-		// multiple_target: lm-eval counts a document right when any target
-		// matches; for graded metrics the best target counts.
 		best := 0.0
-		for _, g := range golds {
-			best = math.Max(best, pairFn(result, g))
+		for _, g := range d.Golds {
+			best = math.Max(best, fn(d.Result, g))
 		}
-		out[s.Name] = best
+		return best, nil
 	}
-	return out, nil
+}
+
+func fixed(fn func(pred, gold string) float64) func(Spec) (func(pred, gold string) float64, error) {
+	return func(Spec) (func(pred, gold string) float64, error) { return fn, nil }
+}
+
+// exactMatch is exact_match for both output types it applies to.
+func exactMatch(s Spec, d *DocResult) (any, error) {
+	if d.OutputType == MultipleChoice {
+		return mcExactMatch(d), nil
+	}
+	return pairwise(func(s Spec) (func(p, g string) float64, error) {
+		o, err := ParseExactMatchOptions(s.Kwargs)
+		if err != nil {
+			return nil, err
+		}
+		return func(p, g string) float64 { return ExactMatch(p, g, o) }, nil
+	})(s, d)
+}
+
+// genRefPred is a corpus metric's item: the references and the answer.
+func genRefPred(_ Spec, d *DocResult) (any, error) {
+	refs := d.Golds
+	if !d.Multiple {
+		refs = d.Golds[:1]
+	}
+	return RefPred{Refs: refs, Pred: d.Result}, nil
+}
+
+// skip is a per-document function's "no value for this document".
+var skip = &struct{ _ byte }{}
+
+// byType dispatches a metric's per-document work on the output type. A
+// metric used with another output type is an error for multiple_choice
+// and generate_until documents and gives no value for the others (as
+// lm-eval's process_results, whose loglikelihood branches only fill in
+// the metrics they know).
+func byType(name string, fns map[string]DocFunc) DocFunc {
+	return func(s Spec, d *DocResult) (any, error) {
+		if fn, ok := fns[d.OutputType]; ok {
+			return fn(s, d)
+		}
+		if d.OutputType == MultipleChoice || d.OutputType == GenerateUntil {
+			return nil, fmt.Errorf("metric %s does not apply to %s output", name, d.OutputType)
+		}
+		return skip, nil
+	}
+}
+
+// bypass records nothing: a None for generate_until, no value otherwise.
+func bypass(_ Spec, d *DocResult) (any, error) {
+	if d.OutputType == GenerateUntil {
+		return nil, nil
+	}
+	return skip, nil
 }

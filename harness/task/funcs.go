@@ -3,8 +3,6 @@ package task
 import (
 	"fmt"
 	"sort"
-	"strings"
-	"sync"
 )
 
 // Doc is one dataset document: JSON-like values (string, int64, float64,
@@ -35,53 +33,10 @@ type (
 	CustomDatasetFunc func(kwargs map[string]any) (map[string][]Doc, error)
 )
 
-type funcKey struct{ dir, name string }
-
-var (
-	funcMu sync.RWMutex
-	funcs  = map[funcKey]any{}
-)
-
-// RegisterFunction makes fn the native implementation of `!function name`
-// (for example "utils.process_docs") for task YAML in directory dir.
-//
-// dir is a slash-separated directory such as "hellaswag" or
-// "super_glue/boolq"; it matches a YAML file's directory when it is equal
-// to it or is a trailing part of it, so the same registration serves the
-// built-in tasks and a copy of lm-eval's task folder given with
-// --include_path. The longest matching dir wins. An empty dir matches
-// every directory (use it for names that are unambiguous).
-func RegisterFunction(dir, name string, fn any) {
-	if fn == nil {
-		panic("task: RegisterFunction with nil fn for " + name)
-	}
-	funcMu.Lock()
-	defer funcMu.Unlock()
-	funcs[funcKey{strings.Trim(dir, "/"), name}] = fn
-}
-
-// LookupFunction finds the native function registered for `!function name`
-// in a YAML file whose directory is dir.
-func LookupFunction(dir, name string) (any, bool) {
-	funcMu.RLock()
-	defer funcMu.RUnlock()
-	best, bestLen := any(nil), -1
-	for k, fn := range funcs {
-		if k.name != name {
-			continue
-		}
-		if k.dir == "" || dir == k.dir || strings.HasSuffix(dir, "/"+k.dir) {
-			if len(k.dir) > bestLen {
-				best, bestLen = fn, len(k.dir)
-			}
-		}
-	}
-	return best, bestLen >= 0
-}
-
 // resolveFuncs replaces every FuncRef in v with a *Func, collecting the
-// names of those with no registered implementation.
-func resolveFuncs(v any, missing map[string]bool) any {
+// names of those with no registered implementation, and the warnings for
+// ports whose Python source on disk differs from the one they reproduce.
+func resolveFuncs(v any, missing, stale map[string]bool) any {
 	switch x := v.(type) {
 	case FuncRef:
 		fn, ok := LookupFunction(x.Dir, x.Name)
@@ -89,14 +44,17 @@ func resolveFuncs(v any, missing map[string]bool) any {
 			missing[x.Name] = true
 			return x
 		}
+		if w := checkStale(x.Dir, x.Name); w != "" {
+			stale[w] = true
+		}
 		return &Func{Dir: x.Dir, Name: x.Name, Fn: fn}
 	case map[string]any:
 		for k, e := range x {
-			x[k] = resolveFuncs(e, missing)
+			x[k] = resolveFuncs(e, missing, stale)
 		}
 	case []any:
 		for i, e := range x {
-			x[i] = resolveFuncs(e, missing)
+			x[i] = resolveFuncs(e, missing, stale)
 		}
 	}
 	return v

@@ -242,8 +242,14 @@ func (r *Registry) newTask(cfg map[string]any, file string) (*Task, error) {
 		}
 		cfg["metadata"] = md
 	}
-	missing := map[string]bool{}
-	resolveFuncs(cfg, missing)
+	missing, stale := map[string]bool{}, map[string]bool{}
+	resolveFuncs(cfg, missing, stale)
+	for _, w := range sortedKeys(stale) {
+		if !r.warned[w] {
+			r.warned[w] = true
+			r.warnings = append(r.warnings, w)
+		}
+	}
 	if len(missing) > 0 {
 		m := sortedKeys(missing)
 		return nil, &UnavailableError{Task: name, File: file, Missing: m,

@@ -62,12 +62,13 @@ type Registry struct {
 	entries  map[string]*Entry
 	sources  []*source
 	warnings []string
-	broken   []brokenFile // files the index skipped, for Match's error
+	warned   map[string]bool // stale-port warnings already given
+	broken   []brokenFile    // files the index skipped, for Match's error
 }
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
-	return &Registry{entries: map[string]*Entry{}}
+	return &Registry{entries: map[string]*Entry{}, warned: map[string]bool{}}
 }
 
 // Warnings are problems met while indexing (duplicate names, unreadable

@@ -168,6 +168,9 @@ func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOpt
 		if opts.FilterKnown != nil {
 			for _, f := range c.FilterList {
 				for _, step := range mapList(f["filter"]) {
+					if _, native := step["function"].(*Func); native {
+						continue
+					}
 					name := str(step["function"])
 					if !opts.FilterKnown(name) {
 						add("filter_list %s: unknown filter %q", str(f["name"]), name)

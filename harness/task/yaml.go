@@ -237,7 +237,7 @@ func convertNode(n *yaml.Node, dir, key string) (any, error) {
 		return out, nil
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
-		var values []any
+		var values, pairs []any
 		var order []string
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			kn, vn := n.Content[i], n.Content[i+1]
@@ -268,9 +268,15 @@ func convertNode(n *yaml.Node, dir, key string) (any, error) {
 			}
 			out[k] = v
 			values = append(values, v)
+			pairs = append(pairs, []any{k, v})
 		}
-		if key == "doc_to_choice" {
+		switch key {
+		case "doc_to_choice":
 			return values, nil
+		case "regex_pattern_to_value":
+			// A Python dict whose order matters (bbh's MapRegexFilter
+			// tries the patterns in order): its [key, value] pairs.
+			return pairs, nil
 		}
 		if key == "generation_kwargs" {
 			// Their order reaches the logged requests; see genKwargsOrder.

@@ -1,0 +1,61 @@
+// Command listports prints the registered native ports of lm-eval's
+// Python helpers as JSON ([{"file", "function", "go"}]), for
+// scripts/pyhelpers/gen.sh to write docs/helpers.md.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"runtime"
+	"strings"
+
+	"lmeval/harness/task"
+	_ "lmeval/ports/all"
+	_ "lmeval/tasks"
+)
+
+type port struct {
+	File     string `json:"file"`
+	Function string `json:"function"`
+	Go       string `json:"go"`
+}
+
+// goName shortens a function's runtime name: a closure made in init or
+// by a constructor is named by its package or constructor.
+func goName(n string) string {
+	if i := strings.Index(n, ".init."); i >= 0 {
+		return n[:i]
+	}
+	if i := strings.Index(n, ".func"); i >= 0 {
+		n = n[:i]
+	}
+	n = strings.TrimSuffix(n, "-fm")
+	for _, inner := range []string{".memo"} {
+		n = strings.TrimSuffix(n, inner)
+	}
+	return n
+}
+
+func main() {
+	var out []port
+	for _, h := range task.Helpers() {
+		if h.SHA256 == "" {
+			continue // lmeval's own helpers
+		}
+		name := ""
+		if v := reflect.ValueOf(h.Fn); v.Kind() == reflect.Func {
+			if f := runtime.FuncForPC(v.Pointer()); f != nil {
+				name = goName(f.Name())
+			}
+		}
+		out = append(out, port{h.File, h.Function, name})
+	}
+	b, err := json.MarshalIndent(out, "", " ")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Stdout.Write(append(b, '\n'))
+}
