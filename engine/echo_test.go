@@ -106,3 +106,42 @@ func TestScorePromptsMatchesLoglikelihood(t *testing.T) {
 		t.Error("a token outside the vocabulary was accepted")
 	}
 }
+
+// TestScorePromptsAloneIsExact: one prompt scored alone is decoded as the
+// one-sequence reference decodes it (every row an output, one sequence
+// from cell 0), so its log-probs equal the double log-softmax of the
+// reference's rows to rounding (1e-12), not merely to the ~1e-5 that
+// batch layouts move them: what `lmeval serve` returns for a lone echo
+// request carries no error of its own. (Loglikelihood, which asks llama.cpp
+// for the continuation's rows only, differs from it by up to ~1e-6 a
+// token: the last layer then runs on fewer rows; see docs/serve.md.)
+func TestScorePromptsAloneIsExact(t *testing.T) {
+	m := load(t, storiesPath(t), Options{TypeK: "f32", TypeV: "f32"})
+	for _, text := range []string{
+		"Once upon a time, there was a little girl named Lily. She loved to play outside in the sunshine.",
+		"The cat sat on the mat.",
+	} {
+		toks, err := m.Tokenize(text, true, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := m.ScorePrompts(context.Background(), []PromptRequest{{Tokens: toks}}, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := m.allLogits(toks[:len(toks)-1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p, row := range rows {
+			want, _ := refLogSoftmax(row, toks[p+1])
+			if math.Abs(got[0].LogProb[p]-want) > 1e-12 {
+				t.Errorf("%q position %d: log-prob %v, reference %v", text, p, got[0].LogProb[p], want)
+			}
+			top, _ := refLogSoftmax(row, got[0].TopIDs[2*p])
+			if math.Abs(got[0].TopLogP[2*p]-top) > 1e-12 {
+				t.Errorf("%q position %d: top log-prob %v, reference %v", text, p, got[0].TopLogP[2*p], top)
+			}
+		}
+	}
+}
