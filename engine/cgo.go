@@ -6,6 +6,9 @@ package engine
 
 /*
 #include <stdlib.h>
+#if !__has_include("lmeval.h")
+#error "lmeval: the native engine's cgo flags are not set: build and test with 'make' / 'make test', or run eval \"$(make -s env)\" first (see docs/build.md)"
+#endif
 #include "lmeval.h"
 
 extern void lmevalGoLog(int level, char *text);

@@ -1,6 +1,9 @@
 package engine
 
 /*
+#if !__has_include("sweep.h")
+#error "lmeval: the native engine's cgo flags are not set: build and test with 'make' / 'make test', or run eval \"$(make -s env)\" first (see docs/build.md)"
+#endif
 #include "sweep.h"
 */
 import "C"
