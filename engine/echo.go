@@ -131,11 +131,27 @@ func (m *Model) scanJobs(ctx context.Context, jobs []job, k int, at func(slot, p
 	if len(jobs) == 0 {
 		return nil
 	}
-	nCtx, nBatch, nSeq := m.info.NCtx, m.info.NBatch, m.info.NSeqMax
+	nBatch, nSeq := m.info.NBatch, m.info.NSeqMax
+	longest := 0
 	for i := range jobs {
+		if len(jobs[i].inp) > m.maxCells() {
+			return fmt.Errorf("a sequence of %d tokens exceeds n_ctx %d", len(jobs[i].inp), m.maxCells())
+		}
+		longest = max(longest, len(jobs[i].inp))
 		m.stats.TokensRequested += int64(len(jobs[i].inp))
 	}
-	groups := planGroups(jobs, !m.opts.NoPrefixSharing, nSeq, min(nCtx, 16*nBatch), 4)
+	// Sized as runJobs sizes it: groups of a few batches' cells, the cache
+	// grown (with AutoBatch) to hold the widest group.
+	groups := planGroups(jobs, !m.opts.NoPrefixSharing, nSeq, m.maxCells(), 16*nBatch, 4)
+	widest, total := longest, 0
+	for _, g := range groups {
+		widest = max(widest, len(g.nodes))
+		total += len(g.nodes)
+	}
+	if err := m.reserve(widest, max(min(min(m.inflight(), m.maxCells()), total), widest+nBatch)); err != nil {
+		return err
+	}
+	nCtx := m.info.NCtx
 
 	cMemClear(m.c)
 	defer cMemClear(m.c)
