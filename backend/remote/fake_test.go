@@ -102,6 +102,7 @@ type fake struct {
 	dieAfter  int64
 	limitN    int64
 	answered  atomic.Int64 // completions answered successfully
+	admitted  atomic.Int64 // completions a dying server let in
 	attempted atomic.Int64 // completions requests received
 	mu        sync.Mutex
 	prompts   [][]int32 // every scored prompt
@@ -135,7 +136,9 @@ func newFake(t *testing.T, f *fake) *fake {
 	mux.HandleFunc("POST /v1/completions", func(w http.ResponseWriter, r *http.Request) {
 		n := f.attempted.Add(1)
 		switch {
-		case f.fault == dies && f.answered.Load() >= f.dieAfter:
+		case f.fault == dies && f.admitted.Add(1) > f.dieAfter:
+			// Counted as requests arrive: concurrent requests must not all
+			// slip in before the first of them is answered.
 			conn, _, err := w.(http.Hijacker).Hijack()
 			if err == nil {
 				conn.Close()

@@ -115,8 +115,8 @@ func TestFleetFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkLL(t, got)
-	if dying.answered.Load() != 5 {
-		t.Errorf("the dying server answered %d, want 5 before it died", dying.answered.Load())
+	if n := dying.answered.Load(); n == 0 || n > 5 {
+		t.Errorf("the dying server answered %d, want 1..5 before it died", n)
 	}
 	if hanging.attempted.Load() == 0 || broken.attempted.Load() == 0 {
 		t.Errorf("the hanging (%d) and broken (%d) servers were never tried", hanging.attempted.Load(), broken.attempted.Load())
