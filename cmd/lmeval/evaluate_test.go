@@ -295,6 +295,20 @@ func buildBinary(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	// Keep the registry caches of `ls` and friends out of the user's cache.
+	if os.Getenv("LMEVAL_CACHE_DIR") == "" {
+		dir, err := os.MkdirTemp("", "lmeval-test-cache-")
+		if err != nil {
+			panic(err)
+		}
+		os.Setenv("LMEVAL_CACHE_DIR", dir)
+		code := m.Run()
+		os.RemoveAll(dir)
+		if binPath != "" {
+			os.RemoveAll(filepath.Dir(binPath))
+		}
+		os.Exit(code)
+	}
 	code := m.Run()
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))
