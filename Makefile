@@ -36,6 +36,7 @@ test: native
 # BENCH_ARGS are passed to the benchmark program (see docs/engine.md).
 bench: native
 	$(GOENV) $(GO) run -ldflags "$(LDFLAGS)" ./cmd/lmeval-bench $(BENCH_ARGS)
+	$(GOENV) $(GO) test -ldflags "$(LDFLAGS)" -run '^$$' -bench RegistryCorpus -benchtime 5x ./cmd/lmeval
 
 cuda metal vulkan:
 	$(MAKE) BACKEND=$@ lmeval

@@ -269,7 +269,7 @@ var (
 
 // buildBinary builds lmeval once for the tests that run it, with the cgo
 // flags 'make test' exports; it skips when they are not exported.
-func buildBinary(t *testing.T) string {
+func buildBinary(t testing.TB) string {
 	t.Helper()
 	if os.Getenv("CGO_LDFLAGS") == "" {
 		t.Skip("the native engine's cgo flags are not exported (run 'make test', or eval \"$(make -s env)\")")
