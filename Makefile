@@ -41,6 +41,7 @@ test: native
 # BENCH_ARGS are passed to the benchmark program (see docs/engine.md).
 bench: native
 	$(GOENV) $(GO) run -ldflags "$(LDFLAGS)" ./cmd/lmeval-bench $(BENCH_ARGS)
+	$(GOENV) $(GO) test -ldflags "$(LDFLAGS)" -run '^$$' -bench RegistryCorpus -benchtime 5x ./cmd/lmeval
 
 # The offline bundle for a GPU machine (docs/build.md): the repository at
 # HEAD and every module the build needs, in build/lmeval-bundle.tar.gz.

@@ -96,7 +96,14 @@ func WithChunkSize(n int) Option { return func(o *options) { o.chunk = n } }
 // NewRegistry indexes the built-in tasks and then each include path (later
 // trees take precedence, as in lm-eval), with --metadata applied.
 func NewRegistry(include []string, metadata map[string]any) (*task.Registry, error) {
+	return newRegistry(include, metadata, "")
+}
+
+// newRegistry is NewRegistry caching directory indexes in cacheDir ("":
+// none).
+func newRegistry(include []string, metadata map[string]any, cacheDir string) (*task.Registry, error) {
 	r := task.NewRegistry()
+	r.CacheDir = cacheDir
 	if err := r.AddFS("", tasks.FS()); err != nil {
 		return nil, fmt.Errorf("built-in tasks: %w", err)
 	}

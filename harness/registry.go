@@ -33,6 +33,9 @@ type RegistryOptions struct {
 	NoDownload bool
 	// Tree says where downloads go (and a progress writer).
 	Tree tasktree.Options
+	// CacheDir, when set, caches the index of each directory indexed (the
+	// include paths, the task tree) there (task.Registry.CacheDir).
+	CacheDir string
 }
 
 // BuildRegistry indexes the built-in tasks, lm-eval's task tree when it
@@ -48,7 +51,7 @@ func BuildRegistry(ctx context.Context, o RegistryOptions) (*task.Registry, *tas
 		spec = os.Getenv(tasktree.EnvSource)
 		explicit = spec != ""
 	}
-	base, err := NewRegistry(o.Include, o.Metadata)
+	base, err := newRegistry(o.Include, o.Metadata, o.CacheDir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -94,6 +97,7 @@ func BuildRegistry(ctx context.Context, o RegistryOptions) (*task.Registry, *tas
 // are identical to its definition, then the include paths.
 func registryWithTree(dir string, o RegistryOptions) (*task.Registry, error) {
 	r := task.NewRegistry()
+	r.CacheDir = o.CacheDir
 	if err := r.AddDir(dir); err != nil {
 		return nil, fmt.Errorf("task tree %s: %w", dir, err)
 	}

@@ -318,3 +318,61 @@ func TestRunResolvesTasksFirst(t *testing.T) {
 		t.Fatalf("err = %v, want the unknown task named before any model error", err)
 	}
 }
+
+// TestLsCache checks that `ls tasks` over an include path gives the same
+// listing from its cache and notices a changed task file or helper.
+func TestLsCache(t *testing.T) {
+	t.Setenv("LMEVAL_CACHE_DIR", t.TempDir())
+	dir := t.TempDir()
+	write := func(name, s string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.yaml", "task: cached_a\ndataset_path: json\ndoc_to_text: q\ndoc_to_target: a\noutput_type: generate_until\nclass: !function utils.Task\n")
+	write("g.yaml", "group: cached_g\ntask: [cached_a]\n")
+	row := func(out, name string) string {
+		for _, line := range strings.Split(out, "\n") {
+			if f := strings.Fields(line); len(f) > 0 && f[0] == name {
+				return line
+			}
+		}
+		return ""
+	}
+	first, err := runApp(t, "ls", "tasks", "--include_path", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := row(first, "cached_a"); !strings.Contains(r, "no:") {
+		t.Fatalf("ls row %q: want a Python class task that does not run", r)
+	}
+	files, _ := filepath.Glob(filepath.Join(os.Getenv("LMEVAL_CACHE_DIR"), "registry", "ls-*.json"))
+	if len(files) != 1 {
+		t.Fatalf("ls cache files %v, want one", files)
+	}
+	second, err := runApp(t, "ls", "tasks", "--include_path", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second != first {
+		t.Errorf("ls from the cache:\n%s\nwant\n%s", second, first)
+	}
+	// The task no longer needs a Python class: it runs now.
+	write("a.yaml", "task: cached_a\ndataset_path: json\ndoc_to_text: q\ndoc_to_target: a\noutput_type: generate_until\n")
+	third, err := runApp(t, "ls", "tasks", "--include_path", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := row(third, "cached_a"); !strings.HasSuffix(strings.TrimSpace(r), "yes") || !strings.Contains(r, "cached_g") {
+		t.Errorf("after the change, ls row %q: want it to run, in cached_g (stale cache?)", r)
+	}
+	// A new helper file beside the tasks changes the fingerprint too.
+	write("utils.py", "def f(doc):\n    return doc\n")
+	if _, err := runApp(t, "ls", "tasks", "--include_path", dir); err != nil {
+		t.Fatal(err)
+	}
+	if files, _ := filepath.Glob(filepath.Join(os.Getenv("LMEVAL_CACHE_DIR"), "registry", "ls-*.json")); len(files) != 3 {
+		t.Errorf("ls cache files %v, want three (one per state of the tree)", files)
+	}
+}

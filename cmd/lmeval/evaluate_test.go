@@ -324,7 +324,7 @@ var (
 
 // buildBinary builds lmeval once for the tests that run it, with the cgo
 // flags 'make test' exports; it skips when they are not exported.
-func buildBinary(t *testing.T) string {
+func buildBinary(t testing.TB) string {
 	t.Helper()
 	if os.Getenv("CGO_LDFLAGS") == "" {
 		t.Skip("the native engine's cgo flags are not exported (run 'make test', or eval \"$(make -s env)\")")
@@ -357,8 +357,19 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	os.Setenv("LMEVAL_TASKS_SOURCE", empty)
+	// Keep the registry caches of `ls` and friends out of the user's cache.
+	cacheDir := ""
+	if os.Getenv("LMEVAL_CACHE_DIR") == "" {
+		if cacheDir, err = os.MkdirTemp("", "lmeval-test-cache-"); err != nil {
+			panic(err)
+		}
+		os.Setenv("LMEVAL_CACHE_DIR", cacheDir)
+	}
 	code := m.Run()
 	os.RemoveAll(empty)
+	if cacheDir != "" {
+		os.RemoveAll(cacheDir)
+	}
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))
 	}

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lmeval/harness"
+	"lmeval/harness/cache"
 	"lmeval/harness/config"
 	"lmeval/harness/dataset"
 	"lmeval/harness/filters"
@@ -32,6 +35,7 @@ func newRegistry(c *cli.Context, want []string, noDownload bool) (*task.Registry
 		TasksSource: c.String("tasks_source"),
 		Want:        want,
 		NoDownload:  noDownload,
+		CacheDir:    cache.DefaultPath("registry"),
 	}
 	if progress.ForStderr(c.Bool("no_progress")).Enabled() {
 		opts.Tree.Progress = os.Stderr
@@ -68,8 +72,7 @@ func lsTasks(c *cli.Context, what string, available bool) error {
 	case "tags":
 		names = r.Tags()
 	}
-	parents, groupErrs := memberOf(r)
-	status := runStatus(r, groupErrs)
+	parents, status := listing(r)
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tKIND\tIN GROUPS/TAGS\tDEFINED IN\tRUNS")
 	for _, n := range names {
@@ -92,6 +95,66 @@ func lsTasks(c *cli.Context, what string, available bool) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", n, e.Kind, in, where, runs)
 	}
 	return tw.Flush()
+}
+
+// lsCache is what `ls` computes by loading every task and group: the
+// groups and tags each name is in and whether it runs.
+type lsCache struct {
+	Parents map[string][]string `json:"parents"`
+	Runs    map[string]string   `json:"runs"`
+}
+
+// listing gives memberOf's parents and runStatus's verdicts, from the
+// registry cache when the registry's files and the program are those it
+// was made from (task.Registry.Fingerprint), else computed and cached.
+func listing(r *task.Registry) (map[string][]string, func(string) string) {
+	var path string
+	if fp := r.Fingerprint(); fp != "" {
+		path = filepath.Join(r.CacheDir, "ls-"+fp[:32]+".json")
+		if data, err := os.ReadFile(path); err == nil {
+			var c lsCache
+			if json.Unmarshal(data, &c) == nil && c.Runs != nil {
+				return c.Parents, func(n string) string { return c.Runs[n] }
+			}
+		}
+	}
+	parents, groupErrs := memberOf(r)
+	status := runStatus(r, groupErrs)
+	if path == "" {
+		return parents, status
+	}
+	c := lsCache{Parents: parents, Runs: map[string]string{}}
+	for _, n := range r.All() {
+		c.Runs[n] = status(n)
+	}
+	if data, err := json.Marshal(c); err == nil {
+		if err := writeFileAtomic(path, data); err != nil {
+			slog.Debug("ls cache", "error", err)
+		}
+	}
+	return parents, func(n string) string { return c.Runs[n] }
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// directory, so a reader never sees half a file.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return errors.Join(werr, cerr)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
 }
 
 // runStatus says, per name, "yes" when lmeval can run it, else "no: "

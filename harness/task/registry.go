@@ -58,6 +58,11 @@ type Registry struct {
 	// Metadata is merged into every loaded task's and group's metadata
 	// (lm-eval's --metadata), overriding their own keys.
 	Metadata map[string]any
+	// CacheDir, when set, holds index caches of AddDir's directories.
+	CacheDir string
+
+	stamps    []string // each cached AddDir directory with its TreeStamp
+	unstamped bool     // a directory could not be stamped
 
 	entries  map[string]*Entry
 	sources  []*source
@@ -83,16 +88,30 @@ func (r *Registry) warnf(format string, args ...any) {
 // messages and is the directory `!function` lookups see; use "" for the
 // built-in task tree.
 func (r *Registry) AddFS(name string, fsys fs.FS) error {
-	return r.AddFSFiltered(name, fsys, nil)
+	return r.addFS(name, fsys, "", nil)
 }
 
 // AddFSFiltered is AddFS indexing only the tasks and groups whose names
 // keep accepts (all when keep is nil); tags follow their tasks.
 func (r *Registry) AddFSFiltered(name string, fsys fs.FS, keep func(name string) bool) error {
+	return r.addFS(name, fsys, "", keep)
+}
+
+// addFS indexes fsys (keeping what keep accepts); with a cachePath it
+// reads the index from there when that file is up to date and writes it
+// there otherwise.
+func (r *Registry) addFS(name string, fsys fs.FS, cachePath string, keep func(name string) bool) error {
 	src := &source{name: name, fsys: fsys, keep: keep}
 	r.sources = append(r.sources, src)
+	if cachePath != "" {
+		if recs := loadIndexCache(cachePath, name); recs != nil {
+			r.replay(src, recs)
+			return nil
+		}
+	}
 	ix := newIndexer()
-	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+	var recs []indexRecord
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("index %s: %w", src.display(p), err)
 		}
@@ -105,24 +124,28 @@ func (r *Registry) AddFSFiltered(name string, fsys fs.FS, keep func(name string)
 		if !strings.HasSuffix(p, ".yaml") {
 			return nil
 		}
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			r.warnf("%s: %v", src.display(p), err)
-			return nil
+		rec := indexRecord{Path: p}
+		if data, err := fs.ReadFile(fsys, p); err != nil {
+			rec.Warn = fmt.Sprintf("%s: %v", src.display(p), err)
+		} else if cfg, err := ix.config(fileRef{src: src, path: p}, data, nil); err != nil {
+			rec.Warn = fmt.Sprintf("%s: skipped: %v", src.display(p), err)
+			rec.Names, rec.Err = declaredNames(data, p), err.Error()
+		} else {
+			rec.Cfg = indexView(cfg)
 		}
-		f := fileRef{src: src, path: p}
-		cfg, err := ix.config(f, data, nil)
-		if err != nil {
-			r.warnf("%s: skipped: %v", f, err)
-			r.broken = append(r.broken, brokenFile{file: f.String(), names: declaredNames(data, p), err: err})
-			return nil
-		}
-		r.indexConfig(f, cfg)
+		recs = append(recs, rec)
+		r.replay(src, recs[len(recs)-1:])
 		return nil
 	})
+	if err == nil && cachePath != "" {
+		saveIndexCache(cachePath, name, recs, ix.outsideFiles())
+	}
+	return err
 }
 
-// AddDir indexes the YAML under an OS directory (an --include_path).
+// AddDir indexes the YAML under an OS directory (an --include_path). With
+// CacheDir set, the index is cached there, keyed by the directory's files
+// (paths, sizes, modification times) and the running program.
 func (r *Registry) AddDir(dir string) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -135,7 +158,16 @@ func (r *Registry) AddDir(dir string) error {
 	if !st.IsDir() {
 		return fmt.Errorf("include path %s: not a directory", abs)
 	}
-	return r.AddFS(abs, os.DirFS(abs))
+	cachePath := ""
+	if r.CacheDir != "" {
+		if stamp, err := TreeStamp(abs); err == nil {
+			r.stamps = append(r.stamps, abs+"\x00"+stamp)
+			cachePath = r.indexCachePath(abs, stamp)
+		} else {
+			r.unstamped = true
+		}
+	}
+	return r.addFS(abs, os.DirFS(abs), cachePath, nil)
 }
 
 // indexKeys are the top-level keys the index needs; include is among them
@@ -188,7 +220,8 @@ func scanTopLevel(data []byte) (out []byte, ok bool) {
 // merging whole files. Results are cached by file, so a template shared
 // by many tasks is read and parsed once.
 type indexer struct {
-	cache map[string]indexed
+	cache   map[string]indexed
+	outside map[string]bool // files read outside every source
 }
 
 type indexed struct {
@@ -196,7 +229,9 @@ type indexed struct {
 	err error
 }
 
-func newIndexer() *indexer { return &indexer{cache: map[string]indexed{}} }
+func newIndexer() *indexer {
+	return &indexer{cache: map[string]indexed{}, outside: map[string]bool{}}
+}
 
 // config returns f's index keys, includes resolved; data is f's content
 // when the caller has read it already, else nil. The returned map is
@@ -217,6 +252,9 @@ func (ix *indexer) config(f fileRef, data []byte, stack []string) (map[string]an
 }
 
 func (ix *indexer) resolve(f fileRef, data []byte, stack []string) (map[string]any, error) {
+	if f.abs != "" {
+		ix.outside[f.abs] = true
+	}
 	if data == nil {
 		var err error
 		if data, err = f.read(); err != nil {

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"lmeval/harness/pyval"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -170,20 +172,31 @@ func includeList(inc any) ([]string, error) {
 	return nil, fmt.Errorf("include: want a file name or a list, got %T", inc)
 }
 
-// parseYAML decodes one YAML document into Go values with Python's shapes:
-// mappings become map[string]any, sequences []any, integers int, floats
-// float64, and `!function` tags FuncRef. A mapping given as doc_to_choice
-// becomes the list of its values, in order, which is what lm-eval makes of
-// it (list(doc_to_choice.values())).
+// parseYAML decodes one YAML document into Go values with Python's shapes,
+// reading scalars as PyYAML does (pyyaml.go): mappings become
+// map[string]any (keys as Python's str of PyYAML's key), sequences []any,
+// integers int, floats float64, and `!function` tags FuncRef. A mapping
+// given as doc_to_choice becomes the list of its values, in order, which is
+// what lm-eval makes of it (list(doc_to_choice.values())).
 func parseYAML(data []byte, dir string) (map[string]any, error) {
+	c := &converter{dir: dir, data: data}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, yamlLineFix(err)
+		// yaml.v3 refuses `\/`, which PyYAML reads as "/".
+		fixed, ok := withSlashEscapes(data)
+		if !ok || !strings.Contains(err.Error(), "unknown escape") {
+			return nil, yamlLineFix(err)
+		}
+		doc = yaml.Node{}
+		if err2 := yaml.Unmarshal(fixed, &doc); err2 != nil {
+			return nil, yamlLineFix(err)
+		}
+		c.data, c.slash = fixed, true
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return map[string]any{}, nil
 	}
-	v, err := convertNode(doc.Content[0], dir, "")
+	v, err := c.convert(doc.Content[0], "")
 	if err != nil {
 		return nil, err
 	}
@@ -213,22 +226,55 @@ func yamlLineFix(err error) error {
 	return errors.New(msg[:m[2]] + strconv.Itoa(n+1) + msg[m[3]:])
 }
 
-func convertNode(n *yaml.Node, dir, key string) (any, error) {
+// converter turns one file's yaml.v3 nodes into Python-shaped values.
+type converter struct {
+	dir   string
+	data  []byte // the text yaml.v3 parsed
+	lines []int  // byte offset of each line of data, made on first use
+	slash bool   // data has slashEscape for the file's `\/`
+}
+
+// text is a scalar node's value with the file's own `\/` restored where
+// it was no escape (outside double-quoted scalars).
+func (c *converter) text(n *yaml.Node) string {
+	if c.slash && n.Style&yaml.DoubleQuotedStyle == 0 {
+		return strings.ReplaceAll(n.Value, slashEscape, `\/`)
+	}
+	return n.Value
+}
+
+func (c *converter) scalar(n *yaml.Node) (any, error) {
+	if n.Style&yaml.DoubleQuotedStyle != 0 {
+		if err := checkDoubleQuoted(c.data, c.offset(n.Line, n.Column), n.Line); err != nil {
+			return nil, err
+		}
+	}
+	v := n.Value
+	n.Value = c.text(n)
+	x, err := pyScalar(n)
+	n.Value = v
+	if err != nil {
+		return nil, fmt.Errorf("line %d: %w", n.Line, err)
+	}
+	return x, nil
+}
+
+func (c *converter) convert(n *yaml.Node, key string) (any, error) {
 	if n.Tag == "!function" {
-		return FuncRef{Dir: dir, Name: strings.TrimSpace(n.Value)}, nil
+		return FuncRef{Dir: c.dir, Name: strings.TrimSpace(c.text(n))}, nil
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		return convertNode(n.Alias, dir, key)
+		return c.convert(n.Alias, key)
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return nil, nil
 		}
-		return convertNode(n.Content[0], dir, key)
+		return c.convert(n.Content[0], key)
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
-		for _, c := range n.Content {
-			v, err := convertNode(c, dir, "")
+		for _, e := range n.Content {
+			v, err := c.convert(e, "")
 			if err != nil {
 				return nil, err
 			}
@@ -242,11 +288,21 @@ func convertNode(n *yaml.Node, dir, key string) (any, error) {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			kn, vn := n.Content[i], n.Content[i+1]
 			if kn.Kind == yaml.ScalarNode && kn.Tag == "!!merge" {
-				v, err := convertNode(vn, dir, "")
+				v, err := c.convert(vn, "")
 				if err != nil {
 					return nil, err
 				}
-				if mm, ok := v.(map[string]any); ok {
+				// PyYAML's flatten_mapping: the mapping's own keys win,
+				// then the merged mappings in the order listed.
+				maps := []any{v}
+				if l, ok := v.([]any); ok {
+					maps = l
+				}
+				for _, m := range maps {
+					mm, ok := m.(map[string]any)
+					if !ok {
+						return nil, fmt.Errorf("line %d: expected a mapping or a list of mappings for merging", vn.Line)
+					}
 					for k, x := range mm {
 						if _, set := out[k]; !set {
 							out[k] = x
@@ -255,11 +311,15 @@ func convertNode(n *yaml.Node, dir, key string) (any, error) {
 				}
 				continue
 			}
-			var k string
-			if err := kn.Decode(&k); err != nil {
-				return nil, fmt.Errorf("line %d: key: %w", kn.Line, err)
+			if kn.Kind != yaml.ScalarNode {
+				return nil, fmt.Errorf("line %d: a mapping key must be a scalar", kn.Line)
 			}
-			v, err := convertNode(vn, dir, k)
+			kv, err := c.scalar(kn)
+			if err != nil {
+				return nil, fmt.Errorf("key: %w", err)
+			}
+			k := pyval.Str(kv)
+			v, err := c.convert(vn, k)
 			if err != nil {
 				return nil, err
 			}
@@ -284,17 +344,7 @@ func convertNode(n *yaml.Node, dir, key string) (any, error) {
 		}
 		return out, nil
 	case yaml.ScalarNode:
-		var v any
-		if err := n.Decode(&v); err != nil {
-			return nil, fmt.Errorf("line %d: %w", n.Line, err)
-		}
-		switch x := v.(type) {
-		case int64:
-			return int(x), nil
-		case uint64:
-			return int(x), nil
-		}
-		return v, nil
+		return c.scalar(n)
 	}
 	return nil, fmt.Errorf("line %d: unsupported YAML node", n.Line)
 }
