@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -65,10 +66,6 @@ func TestCommitErrors(t *testing.T) {
 	if err := c.CreateRepo(ctx, repo, false); err != nil {
 		t.Fatal(err)
 	}
-	big := make([]byte, hubtest.LFSThreshold)
-	if _, err := c.Commit(ctx, repo, "", "big", []CommitFile{{Path: "big.json", Data: big}}); !errors.Is(err, ErrNeedsLFS) {
-		t.Errorf("commit of a large file: %v, want ErrNeedsLFS", err)
-	}
 	s.FailCommits(1)
 	if _, err := c.Commit(ctx, repo, "", "x", []CommitFile{{Path: "a.json", Data: []byte("{}")}}); err == nil || !strings.Contains(err.Error(), "500") {
 		t.Errorf("commit during a Hub failure: %v", err)
@@ -84,5 +81,75 @@ func TestCommitErrors(t *testing.T) {
 	wrong := New(Options{Endpoint: s.URL, Token: "hf_wrong"})
 	if err := wrong.CreateRepo(ctx, Repo{Type: Dataset, ID: "org/y"}, false); err == nil {
 		t.Error("CreateRepo with a token that may not write succeeded")
+	}
+}
+
+// bigFile is a file over the LFS threshold with varied content.
+func bigFile() []byte {
+	b := make([]byte, hubtest.LFSThreshold+12345)
+	for i := range b {
+		b[i] = byte(i*7 + i/1000)
+	}
+	return b
+}
+
+func TestCommitLFS(t *testing.T) {
+	s := hubtest.New(t)
+	s.Use(t)
+	ctx := context.Background()
+	c := New(Options{Endpoint: s.URL, Token: hubtest.Token})
+	repo := Repo{Type: Dataset, ID: "org/lfs"}
+	if err := c.CreateRepo(ctx, repo, false); err != nil {
+		t.Fatal(err)
+	}
+	big := bigFile()
+	files := []CommitFile{{Path: "m/samples.jsonl", Data: big}, {Path: "m/results.json", Data: []byte("{}")}}
+	if _, err := c.Commit(ctx, repo, "", "first", files); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := s.File("dataset", repo.ID, "", "m/samples.jsonl")
+	if !ok || !bytes.Equal(got, big) {
+		t.Fatalf("large file on the Hub: %d bytes (%v), want %d identical bytes", len(got), ok, len(big))
+	}
+	if got, ok := s.File("dataset", repo.ID, "", "m/results.json"); !ok || string(got) != "{}" {
+		t.Errorf("small file on the Hub = %q (%v)", got, ok)
+	}
+	if n := s.Count("PUT", "/lfs-upload/"); n != 1 {
+		t.Errorf("%d LFS uploads, want 1", n)
+	}
+	if n := s.Count("POST", "/lfs-verify"); n != 1 {
+		t.Errorf("%d LFS verifies, want 1", n)
+	}
+	// The same object again, under another path: the Hub has it, no upload.
+	if _, err := c.Commit(ctx, repo, "", "second", []CommitFile{{Path: "copy.jsonl", Data: big}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Count("PUT", "/lfs-upload/"); n != 1 {
+		t.Errorf("%d LFS uploads after committing a present object, want 1", n)
+	}
+	if got, ok := s.File("dataset", repo.ID, "", "copy.jsonl"); !ok || !bytes.Equal(got, big) {
+		t.Errorf("copy on the Hub: %d bytes (%v)", len(got), ok)
+	}
+}
+
+func TestCommitLFSUploadFailure(t *testing.T) {
+	s := hubtest.New(t)
+	s.Use(t)
+	ctx := context.Background()
+	c := New(Options{Endpoint: s.URL, Token: hubtest.Token})
+	repo := Repo{Type: Dataset, ID: "org/lfsfail"}
+	if err := c.CreateRepo(ctx, repo, false); err != nil {
+		t.Fatal(err)
+	}
+	s.FailLFSUploads(1)
+	_, err := c.Commit(ctx, repo, "", "x", []CommitFile{{Path: "big.jsonl", Data: bigFile()}})
+	if err == nil || !strings.Contains(err.Error(), "LFS upload of big.jsonl") || !strings.Contains(err.Error(), "500") {
+		t.Fatalf("commit with a failing LFS upload: %v", err)
+	}
+	if _, ok := s.File("dataset", repo.ID, "", "big.jsonl"); ok {
+		t.Error("a failed LFS upload committed its file")
+	}
+	if n := s.Count("POST", "/commit/"); n != 0 {
+		t.Errorf("%d commit requests after a failed upload, want 0", n)
 	}
 }

@@ -7,7 +7,9 @@
 // the middle, corrupted bytes). Writes as huggingface_hub makes them are
 // served too: whoami, repository creation (private repositories are hidden
 // from other callers), the preupload and commit API (NDJSON, base64
-// files) and the gating setting, with injected commit failures.
+// files, and lfsFile entries for objects uploaded through the Git LFS batch
+// API: batch, a basic-transfer upload URL on this server, verify) and the
+// gating setting, with injected commit and LFS upload failures.
 package hubtest
 
 import (
@@ -83,7 +85,9 @@ type Server struct {
 	corrupt  map[string]bool // etag -> serve altered bytes
 	delay    time.Duration
 	pageSize int
-	failing  int // commits still to fail with HTTP 500
+	failing  int               // commits still to fail with HTTP 500
+	lfsObjs  map[string][]byte // sha256 -> object uploaded through LFS
+	failLFS  int               // LFS uploads still to fail with HTTP 500
 }
 
 // New starts a server that stops when the test ends.
@@ -93,6 +97,7 @@ func New(t testing.TB) *Server {
 		aliases: make(map[string]string),
 		cuts:    make(map[string]int),
 		corrupt: make(map[string]bool),
+		lfsObjs: make(map[string][]byte),
 	}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
@@ -229,6 +234,13 @@ func (s *Server) FailCommits(n int) {
 	s.mu.Unlock()
 }
 
+// FailLFSUploads makes the next n LFS object uploads fail with HTTP 500.
+func (s *Server) FailLFSUploads(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failLFS = n
+}
+
 // Commits lists the commits made to a repository, oldest first.
 func (s *Server) Commits(typ, id string) []Commit {
 	s.mu.Lock()
@@ -353,6 +365,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.serveWhoAmI(w, r)
 	case p == "/api/repos/create":
 		s.serveCreate(w, r)
+	case strings.HasSuffix(p, ".git/info/lfs/objects/batch"):
+		s.serveLFSBatch(w, r)
+	case strings.HasPrefix(p, "/lfs-upload/"):
+		s.serveLFSUpload(w, r, strings.TrimPrefix(p, "/lfs-upload/"))
+	case p == "/lfs-verify":
+		s.serveLFSVerify(w, r)
 	case strings.HasPrefix(p, "/cdn/"):
 		s.serveCDN(w, r, strings.TrimPrefix(p, "/cdn/"))
 	case strings.HasPrefix(p, "/api/models/"):
@@ -857,6 +875,7 @@ func (s *Server) serveWrite(w http.ResponseWriter, r *http.Request, rp *repo, ty
 	type put struct {
 		path string
 		data []byte
+		lfs  bool
 	}
 	var puts []put
 	for i := 0; ; i++ {
@@ -900,7 +919,27 @@ func (s *Server) serveWrite(w http.ResponseWriter, r *http.Request, rp *repo, ty
 				hubError(w, http.StatusBadRequest, "", "commit: invalid path "+f.Path)
 				return
 			}
-			puts = append(puts, put{f.Path, data})
+			puts = append(puts, put{f.Path, data, false})
+			c.Paths = append(c.Paths, f.Path)
+		case i > 0 && line.Key == "lfsFile":
+			var f struct {
+				Path string `json:"path"`
+				Algo string `json:"algo"`
+				OID  string `json:"oid"`
+				Size int    `json:"size"`
+			}
+			if json.Unmarshal(line.Value, &f) != nil || f.Algo != "sha256" || f.Path == "" {
+				hubError(w, http.StatusBadRequest, "", "commit: bad lfsFile line")
+				return
+			}
+			s.mu.Lock()
+			data, ok := s.lfsObjs[f.OID]
+			s.mu.Unlock()
+			if !ok || len(data) != f.Size {
+				hubError(w, http.StatusBadRequest, "", "commit: LFS object "+f.OID+" of "+f.Path+" was not uploaded")
+				return
+			}
+			puts = append(puts, put{f.Path, data, true})
 			c.Paths = append(c.Paths, f.Path)
 		default:
 			hubError(w, http.StatusBadRequest, "", fmt.Sprintf("commit: unexpected line %d key %q", i, line.Key))
@@ -913,10 +952,108 @@ func (s *Server) serveWrite(w http.ResponseWriter, r *http.Request, rp *repo, ty
 	}
 	for _, p := range puts {
 		s.AddFile(typ, id, branch, p.path, p.data)
+		if p.lfs {
+			s.mu.Lock()
+			f := s.repos[key(typ, id)].branches[branch][p.path]
+			f.lfs = true
+			h := sha256.Sum256(p.data)
+			f.etag = hex.EncodeToString(h[:])
+			s.mu.Unlock()
+		}
 	}
 	s.mu.Lock()
 	rp.commits = append(rp.commits, c)
 	oid := commitOf(rp.branches[branch])
 	s.mu.Unlock()
 	writeJSON(w, map[string]any{"commitUrl": s.URL + "/commit/" + oid, "commitOid": oid})
+}
+
+// serveLFSBatch is the Git LFS batch API (upload): objects already stored
+// get no actions; others an upload href on this server and a verify href.
+func (s *Server) serveLFSBatch(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		hubError(w, http.StatusMethodNotAllowed, "", "POST only")
+		return
+	}
+	if !writer(w, r) {
+		return
+	}
+	const lfsJSON = "application/vnd.git-lfs+json"
+	if r.Header.Get("Content-Type") != lfsJSON || r.Header.Get("Accept") != lfsJSON {
+		hubError(w, http.StatusNotAcceptable, "", "LFS batch: want "+lfsJSON)
+		return
+	}
+	var req struct {
+		Operation string `json:"operation"`
+		HashAlgo  string `json:"hash_algo"`
+		Objects   []struct {
+			OID  string `json:"oid"`
+			Size int    `json:"size"`
+		} `json:"objects"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Operation != "upload" || req.HashAlgo != "sha256" {
+		hubError(w, http.StatusBadRequest, "", "bad LFS batch request")
+		return
+	}
+	var out []map[string]any
+	s.mu.Lock()
+	for _, o := range req.Objects {
+		e := map[string]any{"oid": o.OID, "size": o.Size}
+		if _, ok := s.lfsObjs[o.OID]; !ok {
+			e["actions"] = map[string]any{
+				"upload": map[string]any{"href": s.URL + "/lfs-upload/" + o.OID, "header": map[string]string{}},
+				"verify": map[string]any{"href": s.URL + "/lfs-verify", "header": map[string]string{}},
+			}
+		}
+		out = append(out, e)
+	}
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", lfsJSON)
+	json.NewEncoder(w).Encode(map[string]any{"transfer": "basic", "objects": out})
+}
+
+// serveLFSUpload stores a PUT object after checking its sha256.
+func (s *Server) serveLFSUpload(w http.ResponseWriter, r *http.Request, oid string) {
+	if r.Method != http.MethodPut {
+		hubError(w, http.StatusMethodNotAllowed, "", "PUT only")
+		return
+	}
+	data, err := io.ReadAll(r.Body)
+	if err != nil {
+		hubError(w, http.StatusBadRequest, "", "LFS upload: "+err.Error())
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failLFS > 0 {
+		s.failLFS--
+		hubError(w, http.StatusInternalServerError, "", "injected LFS upload failure")
+		return
+	}
+	h := sha256.Sum256(data)
+	if hex.EncodeToString(h[:]) != oid {
+		hubError(w, http.StatusBadRequest, "", "LFS upload: content does not match oid "+oid)
+		return
+	}
+	s.lfsObjs[oid] = data
+}
+
+// serveLFSVerify checks an object was uploaded with the given size.
+func (s *Server) serveLFSVerify(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		OID  string `json:"oid"`
+		Size int    `json:"size"`
+	}
+	if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&req) != nil {
+		hubError(w, http.StatusBadRequest, "", "bad LFS verify request")
+		return
+	}
+	s.mu.Lock()
+	data, ok := s.lfsObjs[req.OID]
+	s.mu.Unlock()
+	if !ok || len(data) != req.Size {
+		hubError(w, http.StatusNotFound, "", "LFS verify: object "+req.OID+" not found")
+		return
+	}
+	writeJSON(w, map[string]any{})
 }
