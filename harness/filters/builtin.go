@@ -393,13 +393,20 @@ func newMultiChoiceRegex(args map[string]any) (Filter, error) {
 }
 
 func (f *MultiChoiceRegex) normalize(s string) string {
-	for _, re := range f.Ignore {
+	return FilterIgnores(s, f.Ignore, f.IgnoreCase, f.IgnorePunctuation)
+}
+
+// FilterIgnores is lm-eval's filter_ignores (MultiChoiceRegexFilter and
+// the task helpers that copy it): remove every match of ignore, then
+// lowercase and drop punctuation when asked.
+func FilterIgnores(s string, ignore []*pyre.Regexp, ignoreCase, ignorePunctuation bool) string {
+	for _, re := range ignore {
 		s, _ = re.Sub("", s, 0)
 	}
-	if f.IgnoreCase {
+	if ignoreCase {
 		s = pyre.Lower(s)
 	}
-	if f.IgnorePunctuation {
+	if ignorePunctuation {
 		s = strings.Map(func(r rune) rune {
 			if unicode.IsPunct(r) {
 				return -1

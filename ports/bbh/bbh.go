@@ -8,7 +8,6 @@ package bbh
 import (
 	"fmt"
 	"strings"
-	"unicode"
 
 	"lmeval/harness/filters"
 	"lmeval/harness/pyre"
@@ -107,21 +106,7 @@ func argBool(v any) (bool, error) {
 
 // FilterIgnores is filter_ignores.
 func (f *ExtendedRegex) FilterIgnores(s string) string {
-	for _, re := range f.Ignore {
-		s, _ = re.Sub("", s, 0)
-	}
-	if f.IgnoreCase {
-		s = pyre.Lower(s)
-	}
-	if f.IgnorePunctuation {
-		s = strings.Map(func(r rune) rune {
-			if unicode.IsPunct(r) {
-				return -1
-			}
-			return r
-		}, s)
-	}
-	return s
+	return filters.FilterIgnores(s, f.Ignore, f.IgnoreCase, f.IgnorePunctuation)
 }
 
 // FindMatch is find_match: the group_select-th findall element (the first
