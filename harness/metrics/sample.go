@@ -135,6 +135,10 @@ type DocResult struct {
 	Golds    []string
 	Multiple bool
 	Result   string
+	// Answer is the filtered answer itself when it is not a string (a
+	// filter's list: Result is then its str()), and Gold the target
+	// lm-eval pairs it with, uncast; passthrough metrics read them.
+	Answer, Gold any
 
 	preds *mcPreds
 }
@@ -495,6 +499,38 @@ func ScoreGeneration(specs []Spec, golds []string, multiple bool, result string)
 		return nil, fmt.Errorf("no target")
 	}
 	return score(specs, &DocResult{OutputType: GenerateUntil, Golds: golds, Multiple: multiple, Result: result})
+}
+
+// ScoreGenerationAnswer is ScoreGeneration for an answer that a filter
+// left as something other than a string (a list): result is its str(),
+// answer the value itself and gold the target uncast (lm-eval casts the
+// target to the answer's type only when the answer is not a list).
+func ScoreGenerationAnswer(specs []Spec, golds []string, multiple bool, result string, answer, gold any) (map[string]any, error) {
+	if len(golds) == 0 {
+		return nil, fmt.Errorf("no target")
+	}
+	return score(specs, &DocResult{OutputType: GenerateUntil, Golds: golds, Multiple: multiple, Result: result, Answer: answer, Gold: gold})
+}
+
+// genPassthrough is a generate_until document's value for the metrics
+// lm-eval defines as passthrough functions of one argument (acc, f1:
+// `def acc_fn(items): return items`). process_results calls them with
+// references= and predictions=, gets a TypeError and calls them again
+// with [gold, result]: the value is that pair, for a custom aggregation
+// to read. With several targets each is tried in turn and the document
+// scores 1.0 when any call returned something truthy, a non-empty pair
+// always: 1.0 unless there are no targets.
+func genPassthrough(_ Spec, d *DocResult) (any, error) {
+	if d.Multiple {
+		if len(d.Golds) > 0 {
+			return 1.0, nil
+		}
+		return 0.0, nil
+	}
+	if d.Answer != nil {
+		return []any{d.Gold, d.Answer}, nil
+	}
+	return []any{d.Golds[0], d.Result}, nil
 }
 
 // pairwise makes a generation metric of a (prediction, gold) score:
