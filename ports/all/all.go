@@ -4,6 +4,7 @@
 package all
 
 import (
+	_ "lmeval/ports/afrimmlu"
 	_ "lmeval/ports/afrixnli"
 	_ "lmeval/ports/afrobench"
 	_ "lmeval/ports/bbh"
