@@ -87,3 +87,28 @@ func Format(tmpl string, vals map[string]string) (string, error) {
 		tmpl = tmpl[i+j+1:]
 	}
 }
+
+// FromJSON gives a document decoded by encoding/json the dataset
+// loader's types: whole numbers become int64 (tests read documents that
+// way).
+func FromJSON(v any) any {
+	switch x := v.(type) {
+	case float64:
+		if x == math.Trunc(x) && !math.IsInf(x, 0) {
+			return int64(x)
+		}
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = FromJSON(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = FromJSON(e)
+		}
+		return out
+	}
+	return v
+}
