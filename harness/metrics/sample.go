@@ -362,7 +362,9 @@ func ParseExactMatchOptions(kwargs map[string]any) (ExactMatchOptions, error) {
 	for k, v := range kwargs {
 		switch k {
 		case "ignore_case", "ignore_punctuation", "ignore_numbers":
-			b, ok := v.(bool)
+			// exact_match_hf_evaluate tests them with `if ...:`, so any
+			// value counts by its truth (afriqa's YAML gives a string).
+			b, ok := pyTruth(v)
 			if !ok {
 				return o, fmt.Errorf("exact_match: %s must be true or false, got %v", k, v)
 			}
@@ -431,6 +433,31 @@ func ExactMatch(pred, ref string, o ExactMatchOptions) float64 {
 		return 1
 	}
 	return 0
+}
+
+// pyTruth is bool(v) for the values YAML gives.
+func pyTruth(v any) (bool, bool) {
+	switch x := v.(type) {
+	case bool:
+		return x, true
+	case nil:
+		return false, true
+	case string:
+		return x != "", true
+	case int:
+		return x != 0, true
+	case int64:
+		return x != 0, true
+	case uint64:
+		return x != 0, true
+	case float64:
+		return x != 0, true
+	case []any:
+		return len(x) > 0, true
+	case map[string]any:
+		return len(x) > 0, true
+	}
+	return false, false
 }
 
 // HELM's normalisation (quasi_exact_match, word_f1): lowercase, drop ASCII
