@@ -2,7 +2,12 @@ package task
 
 import (
 	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
 	"sort"
+	"strings"
 )
 
 // Doc is one dataset document: JSON-like values (string, int64, float64,
@@ -58,6 +63,51 @@ func resolveFuncs(v any, missing, stale map[string]bool) any {
 		}
 	}
 	return v
+}
+
+// undefinedFuncs finds the `!function`s left unresolved in v whose
+// module lies on disk and neither defines nor imports the name: lm-eval
+// cannot load such a task (getattr fails). out maps each such name to
+// its module's file name ("utils.py").
+func undefinedFuncs(v any, out map[string]string) {
+	switch x := v.(type) {
+	case FuncRef:
+		file, function := helperFile(filepath.ToSlash(x.Dir), x.Name)
+		data, err := os.ReadFile(filepath.FromSlash(file))
+		if err != nil {
+			return // not on disk (embedded tree) or no such module
+		}
+		src := string(data)
+		if pyDefinition(src, function) != "" || strings.Contains(src, "globals()") || pyImportsName(src, function) {
+			return
+		}
+		out[x.Name] = path.Base(file)
+	case map[string]any:
+		for _, e := range x {
+			undefinedFuncs(e, out)
+		}
+	case []any:
+		for _, e := range x {
+			undefinedFuncs(e, out)
+		}
+	}
+}
+
+// pyImportsName reports an import statement that may bind name (a loose
+// check: a name it cannot rule out counts as imported).
+func pyImportsName(src, name string) bool {
+	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
+	for _, re := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t][^\n]*`),
+		regexp.MustCompile(`(?m)^[ \t]*from[ \t]+\S+[ \t]+import[ \t]*\([^)]*\)`),
+	} {
+		for _, stmt := range re.FindAllString(src, -1) {
+			if word.MatchString(stmt) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func sortedKeys(m map[string]bool) []string {

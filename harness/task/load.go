@@ -252,8 +252,24 @@ func (r *Registry) newTask(cfg map[string]any, file string) (*Task, error) {
 	}
 	if len(missing) > 0 {
 		m := sortedKeys(missing)
-		return nil, &UnavailableError{Task: name, File: file, Missing: m,
-			Reason: "needs Python function " + strings.Join(m, ", ")}
+		undefined := map[string]string{}
+		undefinedFuncs(cfg, undefined)
+		var needs, broken []string
+		for _, n := range m {
+			if mod, ok := undefined[n]; ok {
+				broken = append(broken, fmt.Sprintf("%s defines no %s", mod, n[strings.LastIndexByte(n, '.')+1:]))
+			} else {
+				needs = append(needs, n)
+			}
+		}
+		var reason []string
+		if len(needs) > 0 {
+			reason = append(reason, "needs Python function "+strings.Join(needs, ", "))
+		}
+		if len(broken) > 0 {
+			reason = append(reason, "its `!function` names a function its Python file lacks ("+strings.Join(broken, "; ")+"), so lm-eval itself cannot load it (AttributeError)")
+		}
+		return nil, &UnavailableError{Task: name, File: file, Missing: m, Reason: strings.Join(reason, "; ")}
 	}
 	c, warnings, err := parseConfig(cfg, file)
 	r.warnings = append(r.warnings, warnings...)

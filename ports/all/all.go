@@ -4,6 +4,9 @@
 package all
 
 import (
+	_ "lmeval/ports/afrimmlu"
+	_ "lmeval/ports/afrixnli"
+	_ "lmeval/ports/afrobench"
 	_ "lmeval/ports/bbh"
 	_ "lmeval/ports/bigbench"
 	_ "lmeval/ports/cruxeval"
