@@ -26,24 +26,11 @@ sys.path.insert(0, os.path.join(HERE, "pystubs"))
 
 import lmevalref_compat  # noqa: E402,F401  (lm-eval-runner's typing shims)
 import datasets  # noqa: E402  (lm-eval-runner's stand-in)
+import datasets_ext  # noqa: E402,F401  (flatten_indices, add_column)
 from lm_eval.tasks import _factory  # noqa: E402
 
 _building = {}  # the config of the class task being built
 
-
-def _flatten_indices(self, *args, **kwargs):
-    return self
-
-
-def _add_column(self, name, column, *args, **kwargs):
-    rows = self.to_list()
-    for r, v in zip(rows, column):
-        r[name] = v
-    return datasets.Dataset(rows, columns=self.column_names + [name], split=self.split)
-
-
-datasets.Dataset.flatten_indices = _flatten_indices
-datasets.Dataset.add_column = _add_column
 
 _orig_full_config = _factory.TaskFactory._load_full_config
 

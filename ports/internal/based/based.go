@@ -8,6 +8,7 @@ package based
 
 import (
 	"fmt"
+	"unicode"
 
 	"lmeval/harness/metrics"
 	"lmeval/harness/pyre"
@@ -34,23 +35,74 @@ func init() {
 }
 
 // ContainsScore is contains_score(prediction, labels): 1 when one of the
-// labels occurs in the prediction, ignoring case (re.search of
-// re.escape(label) with re.IGNORECASE), else 0.
+// labels occurs in the prediction, ignoring case, else 0. The Python
+// searches re.escape(label) with re.IGNORECASE, a literal whose
+// characters match as sre matches them: equal simple lowercase
+// mappings, or lowercase forms that sre's ignore-case table pairs (i
+// and dotless ı, s and long ſ, Greek letter variants, ...). (Go's (?i)
+// folds otherwise: İ, whose lowercase is i, would not match i.)
 func ContainsScore(prediction string, labels []string) (int, error) {
 	if len(labels) == 0 {
 		return 0, fmt.Errorf("contains_score: max() of no labels")
 	}
-	best := 0
+	pred := []rune(prediction)
 	for _, l := range labels {
-		re, err := pyre.CompileFlags(pyre.Escape(l), pyre.IGNORECASE)
-		if err != nil {
-			return 0, err
-		}
-		if re.Search(prediction) != nil {
-			best = 1
+		if containsFold(pred, []rune(l)) {
+			return 1, nil
 		}
 	}
-	return best, nil
+	return 0, nil
+}
+
+func containsFold(s, sub []rune) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for j < len(sub) && sameIgnoreCase(s[i+j], sub[j]) {
+			j++
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// ignoreCaseFixes is sre's _ignorecase_fixes: lowercase characters that
+// match each other under IGNORECASE though their lowercase mappings
+// differ (CPython's re._compiler _equivalences).
+var ignoreCaseFixes = func() map[rune][]rune {
+	eq := [][]rune{
+		{0x69, 0x131}, {0x73, 0x17f}, {0xb5, 0x3bc}, {0x345, 0x3b9, 0x1fbe},
+		{0x390, 0x1fd3}, {0x3b0, 0x1fe3}, {0x3b2, 0x3d0}, {0x3b5, 0x3f5},
+		{0x3b8, 0x3d1}, {0x3ba, 0x3f0}, {0x3c0, 0x3d6}, {0x3c1, 0x3f1},
+		{0x3c2, 0x3c3}, {0x3c6, 0x3d5}, {0x1e61, 0x1e9b}, {0xfb05, 0xfb06},
+	}
+	m := map[rune][]rune{}
+	for _, t := range eq {
+		for _, a := range t {
+			for _, b := range t {
+				if a != b {
+					m[a] = append(m[a], b)
+				}
+			}
+		}
+	}
+	return m
+}()
+
+// sameIgnoreCase is sre's ignore-case comparison of a text character c
+// with a pattern character p.
+func sameIgnoreCase(c, p rune) bool {
+	lc, lp := unicode.ToLower(c), unicode.ToLower(p)
+	if lc == lp {
+		return true
+	}
+	for _, f := range ignoreCaseFixes[lp] {
+		if lc == f {
+			return true
+		}
+	}
+	return false
 }
 
 func field(doc task.Doc, key string) (string, error) {
