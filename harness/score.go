@@ -313,6 +313,8 @@ func pyValue(v any) any {
 			out[i] = pyValue(e)
 		}
 		return out
+	case task.SampleValuer:
+		return x.SampleValue()
 	}
 	return v
 }

@@ -29,7 +29,9 @@ type (
 	DocFunc func(doc Doc) (any, error)
 	// ProcessResultsFunc is process_results: results holds, per request of
 	// the document, a model.LoglikelihoodResult, a model.RollingResult or
-	// the (filtered) generated string.
+	// the (filtered) generated string. A value that is not a number or
+	// JSON-like may implement SampleValuer to be logged as lm-eval logs
+	// its Python value.
 	ProcessResultsFunc func(doc Doc, results []any) (map[string]any, error)
 	// SamplesFunc is fewshot_config.samples given as a function.
 	SamplesFunc func() ([]Doc, error)
@@ -37,6 +39,12 @@ type (
 	// every split from the task's dataset_kwargs merged with its metadata.
 	CustomDatasetFunc func(kwargs map[string]any) (map[string][]Doc, error)
 )
+
+// SampleValuer is a per-document metric value (of a native
+// process_results) that a samples file records as SampleValue(): the
+// JSON-like form of the Python value lm-eval logs, a tuple as []any, a
+// dict as an ordered map.
+type SampleValuer interface{ SampleValue() any }
 
 // resolveFuncs replaces every FuncRef in v with a *Func, collecting the
 // names of those with no registered implementation, and the warnings for

@@ -203,12 +203,14 @@ func (r *Registry) entryFromFile(p string) (*Entry, error) {
 func isString(v any) bool { _, ok := v.(string); return ok }
 
 func (r *Registry) buildTask(e *Entry, overrides map[string]any) (*Task, error) {
-	if e.Kind == KindPythonTask {
-		return nil, &UnavailableError{Task: e.Name, File: e.File, Reason: "it is implemented by a Python class (class: ...); lmeval runs YAML tasks only"}
-	}
 	cfg, err := loadYAML(e.ref, nil)
 	if err != nil {
 		return nil, fmt.Errorf("task %s: %w", e.Name, err)
+	}
+	if e.Kind == KindPythonTask {
+		// lm-eval's class ignores group and command-line overrides of
+		// its config (classes.go).
+		return r.classTask(e, cfg)
 	}
 	if e.listItem >= 0 {
 		list, _ := cfg["task_list"].([]any)
@@ -241,6 +243,9 @@ func (r *Registry) newTask(cfg map[string]any, file string) (*Task, error) {
 			md[k] = v
 		}
 		cfg["metadata"] = md
+	}
+	if reason := multimodal(cfg); reason != "" {
+		return nil, &UnavailableError{Task: name, File: file, Reason: reason}
 	}
 	missing, stale := map[string]bool{}, map[string]bool{}
 	resolveFuncs(cfg, missing, stale)
@@ -462,4 +467,20 @@ func (r *Registry) withMeta(md map[string]any) map[string]any {
 		md[k] = v
 	}
 	return md
+}
+
+// multimodal says why a task that feeds the model images or audio
+// (doc_to_image, doc_to_audio) cannot run, "" for a text task.
+func multimodal(cfg map[string]any) string {
+	var kinds []string
+	if cfg["doc_to_image"] != nil {
+		kinds = append(kinds, "images")
+	}
+	if cfg["doc_to_audio"] != nil {
+		kinds = append(kinds, "audio")
+	}
+	if len(kinds) == 0 {
+		return ""
+	}
+	return "multimodal (" + strings.Join(kinds, " and ") + "): lmeval evaluates text-only models"
 }

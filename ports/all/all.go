@@ -12,6 +12,7 @@ import (
 	_ "lmeval/ports/cruxeval"
 	_ "lmeval/ports/drop"
 	_ "lmeval/ports/f1score"
+	_ "lmeval/ports/fda"
 	_ "lmeval/ports/global_mmlu"
 	_ "lmeval/ports/gpqa"
 	_ "lmeval/ports/hendrycks_math"
@@ -31,5 +32,9 @@ import (
 	_ "lmeval/ports/mmlu_prox"
 	_ "lmeval/ports/openai_mmmlu"
 	_ "lmeval/ports/race"
+	_ "lmeval/ports/scrolls"
+	_ "lmeval/ports/squad_completion"
+	_ "lmeval/ports/squadv2"
+	_ "lmeval/ports/swde"
 	_ "lmeval/ports/xcopa"
 )
