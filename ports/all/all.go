@@ -40,6 +40,7 @@ import (
 	_ "lmeval/ports/mmlusr"
 	_ "lmeval/ports/openai_mmmlu"
 	_ "lmeval/ports/race"
+	_ "lmeval/ports/tinybenchmarks"
 	_ "lmeval/ports/tmlu"
 	_ "lmeval/ports/tmmluplus"
 	_ "lmeval/ports/xcopa"

@@ -45,6 +45,9 @@ func main() {
 			continue // lmeval's own helpers
 		}
 		name := ""
+		if _, ok := h.Fn.(task.Unavailable); ok {
+			continue // known not to be portable: no native port
+		}
 		if v := reflect.ValueOf(h.Fn); v.Kind() == reflect.Func {
 			if f := runtime.FuncForPC(v.Pointer()); f != nil {
 				name = goName(f.Name())
