@@ -33,19 +33,10 @@ type (
 	CustomDatasetFunc func(kwargs map[string]any) (map[string][]Doc, error)
 )
 
-// Unavailable is the Fn of a Helper that lmeval knowingly does not run:
-// the Python helper needs what cannot exist offline or be ported (a hosted
-// judge model, a metric that downloads model weights, a package that
-// fetches its data at run time). Tasks naming it are unavailable, and
-// Reason, a clause a user understands ("it scores with BLEURT, a model
-// checkpoint"), says why after the function's name.
-type Unavailable struct{ Reason string }
-
 // resolveFuncs replaces every FuncRef in v with a *Func, collecting the
-// names of those with no registered implementation (and in why, the
-// reason of those registered as Unavailable), and the warnings for
+// names of those with no registered implementation, and the warnings for
 // ports whose Python source on disk differs from the one they reproduce.
-func resolveFuncs(v any, missing, stale map[string]bool, why map[string]string) any {
+func resolveFuncs(v any, missing, stale map[string]bool) any {
 	switch x := v.(type) {
 	case FuncRef:
 		fn, ok := LookupFunction(x.Dir, x.Name)
@@ -54,8 +45,7 @@ func resolveFuncs(v any, missing, stale map[string]bool, why map[string]string) 
 			return x
 		}
 		if u, isU := fn.(Unavailable); isU {
-			missing[x.Name] = true
-			why[x.Name] = u.Reason
+			missing[x.Name+" ("+u.Reason+")"] = true // said after its name
 			return x
 		}
 		if w := checkStale(x.Dir, x.Name); w != "" {
@@ -64,11 +54,11 @@ func resolveFuncs(v any, missing, stale map[string]bool, why map[string]string) 
 		return &Func{Dir: x.Dir, Name: x.Name, Fn: fn}
 	case map[string]any:
 		for k, e := range x {
-			x[k] = resolveFuncs(e, missing, stale, why)
+			x[k] = resolveFuncs(e, missing, stale)
 		}
 	case []any:
 		for i, e := range x {
-			x[i] = resolveFuncs(e, missing, stale, why)
+			x[i] = resolveFuncs(e, missing, stale)
 		}
 	}
 	return v

@@ -242,8 +242,8 @@ func (r *Registry) newTask(cfg map[string]any, file string) (*Task, error) {
 		}
 		cfg["metadata"] = md
 	}
-	missing, stale, why := map[string]bool{}, map[string]bool{}, map[string]string{}
-	resolveFuncs(cfg, missing, stale, why)
+	missing, stale := map[string]bool{}, map[string]bool{}
+	resolveFuncs(cfg, missing, stale)
 	for _, w := range sortedKeys(stale) {
 		if !r.warned[w] {
 			r.warned[w] = true
@@ -252,15 +252,8 @@ func (r *Registry) newTask(cfg map[string]any, file string) (*Task, error) {
 	}
 	if len(missing) > 0 {
 		m := sortedKeys(missing)
-		named := make([]string, len(m))
-		for i, n := range m {
-			named[i] = n
-			if w := why[n]; w != "" {
-				named[i] += " (" + w + ")"
-			}
-		}
 		return nil, &UnavailableError{Task: name, File: file, Missing: m,
-			Reason: "needs Python function " + strings.Join(named, ", ")}
+			Reason: "needs Python function " + strings.Join(m, ", ")}
 	}
 	c, warnings, err := parseConfig(cfg, file)
 	r.warnings = append(r.warnings, warnings...)

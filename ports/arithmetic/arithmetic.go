@@ -21,7 +21,7 @@ func Helper(doc task.Doc) (task.Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := pydoc.Get(doc, "completion")
+	c, err := pydoc.Field(doc, "completion")
 	if err != nil {
 		return nil, err
 	}

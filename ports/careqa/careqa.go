@@ -39,7 +39,7 @@ var fallback = task.Doc{
 
 // DocToText is utils.py's doc_to_text.
 func DocToText(doc task.Doc) (any, error) {
-	q, err := pydoc.Get(doc, "question")
+	q, err := pydoc.Field(doc, "question")
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func DocToText(doc task.Doc) (any, error) {
 	}
 	opts := make([]any, 4)
 	for i, k := range []string{"op1", "op2", "op3", "op4"} {
-		if opts[i], err = pydoc.Get(doc, k); err != nil {
+		if opts[i], err = pydoc.Field(doc, k); err != nil {
 			return nil, err
 		}
 	}
@@ -61,7 +61,7 @@ func DocToText(doc task.Doc) (any, error) {
 
 // DocToTarget is utils.py's doc_to_target: doc["cop"] - 1.
 func DocToTarget(doc task.Doc) (any, error) {
-	v, err := pydoc.Get(doc, "cop")
+	v, err := pydoc.Field(doc, "cop")
 	if err != nil {
 		return nil, err
 	}
@@ -82,11 +82,11 @@ func DocToTarget(doc task.Doc) (any, error) {
 }
 
 // OpenDocToText is utils_open.py's doc_to_text: doc["question"].
-func OpenDocToText(doc task.Doc) (any, error) { return pydoc.Get(doc, "question") }
+func OpenDocToText(doc task.Doc) (any, error) { return pydoc.Field(doc, "question") }
 
 // OpenDocToTarget is utils_open.py's (and utils_perplexity.py's)
 // doc_to_target: doc["answer"].
-func OpenDocToTarget(doc task.Doc) (any, error) { return pydoc.Get(doc, "answer") }
+func OpenDocToTarget(doc task.Doc) (any, error) { return pydoc.Field(doc, "answer") }
 
 var whitespace = pyre.MustCompile(`\s+`)
 

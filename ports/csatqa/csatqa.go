@@ -19,7 +19,7 @@ var Columns = []string{"question", "choices", "gold"}
 func ProcessDoc(doc task.Doc) (task.Doc, error) {
 	var f [7]string
 	for i, k := range []string{"context", "question", "option#1", "option#2", "option#3", "option#4", "option#5"} {
-		v, err := pydoc.Get(doc, k)
+		v, err := pydoc.Field(doc, k)
 		if err != nil {
 			return nil, err
 		}
@@ -31,7 +31,7 @@ func ProcessDoc(doc task.Doc) (task.Doc, error) {
 		"### Options:\n" +
 		"(1) " + f[2] + "\n(2) " + f[3] + "\n(3) " + f[4] + "\n(4) " + f[5] + "\n(5) " + f[6] + "\n" +
 		"### Answer: 주어진 문제의 정답은"
-	g, err := pydoc.Get(doc, "gold")
+	g, err := pydoc.Field(doc, "gold")
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ var (
 // (Python ==, so 1.0 and True count) and the candidates are not four
 // empty strings.
 func ValidExample(doc task.Doc) (bool, error) {
-	a, err := pydoc.Get(doc, "answer")
+	a, err := pydoc.Field(doc, "answer")
 	if err != nil {
 		return false, err
 	}
@@ -31,7 +31,7 @@ func ValidExample(doc task.Doc) (bool, error) {
 	if !in {
 		return false, nil
 	}
-	c, err := pydoc.Get(doc, "candidates")
+	c, err := pydoc.Field(doc, "candidates")
 	if err != nil {
 		return false, err
 	}

@@ -28,7 +28,7 @@ func DocToText(doc task.Doc) (any, error) {
 	for _, k := range pyval.SortedKeys(opts) {
 		answers += k + ". " + pyval.Str(opts[k]) + "\n"
 	}
-	q, err := pydoc.Get(doc, "question")
+	q, err := pydoc.Field(doc, "question")
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +36,7 @@ func DocToText(doc task.Doc) (any, error) {
 }
 
 // DocToTarget is doc_to_target: doc["answer_idx"].
-func DocToTarget(doc task.Doc) (any, error) { return pydoc.Get(doc, "answer_idx") }
+func DocToTarget(doc task.Doc) (any, error) { return pydoc.Field(doc, "answer_idx") }
 
 // FilterDataset is filter_dataset(dataset, lang): the documents whose
 // "language" starts with lang.

@@ -13,7 +13,7 @@ import (
 func DocToText(doc task.Doc) (any, error) {
 	var opts [4]any
 	for i, k := range []string{"opa", "opb", "opc", "opd"} {
-		v, err := pydoc.Get(doc, k)
+		v, err := pydoc.Field(doc, k)
 		if err != nil {
 			return nil, err
 		}

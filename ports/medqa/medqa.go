@@ -14,13 +14,13 @@ import (
 func DocToText(doc task.Doc) (any, error) {
 	answers := ""
 	for i, k := range []string{"ending0", "ending1", "ending2", "ending3"} {
-		v, err := pydoc.Get(doc, k)
+		v, err := pydoc.Field(doc, k)
 		if err != nil {
 			return nil, err
 		}
 		answers += string(rune('A'+i)) + ". " + pyval.Str(v) + "\n"
 	}
-	q, err := pydoc.Get(doc, "sent1")
+	q, err := pydoc.Field(doc, "sent1")
 	if err != nil {
 		return nil, err
 	}
@@ -28,4 +28,4 @@ func DocToText(doc task.Doc) (any, error) {
 }
 
 // DocToTarget is doc_to_target: doc["label"].
-func DocToTarget(doc task.Doc) (any, error) { return pydoc.Get(doc, "label") }
+func DocToTarget(doc task.Doc) (any, error) { return pydoc.Field(doc, "label") }

@@ -41,7 +41,7 @@ func (d *doc) get(k string) any {
 	if d.err != nil {
 		return nil
 	}
-	v, err := pydoc.Get(d.Doc, k)
+	v, err := pydoc.Field(d.Doc, k)
 	if err != nil {
 		d.err = err
 	}
@@ -544,7 +544,7 @@ func ProcessWinograndePermute(d *doc, _ *pyrand.Rand) {
 
 // WinograndeDocToText is winogrande_doc_to_text: {"1": 0, "2": 1}[answer].
 func WinograndeDocToText(doc task.Doc) (any, error) {
-	a, err := pydoc.Get(doc, "answer")
+	a, err := pydoc.Field(doc, "answer")
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ var Columns = []string{"choices", "answer"}
 func Helper(doc task.Doc) (task.Doc, error) {
 	choices := make([]any, 4)
 	for i := range choices {
-		v, err := pydoc.Get(doc, fmt.Sprintf("choice%d", i+1))
+		v, err := pydoc.Field(doc, fmt.Sprintf("choice%d", i+1))
 		if err != nil {
 			return nil, err
 		}
@@ -29,7 +29,7 @@ func Helper(doc task.Doc) (task.Doc, error) {
 		}
 		choices[i] = v
 	}
-	a, err := pydoc.Get(doc, "answer")
+	a, err := pydoc.Field(doc, "answer")
 	if err != nil {
 		return nil, err
 	}

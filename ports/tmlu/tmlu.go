@@ -18,7 +18,7 @@ func Helper(doc task.Doc) (task.Doc, error) {
 	answers := []any{"A", "B", "C", "D"}
 	choices := make([]any, 0, 6)
 	for _, k := range []string{"A", "B", "C", "D"} {
-		v, err := pydoc.Get(doc, k)
+		v, err := pydoc.Field(doc, k)
 		if err != nil {
 			return nil, err
 		}
@@ -30,11 +30,11 @@ func Helper(doc task.Doc) (task.Doc, error) {
 			choices = append(choices, v)
 		}
 	}
-	q, err := pydoc.Get(doc, "question")
+	q, err := pydoc.Field(doc, "question")
 	if err != nil {
 		return nil, err
 	}
-	a, err := pydoc.Get(doc, "answer")
+	a, err := pydoc.Field(doc, "answer")
 	if err != nil {
 		return nil, err
 	}

@@ -17,17 +17,17 @@ var answerList = []any{"A", "B", "C", "D"}
 
 // Helper is process_docs's _helper.
 func Helper(doc task.Doc) (task.Doc, error) {
-	q, err := pydoc.Get(doc, "question")
+	q, err := pydoc.Field(doc, "question")
 	if err != nil {
 		return nil, err
 	}
 	choices := make([]any, 4)
 	for i, k := range []string{"A", "B", "C", "D"} {
-		if choices[i], err = pydoc.Get(doc, k); err != nil {
+		if choices[i], err = pydoc.Field(doc, k); err != nil {
 			return nil, err
 		}
 	}
-	a, err := pydoc.Get(doc, "answer")
+	a, err := pydoc.Field(doc, "answer")
 	if err != nil {
 		return nil, err
 	}
