@@ -44,10 +44,11 @@ func main() {
 		if h.SHA256 == "" {
 			continue // lmeval's own helpers
 		}
-		name := ""
 		if _, ok := h.Fn.(task.Unavailable); ok {
-			continue // known not to be portable: no native port
+			continue // knowingly not ported (task.Unavailable says why)
 		}
+
+		name := ""
 		if v := reflect.ValueOf(h.Fn); v.Kind() == reflect.Func {
 			if f := runtime.FuncForPC(v.Pointer()); f != nil {
 				name = goName(f.Name())
