@@ -120,13 +120,17 @@ type shot struct {
 // prompt too long for the context can drop examples from the end.
 func (t *Task) shots(s *sampler, doc Doc, k int) ([]shot, error) {
 	c := t.Config
-	drawn, err := s.sample(t.drawCount(k))
+	n := t.drawCount(k)
+	drawn, err := s.sample(n)
 	if err != nil {
 		return nil, err
 	}
+	// lm-eval's sampler drops the evaluated document (and any equal to it)
+	// only when the shots come from the test split (sample's eval_doc);
+	// from another split an equal document stays a shot.
 	var selected []Doc
 	for _, x := range drawn {
-		if !pyval.Equal(x, doc) {
+		if n == k || !pyval.Equal(x, doc) {
 			selected = append(selected, x)
 		}
 	}

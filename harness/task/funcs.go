@@ -57,6 +57,10 @@ func resolveFuncs(v any, missing, stale map[string]bool) any {
 			missing[x.Name] = true
 			return x
 		}
+		if u, isU := fn.(Unavailable); isU {
+			missing[x.Name+" ("+u.Reason+")"] = true // said after its name
+			return x
+		}
 		if w := checkStale(x.Dir, x.Name); w != "" {
 			stale[w] = true
 		}
