@@ -3,6 +3,8 @@ package task
 import (
 	"fmt"
 	"sort"
+
+	"lmeval/harness/pyval"
 )
 
 // Doc is one dataset document: JSON-like values (string, int64, float64,
@@ -33,15 +35,26 @@ type (
 	CustomDatasetFunc func(kwargs map[string]any) (map[string][]Doc, error)
 )
 
+// Unavailable is registered for a helper lmeval cannot run at all (it
+// needs a neural model, a hosted service, a package with no offline
+// equivalent): a task whose YAML names it is unavailable, and Reason, in
+// words a user understands, says why.
+type Unavailable struct{ Reason string }
+
 // resolveFuncs replaces every FuncRef in v with a *Func, collecting the
-// names of those with no registered implementation, and the warnings for
-// ports whose Python source on disk differs from the one they reproduce.
-func resolveFuncs(v any, missing, stale map[string]bool) any {
+// names of those with no registered implementation, the reasons of those
+// registered as Unavailable, and the warnings for ports whose Python
+// source on disk differs from the one they reproduce.
+func resolveFuncs(v any, missing, stale map[string]bool, unavailable map[string]string) any {
 	switch x := v.(type) {
 	case FuncRef:
 		fn, ok := LookupFunction(x.Dir, x.Name)
 		if !ok {
 			missing[x.Name] = true
+			return x
+		}
+		if u, ok := fn.(Unavailable); ok {
+			unavailable[x.Name] = u.Reason
 			return x
 		}
 		if w := checkStale(x.Dir, x.Name); w != "" {
@@ -50,11 +63,11 @@ func resolveFuncs(v any, missing, stale map[string]bool) any {
 		return &Func{Dir: x.Dir, Name: x.Name, Fn: fn}
 	case map[string]any:
 		for k, e := range x {
-			x[k] = resolveFuncs(e, missing, stale)
+			x[k] = resolveFuncs(e, missing, stale, unavailable)
 		}
 	case []any:
 		for i, e := range x {
-			x[i] = resolveFuncs(e, missing, stale)
+			x[i] = resolveFuncs(e, missing, stale, unavailable)
 		}
 	}
 	return v
@@ -107,9 +120,14 @@ func callDoc(f *Func, doc Doc) (any, error) {
 // sets, in its order. Dataset.map keeps the columns a document had in
 // their place and appends the new ones in that order, so the documents
 // lm-eval logs (and their doc_hash) have the keys in that order too.
+//
+// FnColumns, set instead of Fn, is for a function that reads a document's
+// keys in order (doc.keys(), a loop over the dict): it also gets the
+// split's column order, nil when unknown (then pyval.Columns.Keys sorts).
 type MapDocs struct {
-	Fn      ProcessDocsFunc
-	Columns []string
+	Fn        ProcessDocsFunc
+	FnColumns func(docs []Doc, cols *pyval.Columns) ([]Doc, error)
+	Columns   []string
 }
 
 // addedColumns is the order a process_docs gives the columns it adds (nil:
@@ -121,14 +139,20 @@ func addedColumns(f *Func) []string {
 	return nil
 }
 
-func callProcessDocs(f *Func, docs []Doc) ([]Doc, error) {
+// callProcessDocs calls a process_docs on a split's documents, whose
+// column order is cols (nil when unknown).
+func callProcessDocs(f *Func, docs []Doc, cols *pyval.Columns) ([]Doc, error) {
 	var (
 		out []Doc
 		err error
 	)
 	switch fn := f.Fn.(type) {
 	case MapDocs:
-		out, err = fn.Fn(docs)
+		if fn.FnColumns != nil {
+			out, err = fn.FnColumns(docs, cols)
+		} else {
+			out, err = fn.Fn(docs)
+		}
 	case ProcessDocsFunc:
 		out, err = fn(docs)
 	case func([]Doc) ([]Doc, error):

@@ -103,7 +103,7 @@ func TestCheckStale(t *testing.T) {
 	}
 	r := NewRegistry()
 	missing, stale := map[string]bool{}, map[string]bool{}
-	resolveFuncs(FuncRef{Dir: dir, Name: "utils." + fn}, missing, stale)
+	resolveFuncs(FuncRef{Dir: dir, Name: "utils." + fn}, missing, stale, map[string]string{})
 	if !stale[w] || len(missing) > 0 {
 		t.Errorf("resolveFuncs: stale %v missing %v", stale, missing)
 	}

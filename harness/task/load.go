@@ -242,18 +242,24 @@ func (r *Registry) newTask(cfg map[string]any, file string) (*Task, error) {
 		}
 		cfg["metadata"] = md
 	}
-	missing, stale := map[string]bool{}, map[string]bool{}
-	resolveFuncs(cfg, missing, stale)
+	missing, stale, unavailable := map[string]bool{}, map[string]bool{}, map[string]string{}
+	resolveFuncs(cfg, missing, stale, unavailable)
 	for _, w := range sortedKeys(stale) {
 		if !r.warned[w] {
 			r.warned[w] = true
 			r.warnings = append(r.warnings, w)
 		}
 	}
-	if len(missing) > 0 {
+	if len(missing) > 0 || len(unavailable) > 0 {
 		m := sortedKeys(missing)
-		return nil, &UnavailableError{Task: name, File: file, Missing: m,
-			Reason: "needs Python function " + strings.Join(m, ", ")}
+		var why []string
+		if len(m) > 0 {
+			why = append(why, "needs Python function "+strings.Join(m, ", "))
+		}
+		for _, n := range pyval.SortedKeys(unavailable) {
+			why = append(why, n+": "+unavailable[n])
+		}
+		return nil, &UnavailableError{Task: name, File: file, Missing: m, Reason: strings.Join(why, "; ")}
 	}
 	c, warnings, err := parseConfig(cfg, file)
 	r.warnings = append(r.warnings, warnings...)

@@ -409,7 +409,7 @@ func (t *Task) processedSplit(ctx context.Context, opts BuildOptions, split stri
 	}
 	cols := t.columns[split]
 	if t.Config.ProcessDocs != nil {
-		if docs, err = callProcessDocs(t.Config.ProcessDocs, docs); err != nil {
+		if docs, err = callProcessDocs(t.Config.ProcessDocs, docs, cols); err != nil {
 			return nil, fmt.Errorf("process_docs on split %s: %w", split, err)
 		}
 		if cols != nil {
@@ -443,7 +443,7 @@ func (t *Task) fewshotDocs(ctx context.Context, opts BuildOptions) ([]Doc, error
 	case c.fewshotSplit() != "":
 		if c.Fewshot.ProcessDocs != nil {
 			if docs, err = t.loadSplit(ctx, opts, c.fewshotSplit()); err == nil {
-				docs, err = callProcessDocs(c.Fewshot.ProcessDocs, docs)
+				docs, err = callProcessDocs(c.Fewshot.ProcessDocs, docs, t.columns[c.fewshotSplit()])
 			}
 		} else {
 			docs, err = t.processedSplit(ctx, opts, c.fewshotSplit())
@@ -451,7 +451,7 @@ func (t *Task) fewshotDocs(ctx context.Context, opts BuildOptions) ([]Doc, error
 	case c.Fewshot.Samples != nil:
 		docs = c.Fewshot.Samples
 		if c.Fewshot.ProcessDocs != nil {
-			docs, err = callProcessDocs(c.Fewshot.ProcessDocs, docs)
+			docs, err = callProcessDocs(c.Fewshot.ProcessDocs, docs, nil)
 		}
 	case c.Fewshot.SamplesFunc != nil:
 		switch fn := c.Fewshot.SamplesFunc.Fn.(type) {

@@ -45,7 +45,9 @@ func main() {
 			continue // lmeval's own helpers
 		}
 		name := ""
-		if v := reflect.ValueOf(h.Fn); v.Kind() == reflect.Func {
+		if _, ok := h.Fn.(task.Unavailable); ok {
+			name = "unavailable" // registered to say why lmeval cannot run it
+		} else if v := reflect.ValueOf(h.Fn); v.Kind() == reflect.Func {
 			if f := runtime.FuncForPC(v.Pointer()); f != nil {
 				name = goName(f.Name())
 			}
