@@ -4,10 +4,19 @@
 package all
 
 import (
+	_ "lmeval/ports/arab_culture"
+	_ "lmeval/ports/arab_culture_completion"
+	_ "lmeval/ports/arabic_leaderboard_complete"
+	_ "lmeval/ports/arabicmmlu"
+	_ "lmeval/ports/aradice"
 	_ "lmeval/ports/bbh"
 	_ "lmeval/ports/bigbench"
 	_ "lmeval/ports/cruxeval"
+	_ "lmeval/ports/darija_bench"
+	_ "lmeval/ports/darijahellaswag"
+	_ "lmeval/ports/darijammlu"
 	_ "lmeval/ports/drop"
+	_ "lmeval/ports/egymmlu"
 	_ "lmeval/ports/f1score"
 	_ "lmeval/ports/global_mmlu"
 	_ "lmeval/ports/gpqa"
