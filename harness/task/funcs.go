@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"lmeval/harness/pyrand"
 	"lmeval/harness/pyval"
 )
 
@@ -124,10 +125,28 @@ func callDoc(f *Func, doc Doc) (any, error) {
 // FnColumns, set instead of Fn, is for a function that reads a document's
 // keys in order (doc.keys(), a loop over the dict): it also gets the
 // split's column order, nil when unknown (then pyval.Columns.Keys sorts).
+//
+// FnRand, set instead of Fn, is for a function that draws from Python's
+// module-level generator (random.shuffle): rnd is the task's stream,
+// seeded with the global seed (pyrand.GlobalSeed, random.seed(seed) of
+// the run) when the task first processes a split, and continued by every
+// split it processes, each once (datasets' map cache). The task processes
+// them in lm-eval's order: ConfigurableTask.__init__ calls fewshot_docs()
+// (the few-shot split, else training, validation or test) before
+// eval_docs, whatever num_fewshot is. What it reproduces is a run of that
+// one task with a fresh map cache: in lm-eval the state also depends on
+// what else the run drew and on map caches left by earlier runs.
 type MapDocs struct {
 	Fn        ProcessDocsFunc
 	FnColumns func(docs []Doc, cols *pyval.Columns) ([]Doc, error)
+	FnRand    func(docs []Doc, rnd *pyrand.Rand) ([]Doc, error)
 	Columns   []string
+}
+
+// drawsModuleRandom reports a process_docs registered with MapDocs.FnRand.
+func drawsModuleRandom(f *Func) bool {
+	m, ok := f.Fn.(MapDocs)
+	return ok && m.FnRand != nil
 }
 
 // addedColumns is the order a process_docs gives the columns it adds (nil:
@@ -140,17 +159,21 @@ func addedColumns(f *Func) []string {
 }
 
 // callProcessDocs calls a process_docs on a split's documents, whose
-// column order is cols (nil when unknown).
-func callProcessDocs(f *Func, docs []Doc, cols *pyval.Columns) ([]Doc, error) {
+// column order is cols (nil when unknown); rnd gives a MapDocs.FnRand its
+// stream.
+func callProcessDocs(f *Func, docs []Doc, cols *pyval.Columns, rnd func() *pyrand.Rand) ([]Doc, error) {
 	var (
 		out []Doc
 		err error
 	)
 	switch fn := f.Fn.(type) {
 	case MapDocs:
-		if fn.FnColumns != nil {
+		switch {
+		case fn.FnRand != nil:
+			out, err = fn.FnRand(docs, rnd())
+		case fn.FnColumns != nil:
 			out, err = fn.FnColumns(docs, cols)
-		} else {
+		default:
 			out, err = fn.Fn(docs)
 		}
 	case ProcessDocsFunc:

@@ -293,16 +293,10 @@ func SciQ(doc task.Doc, rnd *pyrand.Rand) (task.Doc, error) {
 }
 
 // SciQDocs is arabic_mt_sciq's process_docs, whose random.shuffle draws
-// from Python's module-level generator. lm-eval processes a split more
-// than once, and datasets' map cache gives every call after the first the
-// first one's rows; which state the module generator is in at that first
-// call depends on what the process ran before (other tasks' draws, the
-// few-shot split processed first, a map cache left on disk by an earlier
-// run). lmeval makes it deterministic as ports/gpqa does: each split is
-// shuffled with the draws that follow random.seed(seed) (--seed's first
-// value), as when it is the first thing of the run to draw.
-func SciQDocs(docs []task.Doc) ([]task.Doc, error) {
-	rnd := pyrand.New(pyrand.GlobalSeed())
+// from Python's module-level generator: rnd is that stream as the task
+// sees it (task.MapDocs.FnRand: the few-shot split's documents shuffled
+// first, then the test split's, continuing the draws).
+func SciQDocs(docs []task.Doc, rnd *pyrand.Rand) ([]task.Doc, error) {
 	return dsmap.Map(docs, func(d task.Doc) (task.Doc, error) { return SciQ(d, rnd) })
 }
 

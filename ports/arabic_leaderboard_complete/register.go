@@ -18,7 +18,7 @@ func init() {
 		{File: dir + "arabic_mt_copa/utils.py", SHA256: "e60e6ae5fea441dfb8ac83b2e06761c364f3f8b4f34b01e2a795b75a4e26e27d", Fn: mapped(COPA)},
 		{File: dir + "arabic_mt_hellaswag/utils.py", SHA256: "d31849b12df261618f8d9e52823693080f0677d6a6d95a8ec4dc5509fc9a9264", Fn: mapped(HellaSwag)},
 		{File: dir + "arabic_mt_sciq/utils.py", SHA256: "7de5bac56b015df61f722860529db2b9735eac0203a5f9b8f204d9626338236d",
-			Fn: task.MapDocs{Fn: SciQDocs, Columns: Added}},
+			Fn: task.MapDocs{FnRand: SciQDocs, Columns: Added}},
 		{File: dir + "arabic_mt_toxigen/utils.py", SHA256: "a75a9cd0661a7a65a8510999b3a958132efebe0262b05436a0d3208d7eb1f95c", Fn: mapped(Toxigen)},
 		{File: dir + "avca/utils.py", SHA256: "f31a78b58aa20c9bb71ab291a3703130017e89d3b07bed58ceddc988d9bb82c0", Fn: mapped(AVCA)},
 	} {

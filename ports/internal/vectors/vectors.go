@@ -190,9 +190,12 @@ func check(t *testing.T, i int, name string, v Vector, fn any) {
 		switch f := fn.(type) {
 		case task.MapDocs:
 			added = f.Columns
-			if f.FnColumns != nil {
+			switch {
+			case f.FnRand != nil: // the first draws after random.seed(v.Seed)
+				got, err = f.FnRand(ds, pyrand.New(v.Seed))
+			case f.FnColumns != nil:
 				got, err = f.FnColumns(ds, cols)
-			} else {
+			default:
 				got, err = f.Fn(ds)
 			}
 		case task.ProcessDocsFunc:

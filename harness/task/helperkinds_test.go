@@ -3,11 +3,13 @@ package task
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"lmeval/harness/pyrand"
 	"lmeval/harness/pyval"
 )
 
@@ -75,5 +77,58 @@ func TestMapDocsColumns(t *testing.T) {
 	}
 	if want := []string{"z", "q", "a", "keys"}; !slices.Equal(tk.Columns().Names, want) {
 		t.Errorf("columns after process_docs %v, want %v", tk.Columns().Names, want)
+	}
+}
+
+// A MapDocs with FnRand draws from one stream per task, the few-shot
+// split first (lm-eval's fewshot_docs() before eval_docs), even with no
+// shots, and each split once.
+func TestMapDocsModuleRandom(t *testing.T) {
+	var order []string
+	RegisterFunction("maprand", "utils.process", MapDocs{Columns: []string{"draw"},
+		FnRand: func(docs []Doc, rnd *pyrand.Rand) ([]Doc, error) {
+			order = append(order, docs[0]["split"].(string))
+			out := make([]Doc, len(docs))
+			for i, d := range docs {
+				out[i] = Doc{"split": d["split"], "draw": int64(rnd.Randbelow(1000))}
+			}
+			return out, nil
+		}})
+	fsys := fstest.MapFS{"maprand/m.yaml": {Data: []byte("task: mr\ndataset_path: x\ntest_split: test\nvalidation_split: validation\n" +
+		"fewshot_split: validation\noutput_type: generate_until\nprocess_docs: !function utils.process\ndoc_to_text: \"{{draw}}\"\ndoc_to_target: \"{{split}}\"\n")}}
+	r := NewRegistry()
+	if err := r.AddFS("", fsys); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := r.Load([]string{"mr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk := sel.Tasks()[0]
+	loader := func(_ context.Context, _ DatasetSpec, split string) ([]Doc, error) {
+		return []Doc{{"split": split}, {"split": split}}, nil
+	}
+	pyrand.SeedGlobal(7)
+	defer pyrand.SeedGlobal(0)
+	for _, shots := range []int{0, 1} {
+		n := shots
+		if err := tk.Build(context.Background(), BuildOptions{Loader: loader, NumFewshot: &n}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []string{"validation", "test"}; !slices.Equal(order, want) {
+		t.Fatalf("processed %v, want %v (once each)", order, want)
+	}
+	rnd := pyrand.New(7)
+	var want []string
+	for range 4 {
+		want = append(want, fmt.Sprint(rnd.Randbelow(1000)))
+	}
+	var got []string
+	for _, d := range tk.Docs {
+		got = append(got, fmt.Sprint(d.Doc["draw"]))
+	}
+	if !slices.Equal(got, want[2:]) {
+		t.Errorf("test documents drew %v, want %v (after the validation split's %v)", got, want[2:], want[:2])
 	}
 }
