@@ -14,15 +14,17 @@ import (
 )
 
 // A task naming a helper registered as Unavailable is unavailable with
-// the helper's reason (after any functions with no port at all).
+// the helper's reason (helpers with the same reason named together),
+// before any functions with no port at all.
 func TestUnavailableHelper(t *testing.T) {
 	RegisterFunction("unavail", "utils.bertscore", Unavailable{Reason: "it needs a neural model"})
+	RegisterFunction("unavail", "utils.bertscore2", Unavailable{Reason: "it needs a neural model"})
 	RegisterFunction("unavail", "utils.ok", DocFunc(func(Doc) (any, error) { return "x", nil }))
 	fsys := fstest.MapFS{
 		"unavail/a.yaml": {Data: []byte("task: ua\ndataset_path: x\ntest_split: test\noutput_type: generate_until\ndoc_to_text: !function utils.ok\ndoc_to_target: t\n" +
 			"metric_list:\n  - metric: m\n    aggregation: !function utils.bertscore\n")},
 		"unavail/b.yaml": {Data: []byte("task: ub\ndataset_path: x\ntest_split: test\noutput_type: generate_until\ndoc_to_text: !function utils.missing\ndoc_to_target: t\n" +
-			"metric_list:\n  - metric: m\n    aggregation: !function utils.bertscore\n")},
+			"metric_list:\n  - metric: m\n    aggregation: !function utils.bertscore\n  - metric: m2\n    aggregation: !function utils.bertscore2\n")},
 	}
 	r := NewRegistry()
 	if err := r.AddFS("", fsys); err != nil {
@@ -30,7 +32,7 @@ func TestUnavailableHelper(t *testing.T) {
 	}
 	for name, want := range map[string]string{
 		"ua": "utils.bertscore: it needs a neural model",
-		"ub": "needs Python function utils.missing; utils.bertscore: it needs a neural model",
+		"ub": "utils.bertscore, utils.bertscore2: it needs a neural model; needs Python function utils.missing",
 	} {
 		_, err := r.Load([]string{name})
 		var ue *UnavailableError

@@ -251,13 +251,23 @@ func (r *Registry) newTask(cfg map[string]any, file string) (*Task, error) {
 		}
 	}
 	if len(missing) > 0 || len(unavailable) > 0 {
-		m := sortedKeys(missing)
+		// The reasons of the helpers that cannot run (those sharing one
+		// named together), then the functions with no port.
 		var why []string
+		byReason := map[string][]string{}
+		for _, n := range pyval.SortedKeys(unavailable) {
+			r := unavailable[n]
+			if byReason[r] == nil {
+				why = append(why, r)
+			}
+			byReason[r] = append(byReason[r], n)
+		}
+		for i, r := range why {
+			why[i] = strings.Join(byReason[r], ", ") + ": " + r
+		}
+		m := sortedKeys(missing)
 		if len(m) > 0 {
 			why = append(why, "needs Python function "+strings.Join(m, ", "))
-		}
-		for _, n := range pyval.SortedKeys(unavailable) {
-			why = append(why, n+": "+unavailable[n])
 		}
 		return nil, &UnavailableError{Task: name, File: file, Missing: m, Reason: strings.Join(why, "; ")}
 	}
