@@ -45,9 +45,20 @@ func main() {
 			continue // lmeval's own helpers
 		}
 		name := ""
-		if _, ok := h.Fn.(task.Unavailable); ok {
+		fn := h.Fn
+		if m, ok := fn.(task.MapDocs); ok { // the function it wraps
+			switch {
+			case m.FnRand != nil:
+				fn = m.FnRand
+			case m.FnColumns != nil:
+				fn = m.FnColumns
+			default:
+				fn = m.Fn
+			}
+		}
+		if _, ok := fn.(task.Unavailable); ok {
 			name = "unavailable" // registered to say why lmeval cannot run it
-		} else if v := reflect.ValueOf(h.Fn); v.Kind() == reflect.Func {
+		} else if v := reflect.ValueOf(fn); v.Kind() == reflect.Func {
 			if f := runtime.FuncForPC(v.Pointer()); f != nil {
 				name = goName(f.Name())
 			}
