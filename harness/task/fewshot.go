@@ -496,6 +496,9 @@ func (t *Task) requests(d *DocInfo, genKwargs map[string]any, opts BuildOptions)
 	}
 	base := Instance{Task: t.Name, DocID: d.ID, Doc: d, Repeats: c.Repeats}
 	add := func(in Instance) { t.Instances = append(t.Instances, in) }
+	if c.Class != nil {
+		return t.classRequests(d, base, genKwargs, opts)
+	}
 	switch c.OutputType {
 	case OutputLoglikelihood:
 		in := base
@@ -612,4 +615,28 @@ func genRequest(g map[string]any) model.GenerateRequest {
 		r.Seed = int64(n)
 	}
 	return r
+}
+
+// classRequests is a Python class task's construct_requests.
+func (t *Task) classRequests(d *DocInfo, base Instance, genKwargs map[string]any, opts BuildOptions) error {
+	reqs, err := t.Config.Class.Requests(d.Doc, d.Context, RequestOptions{GenKwargs: genKwargs, ChatTemplate: opts.ChatTemplate != nil})
+	if err != nil {
+		return fmt.Errorf("construct_requests: %w", err)
+	}
+	for _, r := range reqs {
+		in := base
+		in.Type, in.Idx = r.Type, r.Idx
+		switch r.Type {
+		case OutputLoglikelihood:
+			in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Context, Continuation: r.Continuation}
+		case OutputGenerateUntil:
+			in.GenKwargs = pyval.DeepCopy(r.GenKwargs).(map[string]any)
+			in.Generate = genRequest(r.GenKwargs)
+			in.Generate.Context = d.Context
+		default:
+			return fmt.Errorf("construct_requests: request type %q", r.Type)
+		}
+		t.Instances = append(t.Instances, in)
+	}
+	return nil
 }

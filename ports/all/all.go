@@ -4,6 +4,9 @@
 package all
 
 import (
+	_ "lmeval/ports/afrimmlu"
+	_ "lmeval/ports/afrixnli"
+	_ "lmeval/ports/afrobench"
 	_ "lmeval/ports/arab_culture"
 	_ "lmeval/ports/arab_culture_completion"
 	_ "lmeval/ports/arabic_leaderboard_complete"
@@ -18,6 +21,7 @@ import (
 	_ "lmeval/ports/drop"
 	_ "lmeval/ports/egymmlu"
 	_ "lmeval/ports/f1score"
+	_ "lmeval/ports/fda"
 	_ "lmeval/ports/global_mmlu"
 	_ "lmeval/ports/gpqa"
 	_ "lmeval/ports/hendrycks_math"
@@ -37,5 +41,9 @@ import (
 	_ "lmeval/ports/mmlu_prox"
 	_ "lmeval/ports/openai_mmmlu"
 	_ "lmeval/ports/race"
+	_ "lmeval/ports/scrolls"
+	_ "lmeval/ports/squad_completion"
+	_ "lmeval/ports/squadv2"
+	_ "lmeval/ports/swde"
 	_ "lmeval/ports/xcopa"
 )

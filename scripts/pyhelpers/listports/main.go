@@ -46,14 +46,17 @@ func main() {
 		}
 		name := ""
 		fn := h.Fn
-		if m, ok := fn.(task.MapDocs); ok { // the function it wraps
+		switch x := fn.(type) {
+		case *task.Class:
+			fn = x.Setup // a Python class's port: named by its package
+		case task.MapDocs: // the function it wraps
 			switch {
-			case m.FnRand != nil:
-				fn = m.FnRand
-			case m.FnColumns != nil:
-				fn = m.FnColumns
+			case x.FnRand != nil:
+				fn = x.FnRand
+			case x.FnColumns != nil:
+				fn = x.FnColumns
 			default:
-				fn = m.Fn
+				fn = x.Fn
 			}
 		}
 		if _, ok := fn.(task.Unavailable); ok {
@@ -63,6 +66,9 @@ func main() {
 				name = goName(f.Name())
 			}
 		}
+		if _, ok := h.Fn.(*task.Class); ok {
+			name = packageOf(name)
+		}
 		out = append(out, port{h.File, h.Function, name})
 	}
 	b, err := json.MarshalIndent(out, "", " ")
@@ -71,4 +77,13 @@ func main() {
 		os.Exit(1)
 	}
 	os.Stdout.Write(append(b, '\n'))
+}
+
+// packageOf is the package path of a function's runtime name.
+func packageOf(n string) string {
+	slash := strings.LastIndex(n, "/")
+	if i := strings.Index(n[slash+1:], "."); i >= 0 {
+		return n[:slash+1+i]
+	}
+	return n
 }
