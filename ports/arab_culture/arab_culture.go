@@ -16,7 +16,7 @@ import (
 	"lmeval/harness/pyre"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/dsmap"
+	"lmeval/ports/internal/pydoc"
 )
 
 // Settings are the module's COUNTRY, REGION, ARABIC and MODEL_NAME.
@@ -44,23 +44,6 @@ type Prompts struct {
 	Base, BaseAR, Region, RegionAR, RegionCountry, RegionCountryAR, JaisEN, JaisAR string
 }
 
-// Format is str.format(**fields) for a template whose only braces are
-// fields named in fields.
-func Format(tpl string, fields map[string]string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(tpl, '{')
-		if i < 0 {
-			b.WriteString(tpl)
-			return b.String()
-		}
-		j := strings.IndexByte(tpl[i:], '}')
-		b.WriteString(tpl[:i])
-		b.WriteString(fields[tpl[i+1:i+j]])
-		tpl = tpl[i+j+1:]
-	}
-}
-
 // Prompt is what the doc_to_text functions share: the location from the
 // document (in Arabic when ARABIC), the prompt that COUNTRY and REGION
 // choose, with the statement and (when choices is not nil) the options,
@@ -68,7 +51,7 @@ func Format(tpl string, fields map[string]string) string {
 func (s Settings) Prompt(doc task.Doc, p Prompts, choices *string) (string, error) {
 	var loc [2]any
 	for i, k := range []string{"country", "region"} {
-		v, err := dsmap.Get(doc, k)
+		v, err := pydoc.Field(doc, k)
 		if err != nil {
 			return "", err
 		}
@@ -78,7 +61,7 @@ func (s Settings) Prompt(doc task.Doc, p Prompts, choices *string) (string, erro
 			loc[i] = ""
 		}
 	}
-	fs, err := dsmap.GetStr(doc, "first_statement")
+	fs, err := pydoc.GetStr(doc, "first_statement")
 	if err != nil {
 		return "", err
 	}
@@ -109,9 +92,12 @@ func (s Settings) Prompt(doc task.Doc, p Prompts, choices *string) (string, erro
 	default:
 		tpl = pick(s.Arabic, p.BaseAR, p.Base)
 	}
-	text := Format(tpl, fields)
+	text, err := pydoc.Format(tpl, fields)
+	if err != nil {
+		return "", err
+	}
 	if s.ModelName != "" && strings.Contains(s.ModelName, "jais") && strings.Contains(s.ModelName, "chat") {
-		text = Format(pick(s.Arabic, p.JaisAR, p.JaisEN), map[string]string{"question": text})
+		return pydoc.Format(pick(s.Arabic, p.JaisAR, p.JaisEN), map[string]string{"question": text})
 	}
 	return text, nil
 }
@@ -125,7 +111,7 @@ func pick(arabic bool, ar, en string) string {
 
 // Field is doc[a][b].
 func Field(doc task.Doc, a, b string) (any, error) {
-	v, err := dsmap.Get(doc, a)
+	v, err := pydoc.Field(doc, a)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +119,7 @@ func Field(doc task.Doc, a, b string) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s is %s, want a dict", a, pyval.Repr(v))
 	}
-	return dsmap.Get(m, b)
+	return pydoc.Field(m, b)
 }
 
 // List is doc[a][b] as a list.

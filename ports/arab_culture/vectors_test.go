@@ -6,13 +6,13 @@ import (
 
 	"lmeval/harness/task"
 	"lmeval/ports/arab_culture"
-	"lmeval/ports/internal/vectors"
+	"lmeval/ports/internal/portvectors"
 )
 
 // TestVectors replays lm-eval's own helpers, imported under each setting
 // of the environment (testdata/gen_vectors.py).
 func TestVectors(t *testing.T) {
-	vectors.RunWith(t, "testdata/vectors.json", func(v vectors.Vector) any {
+	portvectors.RunWith(t, "testdata/vectors.json", func(v portvectors.Call) any {
 		s := arab_culture.SettingsFrom(func(k string) (string, bool) { x, ok := v.Env[k]; return x, ok })
 		switch v.Function {
 		case "doc_to_text":

@@ -14,7 +14,7 @@ import (
 	"lmeval/harness/pyre"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/dsmap"
+	"lmeval/ports/internal/pydoc"
 )
 
 // LetterIndicesAR is utils.py's LETTER_INDICES_AR.
@@ -27,8 +27,8 @@ var LetterIndices = strings.Split("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "")
 var Added = []string{"query", "choices", "gold"}
 
 var (
-	get    = dsmap.Get
-	getStr = dsmap.GetStr
+	get    = pydoc.Field
+	getStr = pydoc.GetStr
 )
 
 func index(list []string, v any) (int, error) {
@@ -297,7 +297,7 @@ func SciQ(doc task.Doc, rnd *pyrand.Rand) (task.Doc, error) {
 // sees it (task.MapDocs.FnRand: the few-shot split's documents shuffled
 // first, then the test split's, continuing the draws).
 func SciQDocs(docs []task.Doc, rnd *pyrand.Rand) ([]task.Doc, error) {
-	return dsmap.Map(docs, func(d task.Doc) (task.Doc, error) { return SciQ(d, rnd) })
+	return pydoc.Map(docs, func(d task.Doc) (task.Doc, error) { return SciQ(d, rnd) })
 }
 
 // Toxigen is arabic_mt_toxigen's _process_doc: toxic (gold 1, "نعم")
@@ -356,10 +356,10 @@ func AVCA(doc task.Doc) (task.Doc, error) {
 
 // ProcessDocs is Dataset.map of a _process_doc.
 func ProcessDocs(fn func(task.Doc) (task.Doc, error)) task.ProcessDocsFunc {
-	return func(docs []task.Doc) ([]task.Doc, error) { return dsmap.Map(docs, fn) }
+	return func(docs []task.Doc) ([]task.Doc, error) { return pydoc.Map(docs, fn) }
 }
 
 // MCQDocs is Dataset.map(MCQ) over a split whose column order is cols.
 func MCQDocs(docs []task.Doc, cols *pyval.Columns) ([]task.Doc, error) {
-	return dsmap.Map(docs, func(d task.Doc) (task.Doc, error) { return MCQ(d, cols) })
+	return pydoc.Map(docs, func(d task.Doc) (task.Doc, error) { return MCQ(d, cols) })
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	_ "lmeval/ports/arabic_leaderboard_complete"
-	"lmeval/ports/internal/vectors"
+	"lmeval/ports/internal/portvectors"
 )
 
 // TestVectors replays lm-eval's own process_docs (testdata/gen_vectors.py).
@@ -15,5 +15,5 @@ func TestVectors(t *testing.T) {
 		"arabic_mt_hellaswag", "arabic_mt_sciq", "arabic_mt_toxigen", "avca"} {
 		want = append(want, c+d+"/utils.py:process_docs")
 	}
-	vectors.Run(t, "testdata/vectors.json", want...)
+	portvectors.Run(t, "testdata/vectors.json", want...)
 }

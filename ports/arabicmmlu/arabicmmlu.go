@@ -11,7 +11,7 @@ import (
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
 	"lmeval/ports/darijammlu"
-	"lmeval/ports/internal/dsmap"
+	"lmeval/ports/internal/pydoc"
 )
 
 // Prompt is utils.py's PROMPT.
@@ -27,7 +27,7 @@ var levelEN = map[string]string{
 
 var alpa = []string{"A.", "B.", "C.", "D.", "E."}
 
-var get = dsmap.Get
+var get = pydoc.Field
 
 // DocToText is doc_to_text.
 func DocToText(doc task.Doc) (string, error) {

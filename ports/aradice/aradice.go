@@ -14,10 +14,10 @@ import (
 	"lmeval/harness/pyre"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/dsmap"
+	"lmeval/ports/internal/pydoc"
 )
 
-var get = dsmap.Get
+var get = pydoc.Field
 
 // Dialect is what ArabicMMLU/EGY and LEV's utils.py differ in.
 type Dialect struct {
@@ -132,7 +132,7 @@ func (d Dialect) MMLUDoc(doc task.Doc) error {
 }
 
 // MMLUDocs is ArabicMMLU's process_docs.
-func (d Dialect) MMLUDocs(docs []task.Doc) ([]task.Doc, error) { return dsmap.Update(docs, d.MMLUDoc) }
+func (d Dialect) MMLUDocs(docs []task.Doc) ([]task.Doc, error) { return pydoc.Update(docs, d.MMLUDoc) }
 
 // removeQuestionMark is boolq's remove_question_mark.
 func removeQuestionMark(text string) string {
@@ -206,13 +206,13 @@ func (a Answers) BoolQDoc(doc task.Doc) error {
 
 // BoolQDocs is boolq's process_docs.
 func (a Answers) BoolQDocs(docs []task.Doc) ([]task.Doc, error) {
-	return dsmap.Update(docs, a.BoolQDoc)
+	return pydoc.Update(docs, a.BoolQDoc)
 }
 
 // CultureDocs is cultural-benchmark's process_docs: choices are Option A,
 // B and C.
 func CultureDocs(docs []task.Doc) ([]task.Doc, error) {
-	return dsmap.Update(docs, func(doc task.Doc) error {
+	return pydoc.Update(docs, func(doc task.Doc) error {
 		c := make([]any, 3)
 		for i, k := range []string{"Option A", "Option B", "Option C"} {
 			v, err := get(doc, k)

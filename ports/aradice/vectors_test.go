@@ -4,12 +4,12 @@ import (
 	"testing"
 
 	_ "lmeval/ports/aradice"
-	"lmeval/ports/internal/vectors"
+	"lmeval/ports/internal/portvectors"
 )
 
 // TestVectors replays lm-eval's own helpers (testdata/gen_vectors.py).
 func TestVectors(t *testing.T) {
-	vectors.Run(t, "testdata/vectors.json",
+	portvectors.Run(t, "testdata/vectors.json",
 		"aradice/ArabicMMLU/EGY/utils.py:process_docs", "aradice/ArabicMMLU/LEV/utils.py:process_docs",
 		"aradice/boolq/EGY/utils.py:process_docs", "aradice/boolq/ENG/utils.py:process_docs",
 		"aradice/boolq/LEV/utils.py:process_docs", "aradice/boolq/MSA/utils.py:process_docs",

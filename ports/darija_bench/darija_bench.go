@@ -19,12 +19,12 @@ import (
 	"lmeval/harness/pyre"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/dsmap"
+	"lmeval/ports/internal/pydoc"
 )
 
 // Message is doc["messages"][i]["content"], as a string.
 func Message(doc task.Doc, i int) (string, error) {
-	m, err := dsmap.Get(doc, "messages")
+	m, err := pydoc.Field(doc, "messages")
 	if err != nil {
 		return "", err
 	}
@@ -39,7 +39,7 @@ func Message(doc task.Doc, i int) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("messages[%d] is %s, want a dict", i, pyval.Repr(l[i]))
 	}
-	return dsmap.GetStr(d, "content")
+	return pydoc.GetStr(d, "content")
 }
 
 // DocToText is translation's and transliteration's doc_to_text: the user
@@ -144,5 +144,5 @@ var rouge = task.Unavailable{Reason: "ROUGE as Hugging Face evaluate computes it
 // Direction is a translation direction's process_docs:
 // dataset.filter(lambda x: x["direction"] == direction).
 func Direction(direction string) task.ProcessDocsFunc {
-	return func(docs []task.Doc) ([]task.Doc, error) { return dsmap.Filter(docs, "direction", direction) }
+	return func(docs []task.Doc) ([]task.Doc, error) { return pydoc.Filter(docs, "direction", direction) }
 }

@@ -8,7 +8,7 @@ import (
 
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/dsmap"
+	"lmeval/ports/internal/pydoc"
 )
 
 // ProcessDoc is _process_doc.
@@ -34,7 +34,7 @@ func ProcessDoc(doc task.Doc) (task.Doc, error) {
 }
 
 // ProcessDocs is process_docs: Dataset.map(_process_doc).
-func ProcessDocs(docs []task.Doc) ([]task.Doc, error) { return dsmap.Map(docs, ProcessDoc) }
+func ProcessDocs(docs []task.Doc) ([]task.Doc, error) { return pydoc.Map(docs, ProcessDoc) }
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "darijahellaswag/utils.py", Function: "process_docs",

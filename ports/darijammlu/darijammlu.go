@@ -10,7 +10,7 @@ import (
 
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/dsmap"
+	"lmeval/ports/internal/pydoc"
 )
 
 // Prompt is darijammlu's PROMPT, a str.format template of three {}.
@@ -18,7 +18,7 @@ const Prompt = "هادا سؤال متعدد الخيارات (مع الجواب
 
 var alpha = []string{"A.", "B.", "C.", "D.", "E."}
 
-var get = dsmap.Get
+var get = pydoc.Field
 
 func choices(doc task.Doc) ([]any, error) {
 	c, err := get(doc, "choices")

@@ -5,10 +5,10 @@ import (
 
 	_ "lmeval/ports/darijammlu" // egymmlu's doc_to_choice
 	_ "lmeval/ports/egymmlu"
-	"lmeval/ports/internal/vectors"
+	"lmeval/ports/internal/portvectors"
 )
 
 // TestVectors replays lm-eval's own helpers (ports/darijammlu/testdata/gen_vectors.py).
 func TestVectors(t *testing.T) {
-	vectors.Run(t, "testdata/vectors.json", "egymmlu/utils.py:doc_to_text", "egymmlu/utils.py:doc_to_choice")
+	portvectors.Run(t, "testdata/vectors.json", "egymmlu/utils.py:doc_to_text", "egymmlu/utils.py:doc_to_choice")
 }

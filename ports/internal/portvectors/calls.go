@@ -1,9 +1,11 @@
-// Package vectors replays, in a port's tests, the calls of lm-eval's
-// real Python helpers that a generator (a port's testdata/gen_vectors.py,
-// with vectorlib.py) recorded: each vector's input goes to the port
-// registered for its file and function, whose output (or error) must be
-// the Python function's.
-package vectors
+package portvectors
+
+// Calls: the vectors that a port's testdata/gen_vectors.py records with
+// vectorlib.py (doc_to_* calls, process_docs with the documents' column
+// order and the random seed, filter functions, metric functions,
+// helpers registered as task.Unavailable): each call's input goes to the
+// port registered for its file and function, whose output (or error) must
+// be the Python function's.
 
 import (
 	"bytes"
@@ -24,8 +26,8 @@ import (
 	"lmeval/harness/task"
 )
 
-// Vector is one recorded call.
-type Vector struct {
+// Call is one recorded call of a Python helper.
+type Call struct {
 	File     string          `json:"file"`
 	Function string          `json:"function"`
 	Kind     string          `json:"kind"` // doc, process_docs, filter_fn, metric, unavailable
@@ -106,13 +108,13 @@ func docs(t *testing.T, v any) []task.Doc {
 }
 
 // Load reads the vectors of file (a JSON list).
-func Load(t *testing.T, file string) []Vector {
+func Load(t *testing.T, file string) []Call {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var vs []Vector
+	var vs []Call
 	if err := json.Unmarshal(data, &vs); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +134,7 @@ func Run(t *testing.T, file string, want ...string) {
 // RunWith is Run where port, when it returns non-nil, gives the function
 // to call for a vector instead of the registered port (a port with
 // settings, called with the vector's Env).
-func RunWith(t *testing.T, file string, port func(Vector) any, want ...string) {
+func RunWith(t *testing.T, file string, port func(Call) any, want ...string) {
 	t.Helper()
 	vs := Load(t, file)
 	seen := map[string]bool{}
@@ -163,7 +165,7 @@ func RunWith(t *testing.T, file string, port func(Vector) any, want ...string) {
 	}
 }
 
-func check(t *testing.T, i int, name string, v Vector, fn any) {
+func check(t *testing.T, i int, name string, v Call, fn any) {
 	t.Helper()
 	in := value(t, v.Input)
 	var (

@@ -1,9 +1,9 @@
 """What the ports' testdata/gen_vectors.py share: load a helper module of
 lm-eval's task tree, a datasets.Dataset stand-in, and the vector record
-that ports/internal/vectors replays.
+that ports/internal/portvectors (calls.go) replays.
 
 A generator does
-    sys.path.insert(0, "ports/internal/vectors"); import vectorlib as V
+    sys.path.insert(0, "ports/internal/portvectors"); import vectorlib as V
 and, run from the repository root with lm-eval-runner's PYTHONPATH, writes
 V.dump(path) at the end.
 """
