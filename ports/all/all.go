@@ -26,6 +26,7 @@ import (
 	_ "lmeval/ports/minerva_math"
 	_ "lmeval/ports/mmlu_pro"
 	_ "lmeval/ports/mmlu_prox"
+	_ "lmeval/ports/okapi"
 	_ "lmeval/ports/openai_mmmlu"
 	_ "lmeval/ports/race"
 	_ "lmeval/ports/xcopa"
