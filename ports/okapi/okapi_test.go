@@ -3,8 +3,8 @@ package okapi_test
 import (
 	"testing"
 
-	_ "lmeval/ports/okapi"
 	"lmeval/ports/internal/vectors"
+	_ "lmeval/ports/okapi"
 	_ "lmeval/tasks" // the ports of okapi's helpers that are truthfulqa's and hellaswag's source
 )
 

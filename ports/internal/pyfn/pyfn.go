@@ -362,4 +362,3 @@ func NoneOrEmpty(v any) bool {
 	s, ok := v.(string)
 	return ok && s == ""
 }
-
