@@ -24,10 +24,12 @@ import (
 	_ "lmeval/ports/mathqa"
 	_ "lmeval/ports/mbpp"
 	_ "lmeval/ports/minerva_math"
+	_ "lmeval/ports/mlqa"
 	_ "lmeval/ports/mmlu_pro"
 	_ "lmeval/ports/mmlu_prox"
 	_ "lmeval/ports/okapi"
 	_ "lmeval/ports/openai_mmmlu"
 	_ "lmeval/ports/race"
 	_ "lmeval/ports/xcopa"
+	_ "lmeval/ports/xquad"
 )

@@ -362,3 +362,70 @@ func NoneOrEmpty(v any) bool {
 	s, ok := v.(string)
 	return ok && s == ""
 }
+
+// Result is results[0] of a generate_until document as the string
+// lm-eval's process_results receives.
+func Result(results []any) (string, error) {
+	if len(results) == 0 {
+		return "", fmt.Errorf("IndexError: list index out of range (no results)")
+	}
+	s, ok := results[0].(string)
+	if !ok {
+		return "", fmt.Errorf("AttributeError: the result is %s, not str", TypeName(results[0]))
+	}
+	return s, nil
+}
+
+// Index is l[i] with Python's IndexError (negative i counts from the end).
+func Index(l []any, i int) (any, error) {
+	if i < 0 {
+		i += len(l)
+	}
+	if i < 0 || i >= len(l) {
+		return nil, fmt.Errorf("IndexError: list index out of range")
+	}
+	return l[i], nil
+}
+
+// Path walks a document through dict keys (string) and list indices (int),
+// as doc["answers"]["text"][0], with Python's errors.
+func Path(v any, steps ...any) (any, error) {
+	for _, st := range steps {
+		switch k := st.(type) {
+		case string:
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("TypeError: %s is not subscriptable by %s", TypeName(v), pyval.Repr(k))
+			}
+			x, ok := m[k]
+			if !ok {
+				return nil, fmt.Errorf("KeyError: %s", pyval.Repr(k))
+			}
+			v = x
+		case int:
+			l, ok := AsList(v)
+			if !ok {
+				return nil, fmt.Errorf("TypeError: %s is not a list", TypeName(v))
+			}
+			x, err := Index(l, k)
+			if err != nil {
+				return nil, err
+			}
+			v = x
+		}
+	}
+	return v, nil
+}
+
+// PathStr is Path whose end must be a str.
+func PathStr(v any, steps ...any) (string, error) {
+	x, err := Path(v, steps...)
+	if err != nil {
+		return "", err
+	}
+	s, ok := x.(string)
+	if !ok {
+		return "", fmt.Errorf("TypeError: %s, not str", TypeName(x))
+	}
+	return s, nil
+}
