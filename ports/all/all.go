@@ -27,6 +27,7 @@ import (
 	_ "lmeval/ports/mlqa"
 	_ "lmeval/ports/mmlu_pro"
 	_ "lmeval/ports/mmlu_prox"
+	_ "lmeval/ports/noreval"
 	_ "lmeval/ports/okapi"
 	_ "lmeval/ports/openai_mmmlu"
 	_ "lmeval/ports/race"

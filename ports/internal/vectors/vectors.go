@@ -47,6 +47,82 @@ import (
 	"lmeval/harness/task"
 )
 
+// decode reads JSON as the dataset loader gives documents: whole numbers
+// int64, others float64.
+func decode(raw json.RawMessage, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var x any
+	if err := dec.Decode(&x); err != nil {
+		return err
+	}
+	x = numbers(x)
+	b, err := json.Marshal(x)
+	if err != nil {
+		return err
+	}
+	// Round-trip into v's type, then put the int64s back.
+	if err := json.Unmarshal(b, v); err != nil {
+		return err
+	}
+	restore(reflect.ValueOf(v).Elem(), x)
+	return nil
+}
+
+func numbers(x any) any {
+	switch t := x.(type) {
+	case json.Number:
+		if i, err := t.Int64(); err == nil && !strings.ContainsAny(t.String(), ".eE") {
+			return i
+		}
+		f, _ := t.Float64()
+		return f
+	case []any:
+		for i, e := range t {
+			t[i] = numbers(e)
+		}
+	case map[string]any:
+		for k, e := range t {
+			t[k] = numbers(e)
+		}
+	}
+	return x
+}
+
+// restore sets v (decoded from x's JSON) to x where v is a generic value.
+func restore(v reflect.Value, x any) {
+	switch v.Kind() {
+	case reflect.Interface:
+		if v.CanSet() {
+			v.Set(reflect.ValueOf(&x).Elem())
+		}
+	case reflect.Map:
+		if m, ok := x.(map[string]any); ok && v.Type().Elem().Kind() == reflect.Interface {
+			for k, e := range m {
+				v.SetMapIndex(reflect.ValueOf(k), reflect.ValueOf(&e).Elem())
+			}
+		}
+	case reflect.Slice:
+		if l, ok := x.([]any); ok {
+			for i := 0; i < v.Len() && i < len(l); i++ {
+				restore(v.Index(i), l[i])
+			}
+		}
+	case reflect.Struct:
+		m, ok := x.(map[string]any)
+		if !ok {
+			return
+		}
+		t := v.Type()
+		for i := 0; i < t.NumField(); i++ {
+			tag := strings.Split(t.Field(i).Tag.Get("json"), ",")[0]
+			if e, ok := m[tag]; ok {
+				restore(v.Field(i), e)
+			}
+		}
+	}
+}
+
 // Vector is one recorded call of a Python helper.
 type Vector struct {
 	File     string          `json:"file"`
@@ -145,7 +221,7 @@ func Call(v Vector) (any, error) {
 	switch v.Kind {
 	case "doc":
 		var d task.Doc
-		if err := json.Unmarshal(v.Input, &d); err != nil {
+		if err := decode(v.Input, &d); err != nil {
 			return nil, err
 		}
 		switch f := fn.(type) {
@@ -155,7 +231,7 @@ func Call(v Vector) (any, error) {
 		return nil, fmt.Errorf("port is %T, want task.DocFunc", fn)
 	case "process_docs":
 		var docs []task.Doc
-		if err := json.Unmarshal(v.Input, &docs); err != nil {
+		if err := decode(v.Input, &docs); err != nil {
 			return nil, err
 		}
 		switch f := fn.(type) {
@@ -171,7 +247,7 @@ func Call(v Vector) (any, error) {
 			Results []any    `json:"results"`
 			LL      bool     `json:"ll"`
 		}
-		if err := json.Unmarshal(v.Input, &in); err != nil {
+		if err := decode(v.Input, &in); err != nil {
 			return nil, err
 		}
 		if in.LL {
@@ -196,7 +272,7 @@ func Call(v Vector) (any, error) {
 			Predictions []any          `json:"predictions"`
 			Kwargs      map[string]any `json:"kwargs"`
 		}
-		if err := json.Unmarshal(v.Input, &in); err != nil {
+		if err := decode(v.Input, &in); err != nil {
 			return nil, err
 		}
 		f, ok := fn.(task.MetricFunc)
@@ -206,7 +282,7 @@ func Call(v Vector) (any, error) {
 		return f(context.Background(), in.References, in.Predictions, in.Kwargs)
 	case "aggregation":
 		var items []any
-		if err := json.Unmarshal(v.Input, &items); err != nil {
+		if err := decode(v.Input, &items); err != nil {
 			return nil, err
 		}
 		a, ok := fn.(*metrics.Aggregation)
