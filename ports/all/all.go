@@ -4,17 +4,24 @@
 package all
 
 import (
+	_ "lmeval/ports/basque_bench"
 	_ "lmeval/ports/bbh"
 	_ "lmeval/ports/bigbench"
+	_ "lmeval/ports/click"
+	_ "lmeval/ports/copal_id"
 	_ "lmeval/ports/cruxeval"
 	_ "lmeval/ports/drop"
+	_ "lmeval/ports/eus_reading" // and eus_trivia
 	_ "lmeval/ports/f1score"
 	_ "lmeval/ports/global_mmlu"
 	_ "lmeval/ports/gpqa"
 	_ "lmeval/ports/hendrycks_math"
 	_ "lmeval/ports/humaneval"
 	_ "lmeval/ports/humaneval_infilling"
+	_ "lmeval/ports/icelandic_winogrande"
 	_ "lmeval/ports/ifeval" // lm_eval/tasks/ifeval, leaderboard/ifeval
+	_ "lmeval/ports/indicparam"
+	_ "lmeval/ports/kobest"
 	_ "lmeval/ports/leaderboard/gpqa"
 	_ "lmeval/ports/leaderboard/math"
 	_ "lmeval/ports/leaderboard/mmlu_pro"
@@ -30,7 +37,9 @@ import (
 	_ "lmeval/ports/noreval"
 	_ "lmeval/ports/okapi"
 	_ "lmeval/ports/openai_mmmlu"
+	_ "lmeval/ports/paws_x"
 	_ "lmeval/ports/race"
 	_ "lmeval/ports/xcopa"
 	_ "lmeval/ports/xquad"
+	_ "lmeval/ports/xwinograd"
 )

@@ -1,0 +1,11 @@
+package copal_id_test
+
+import (
+	"testing"
+
+	_ "lmeval/ports/copal_id"
+	_ "lmeval/tasks" // winogrande's ports
+	"lmeval/ports/internal/vectors"
+)
+
+func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }
