@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	_ "lmeval/ports/copal_id"
-	_ "lmeval/tasks" // winogrande's ports
 	"lmeval/ports/internal/vectors"
+	_ "lmeval/tasks" // winogrande's ports
 )
 
 func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }
