@@ -5,7 +5,6 @@ import (
 
 	_ "lmeval/ports/copal_id"
 	"lmeval/ports/internal/vectors"
-	_ "lmeval/tasks" // winogrande's ports
 )
 
 func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }
