@@ -15,6 +15,7 @@ import (
 	"lmeval/harness/filters"
 	"lmeval/harness/metrics"
 	"lmeval/harness/model"
+	"lmeval/harness/nprand"
 	"lmeval/harness/pyrand"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
@@ -184,6 +185,9 @@ func (ev *evaluation) build(ctx context.Context) error {
 	if s := cfg.Seeds.Random; s != nil {
 		pyrand.SeedGlobal(*s)
 	}
+	// and np.random.seed(numpy_random_seed): the state numpy's global
+	// generator has for the helper libraries that draw from it.
+	nprand.SeedGlobal(cfg.Seeds.NumPy)
 	// Tasks build concurrently: loading datasets is mostly waiting on
 	// the Hub or the disk, and prompt rendering is independent per task.
 	errs := make([]error, len(ev.runs))
