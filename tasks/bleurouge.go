@@ -242,3 +242,7 @@ func lcsIndices(ref, can []string) []int {
 	}
 	return idx
 }
+
+// SentenceBLEU is sentenceBLEU for the ports of other helpers with the
+// same bleu([[ref]], [pred]) (truthfulqa-multi's process_results_gen).
+func SentenceBLEU(ref, pred string) float64 { return sentenceBLEU(ref, pred) }

@@ -7,6 +7,7 @@ package ibero
 
 import (
 	"fmt"
+	"strings"
 
 	"lmeval/harness/pyre"
 	"lmeval/harness/task"
@@ -134,6 +135,112 @@ func Summaries(docs []task.Doc, keys ...string) ([]task.Doc, error) {
 			}
 			d[k] = CollapseSpaces(s)
 		}
+		return nil
+	})
+}
+
+// FormatAnswers is the truthfulqa helpers' _format_answers: each answer
+// stripped, empty ones dropped, a period added where missing.
+func FormatAnswers(doc task.Doc, key string) ([]any, error) {
+	l, err := pyfn.StrList(doc, key)
+	if err != nil {
+		return nil, err
+	}
+	out := []any{}
+	for _, a := range l {
+		a = pyre.Strip(a)
+		if a == "" {
+			continue
+		}
+		if !strings.HasSuffix(a, ".") {
+			a += "."
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func contains(l []any, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// GenColumns are the keys preprocess_function_gen returns.
+var GenColumns = []string{"question", "correct_answers", "incorrect_answers"}
+
+// ProcessDocsGen is galician_bench's (and catalan_bench/truthfulqa_va's)
+// process_docs_gen: the answers formatted, noComment added to the correct
+// ones when missing, the question stripped.
+func ProcessDocsGen(docs []task.Doc, noComment string) ([]task.Doc, error) {
+	return pyfn.MapDocs(docs, func(_ int, d task.Doc) error {
+		inc, err := FormatAnswers(d, "incorrect_answers")
+		if err != nil {
+			return err
+		}
+		cor, err := FormatAnswers(d, "correct_answers")
+		if err != nil {
+			return err
+		}
+		if !contains(cor, noComment) {
+			cor = append(cor, noComment)
+		}
+		q, err := pyfn.Str(d, "question")
+		if err != nil {
+			return err
+		}
+		d["question"], d["correct_answers"], d["incorrect_answers"] = pyre.Strip(q), cor, inc
+		return nil
+	})
+}
+
+// MultiColumns are the keys truthfulqa-multi's preprocess_function returns.
+var MultiColumns = []string{"question", "correct_answers", "incorrect_answers", "best_answer"}
+
+// noComments are truthfulqa-multi's "I have no comment." by language.
+var noComments = []struct{ lang, text string }{
+	{"en", "I have no comment."}, {"ca", "No tinc cap comentari."}, {"es", "No tengo ningún comentario."},
+	{"eu", "Iruzkinik ez."}, {"gl", "Non teño ningún comentario."},
+}
+
+// ProcessDocsGenMulti is truthfulqa-multi's process_docs_gen: as
+// ProcessDocsGen with the document's language's no-comment answer, and
+// best_answer kept.
+func ProcessDocsGenMulti(docs []task.Doc) ([]task.Doc, error) {
+	return pyfn.MapDocs(docs, func(_ int, d task.Doc) error {
+		if _, ok := d["correct_answers"]; !ok {
+			return fmt.Errorf("UnboundLocalError: correct_answers")
+		}
+		inc, err := FormatAnswers(d, "incorrect_answers")
+		if err != nil {
+			return err
+		}
+		cor, err := FormatAnswers(d, "correct_answers")
+		if err != nil {
+			return err
+		}
+		lang, err := pyfn.Field(d, "lang")
+		if err != nil {
+			return err
+		}
+		for _, nc := range noComments {
+			if lang == nc.lang && !contains(cor, nc.text) {
+				cor = append(cor, nc.text)
+				break
+			}
+		}
+		q, err := pyfn.Str(d, "question")
+		if err != nil {
+			return err
+		}
+		best, err := pyfn.Field(d, "best_answer")
+		if err != nil {
+			return err
+		}
+		d["question"], d["correct_answers"], d["incorrect_answers"], d["best_answer"] = pyre.Strip(q), cor, inc, best
 		return nil
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"lmeval/harness/model"
 	"lmeval/harness/pyre"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
@@ -428,4 +429,34 @@ func PathStr(v any, steps ...any) (string, error) {
 		return "", fmt.Errorf("TypeError: %s, not str", TypeName(x))
 	}
 	return s, nil
+}
+
+// LogLik is the log-probability of a loglikelihood or
+// loglikelihood_rolling result.
+func LogLik(r any) (float64, error) {
+	switch x := r.(type) {
+	case model.LoglikelihoodResult:
+		return x.LogProb, nil
+	case *model.LoglikelihoodResult:
+		return x.LogProb, nil
+	case model.RollingResult:
+		return x.LogProb, nil
+	case *model.RollingResult:
+		return x.LogProb, nil
+	case float64:
+		return x, nil
+	}
+	return 0, fmt.Errorf("TypeError: result is %T, want a log-likelihood", r)
+}
+
+// LogLiks is LogLik of each result.
+func LogLiks(results []any) ([]float64, error) {
+	out := make([]float64, len(results))
+	for i, r := range results {
+		var err error
+		if out[i], err = LogLik(r); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

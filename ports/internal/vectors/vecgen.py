@@ -138,7 +138,10 @@ class Vectors:
                 np.random.seed(seed)
             return f([tuple(i) if isinstance(i, list) else i for i in copy.deepcopy(items)])
 
-        return self._add(rel, fn, "aggregation", items, call, **kw)
+        v = self._add(rel, fn, "aggregation", items, call, **kw)
+        if seed is not None:
+            v["seed"] = seed
+        return v
 
     def samples(self, rel, fn, **kw):
         f = getattr(load(rel), fn)

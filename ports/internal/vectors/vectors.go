@@ -18,7 +18,8 @@
 //	                 answers ([logprob, is_greedy] pairs when ll is true)
 //	metric           input {"references", "predictions", "kwargs"}: a
 //	                 task.MetricFunc call
-//	aggregation      input the list of per-document values
+//	aggregation      input the list of per-document values; seed, when
+//	                 set, numpy's global seed first (np.random.seed)
 //	samples          no input; output fewshot_config.samples' documents
 //
 // and error marks a call that raised in Python (output is then the
@@ -44,6 +45,7 @@ import (
 
 	"lmeval/harness/metrics"
 	"lmeval/harness/model"
+	"lmeval/harness/nprand"
 	"lmeval/harness/task"
 )
 
@@ -134,7 +136,11 @@ type Vector struct {
 	Error    bool            `json:"error"`
 	Keys     []string        `json:"keys"`
 	Note     string          `json:"note"`
+	Seed     *int64          `json:"seed"`
 }
+
+// defaultSeed is lm-eval's default numpy seed.
+var defaultSeed int64 = 1234
 
 // Load reads a vectors file (.json or .json.gz).
 func Load(t testing.TB, file string) []Vector {
@@ -288,6 +294,10 @@ func Call(v Vector) (any, error) {
 		a, ok := fn.(*metrics.Aggregation)
 		if !ok {
 			return nil, fmt.Errorf("port is %T, want *metrics.Aggregation", fn)
+		}
+		if v.Seed != nil {
+			nprand.SeedGlobal(v.Seed)
+			defer nprand.SeedGlobal(&defaultSeed)
 		}
 		return a.Fn(items)
 	case "samples":
