@@ -13,6 +13,7 @@ import (
 	_ "lmeval/ports/cruxeval"
 	_ "lmeval/ports/drop"
 	_ "lmeval/ports/eus_reading" // and eus_trivia
+	_ "lmeval/ports/evalita_llm"
 	_ "lmeval/ports/f1score"
 	_ "lmeval/ports/french_bench"
 	_ "lmeval/ports/galician_bench"
