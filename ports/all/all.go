@@ -5,6 +5,7 @@ package all
 
 import (
 	_ "lmeval/ports/basque_bench"
+	_ "lmeval/ports/basqueglue"
 	_ "lmeval/ports/bbh"
 	_ "lmeval/ports/bigbench"
 	_ "lmeval/ports/catalan_bench"
@@ -42,6 +43,7 @@ import (
 	_ "lmeval/ports/okapi"
 	_ "lmeval/ports/openai_mmmlu"
 	_ "lmeval/ports/paws_x"
+	_ "lmeval/ports/portuguese_bench"
 	_ "lmeval/ports/race"
 	_ "lmeval/ports/spanish_bench"
 	_ "lmeval/ports/truthfulqa_multi"

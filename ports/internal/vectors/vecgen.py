@@ -128,7 +128,7 @@ class Vectors:
         return self._add(rel, fn, "metric", {"references": references, "predictions": predictions, "kwargs": kwargs},
                          call, **kw)
 
-    def aggregation(self, rel, fn, items, seed=None, **kw):
+    def aggregation(self, rel, fn, items, seed=None, pairs=False, **kw):
         """An aggregation over per-document values; seed: numpy's global
         seed first (lm-eval's np.random.seed at the start of a run)."""
         f = getattr(load(rel), fn)
@@ -141,6 +141,8 @@ class Vectors:
         v = self._add(rel, fn, "aggregation", items, call, **kw)
         if seed is not None:
             v["seed"] = seed
+        if pairs:
+            v["pairs"] = True
         return v
 
     def samples(self, rel, fn, **kw):

@@ -19,7 +19,9 @@
 //	metric           input {"references", "predictions", "kwargs"}: a
 //	                 task.MetricFunc call
 //	aggregation      input the list of per-document values; seed, when
-//	                 set, numpy's global seed first (np.random.seed)
+//	                 set, numpy's global seed first (np.random.seed);
+//	                 pairs: the items are multiple_choice's (gold, pred)
+//	                 (metrics.Pair)
 //	samples          no input; output fewshot_config.samples' documents
 //
 // and error marks a call that raised in Python (output is then the
@@ -137,6 +139,7 @@ type Vector struct {
 	Keys     []string        `json:"keys"`
 	Note     string          `json:"note"`
 	Seed     *int64          `json:"seed"`
+	Pairs    bool            `json:"pairs"`
 }
 
 // defaultSeed is lm-eval's default numpy seed.
@@ -294,6 +297,17 @@ func Call(v Vector) (any, error) {
 		a, ok := fn.(*metrics.Aggregation)
 		if !ok {
 			return nil, fmt.Errorf("port is %T, want *metrics.Aggregation", fn)
+		}
+		if v.Pairs {
+			for i, it := range items {
+				l, _ := it.([]any)
+				g, ok1 := l[0].(int64)
+				p, ok2 := l[1].(int64)
+				if len(l) != 2 || !ok1 || !ok2 {
+					return nil, fmt.Errorf("item %d is not a pair of ints", i)
+				}
+				items[i] = metrics.Pair{Gold: int(g), Pred: int(p)}
+			}
 		}
 		if v.Seed != nil {
 			nprand.SeedGlobal(v.Seed)

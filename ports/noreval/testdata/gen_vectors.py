@@ -44,9 +44,14 @@ for i in range(5):
 for pred in ["Oslo", "oslo.", "Byen Oslo", "", "the Oslo"]:
     V.process_results(NQ, "process_results", nq[0], [pred])
 
-V.aggregation("noreval/norec/utils.py", "multi_f1", [[0, 0], [1, 0], [1, 1], [0, 1], [1, 1], [0, 0], [0, 0]])
-V.aggregation("noreval/norec/utils.py", "multi_f1", [[1, 1], [1, 1]])
-V.aggregation("noreval/norec/utils.py", "multi_f1", [[2, 0], [1, 2], [0, 1], [2, 2]])
+# norec/utils.py calls sklearn.metrics after a bare `import sklearn`, which
+# works once something has imported sklearn.metrics (lm-eval's own f1
+# aggregations do, lazily).
+import sklearn.metrics  # noqa: E402,F401
+
+V.aggregation("noreval/norec/utils.py", "multi_f1", [[0, 0], [1, 0], [1, 1], [0, 1], [1, 1], [0, 0], [0, 0]], pairs=True, tol=1e-12)
+V.aggregation("noreval/norec/utils.py", "multi_f1", [[1, 1], [1, 1]], pairs=True, tol=1e-12)
+V.aggregation("noreval/norec/utils.py", "multi_f1", [[2, 0], [1, 2], [0, 1], [2, 2]], pairs=True, tol=1e-12)
 
 V.process_docs("noreval/noropenbookqa/utils.py", "filter_dataset",
                [{"id": "a", "fact": "Sola er ei stjerne."}, {"id": "b", "fact": ""}, {"id": "c", "fact": "x"}])

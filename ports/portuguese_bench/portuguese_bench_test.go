@@ -1,0 +1,10 @@
+package portuguese_bench_test
+
+import (
+	"testing"
+
+	_ "lmeval/ports/portuguese_bench"
+	"lmeval/ports/internal/vectors"
+)
+
+func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }
