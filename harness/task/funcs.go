@@ -33,6 +33,12 @@ type (
 	CustomDatasetFunc func(kwargs map[string]any) (map[string][]Doc, error)
 )
 
+// Unportable is registered (RegisterHelper) for a helper lmeval does not
+// reimplement because it needs what cannot run here (a neural model, a
+// package of its own): the tasks that name it are unavailable with Reason
+// rather than with the bare "needs Python function".
+type Unportable struct{ Reason string }
+
 // resolveFuncs replaces every FuncRef in v with a *Func, collecting the
 // names of those with no registered implementation, and the warnings for
 // ports whose Python source on disk differs from the one they reproduce.
@@ -42,6 +48,10 @@ func resolveFuncs(v any, missing, stale map[string]bool) any {
 		fn, ok := LookupFunction(x.Dir, x.Name)
 		if !ok {
 			missing[x.Name] = true
+			return x
+		}
+		if u, ok := fn.(Unportable); ok {
+			missing[x.Name+" ("+u.Reason+")"] = true
 			return x
 		}
 		if w := checkStale(x.Dir, x.Name); w != "" {

@@ -92,6 +92,8 @@ func init() {
 		task.ProcessDocsFunc(FilterLanguage("nno")))
 	reg("noreval/nortruthfulqa/generation/utils.py", "process_docs", "14cbb8b84ee5066e2b97ecc168445ac2315750f4aed75d18bcf4480f61a4281d",
 		task.MapDocs{Fn: GenProcessDocs, Columns: GenColumns})
+	reg("noreval/norsumm/utils.py", "process_results", "1bcf94d84f194fa2d952bde177504846bc5726b2581e254f936869b6390745d1",
+		task.Unportable{Reason: "it scores with BERTScore, a BERT model (bert-base-multilingual-cased) run through Hugging Face evaluate, which lmeval does not reimplement"})
 	// The same BLEU (sacrebleu, intl) and ROUGE (rouge_score) scores as
 	// truthfulqa's process_results_gen.
 	reg("noreval/nortruthfulqa/generation/utils.py", "process_results", "19da5b4bbba8d53f2723e4724cc704c9f58d02642a9d71733f9a8d225f294429",
