@@ -39,6 +39,7 @@ import (
 	_ "lmeval/ports/mlqa"
 	_ "lmeval/ports/mmlu_pro"
 	_ "lmeval/ports/mmlu_prox"
+	_ "lmeval/ports/nerel_bench"
 	_ "lmeval/ports/noreval"
 	_ "lmeval/ports/okapi"
 	_ "lmeval/ports/openai_mmmlu"

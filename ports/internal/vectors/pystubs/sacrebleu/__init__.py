@@ -20,31 +20,42 @@ def corpus_bleu(preds, refs, smooth_method="exp", smooth_value=None, force=False
 
 
 def _char_ngrams(s, n):
-    s = s.replace(" ", "")
+    s = "".join(s.split())
     return collections.Counter(s[i:i + n] for i in range(len(s) - n + 1))
 
 
 def sentence_chrf(hypothesis, references, char_order=6, word_order=0, beta=2):
-    """chrF of sacrebleu 2.x: character n-grams 1..6 without spaces, one
-    reference, statistics of each order, averaged precision and recall,
-    F-beta (eps_smoothing off: orders without hypothesis n-grams count 0)."""
-    assert word_order == 0 and len(references) == 1
-    ref = references[0]
-    stats = []
-    for n in range(1, char_order + 1):
-        h, r = _char_ngrams(hypothesis, n), _char_ngrams(ref, n)
-        match = sum(min(c, r[g]) for g, c in h.items())
-        stats.append((sum(h.values()), sum(r.values()), match))
-    eps = 1e-16
+    """sacrebleu 2.x's CHRF().sentence_score: character n-grams 1..6 (no
+    whitespace) of the best reference, precision and recall averaged over
+    the orders both sides have, then the F-beta (eps_smoothing off)."""
+    assert word_order == 0
+    best = None
+    for ref in references:
+        stats = []
+        for n in range(1, char_order + 1):
+            h, r = _char_ngrams(hypothesis, n), _char_ngrams(ref, n)
+            stats.append((sum(h.values()), sum(r.values()), sum(min(c, r[g]) for g, c in h.items())))
+        f = _chrf_f(stats, beta)
+        if best is None or f > best:
+            best = f
+    return _Score(best)
+
+
+def _chrf_f(stats, beta):
     factor = beta ** 2
     avg_prec = avg_rec = 0.0
     eff = 0
-    for hyp_len, ref_len, match in stats:
-        prec = match / hyp_len if hyp_len > 0 else eps
-        rec = match / ref_len if ref_len > 0 else eps
-        denom = factor * prec + rec
-        # sacrebleu's _compute_f_score (eps_smoothing=False)
-        avg_prec += prec
-        avg_rec += rec
-        eff += 1
-    raise NotImplementedError("chrF model not written yet")
+    for n_hyp, n_ref, n_match in stats:
+        if n_hyp > 0 and n_ref > 0:
+            avg_prec += n_match / n_hyp
+            avg_rec += n_match / n_ref
+            eff += 1
+    if eff == 0:
+        return 0.0
+    avg_prec /= eff
+    avg_rec /= eff
+    if avg_prec + avg_rec:
+        score = (1 + factor) * avg_prec * avg_rec
+        score /= (factor * avg_prec) + avg_rec
+        return 100 * score
+    return 0.0
