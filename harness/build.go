@@ -387,6 +387,9 @@ func metricEntry(m map[string]any) (map[string]any, metrics.DocFunc, error) {
 		case func(metrics.Spec, *metrics.DocResult) (any, error):
 			doc = fn
 		case task.MetricFunc:
+			// Called by the evaluator (scoreFuncs); a name it shares
+			// with a built-in metric (f1, chrf) must not run that one.
+			doc = metrics.Skip
 		default:
 			return nil, nil, fmt.Errorf("metric %s: registered %T, want metrics.DocFunc or task.MetricFunc", f.Name, f.Fn)
 		}
