@@ -313,6 +313,14 @@ func (tr *taskRun) prepare(predictOnly bool) error {
 			if i < len(docs) && docs[i] != nil {
 				tr.specs[i].Doc = docs[i]
 			}
+			// Hugging Face evaluate's metrics: lm-eval calls their
+			// compute as it calls a function metric.
+			if s := tr.specs[i]; s.Evaluate != nil && s.Doc == nil && c.OutputType == task.OutputGenerateUntil && c.ProcessResults == nil {
+				if tr.metricFns == nil {
+					tr.metricFns = map[string]task.MetricFunc{}
+				}
+				tr.metricFns[s.Name] = evaluateFunc(*s.Evaluate)
+			}
 		}
 		tr.native = c.ProcessResults != nil
 	}
@@ -482,6 +490,26 @@ func nativeFilterFns(f map[string]any) map[string]any {
 
 // funcMetricName is a function metric's name as lm-eval reports it: the
 // Python function's __name__ (pass_at_1 for utils.pass_at_1).
+// evaluateFunc calls one of Hugging Face evaluate's metrics as lm-eval
+// calls its compute; its dict comes back as a task.MetricDict.
+func evaluateFunc(e metrics.EvaluateMetric) task.MetricFunc {
+	return func(_ context.Context, refs, preds []any, kwargs map[string]any) (any, error) {
+		v, err := e.Compute(refs, preds, kwargs)
+		if err != nil {
+			return nil, err
+		}
+		vals, ok := v.(metrics.Values)
+		if !ok {
+			return v, nil
+		}
+		out := make(task.MetricDict, len(vals))
+		for i, it := range vals {
+			out[i] = task.MetricItem{Name: it.Name, Value: it.Value}
+		}
+		return out, nil
+	}
+}
+
 func funcMetricName(f *task.Func) string {
 	return f.Name[strings.LastIndex(f.Name, ".")+1:]
 }
