@@ -157,7 +157,9 @@ func TestSklearnVectors(t *testing.T) {
 			m, err = MatthewsCorrcoef(c.YTrue, c.YPred, nil)
 			got = []float64{m}
 		}
-		name := func() string { return c.Kind + " " + string(mustJSON(c.Kwargs)) + " " + string(mustJSON(c.YTrue)) + " " + string(mustJSON(c.YPred)) }
+		name := func() string {
+			return c.Kind + " " + string(mustJSON(c.Kwargs)) + " " + string(mustJSON(c.YTrue)) + " " + string(mustJSON(c.YPred))
+		}
 		if c.Error != "" {
 			if err == nil || !strings.Contains(err.Error(), c.Error) {
 				t.Errorf("case %d %s: err %v, want %q", i, name(), err, c.Error)
