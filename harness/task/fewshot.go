@@ -124,9 +124,13 @@ func (t *Task) shots(s *sampler, doc Doc, k int) ([]shot, error) {
 	if err != nil {
 		return nil, err
 	}
+	// lm-eval removes the evaluated document from the drawn examples only
+	// when the few-shot split is the test split (sampler.sample(eval_doc=
+	// doc if fewshot split == test_split else None)).
+	exclude := t.Config.fewshotSplit() == t.Config.TestSplit
 	var selected []Doc
 	for _, x := range drawn {
-		if !pyval.Equal(x, doc) {
+		if !exclude || !pyval.Equal(x, doc) {
 			selected = append(selected, x)
 		}
 	}
