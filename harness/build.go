@@ -31,6 +31,9 @@ type evaluation struct {
 	// ctx is Evaluate's, for the scoring work that can be cancelled
 	// (function metrics that run programs).
 	ctx context.Context
+	// chat are the chat model_args (chat_template_args, enable_thinking,
+	// think_end_token).
+	chat chatOptions
 }
 
 // node is a task or a group in the selection's hierarchy (lm-eval's
@@ -164,7 +167,7 @@ func (ev *evaluation) build(ctx context.Context) error {
 	var chat task.ChatTemplate
 	if cfg.ChatTemplate.Enabled {
 		var err error
-		if chat, err = chatTemplate(ev.lm, cfg.ChatTemplate.Name); err != nil {
+		if chat, err = chatTemplate(ev.lm, cfg.ChatTemplate.Name, ev.chat.templateArgs); err != nil {
 			which := "the default template"
 			if cfg.ChatTemplate.Name != "" {
 				which = fmt.Sprintf("template %q", cfg.ChatTemplate.Name)
