@@ -189,10 +189,17 @@ func (ev *evaluation) build(ctx context.Context) error {
 	}
 	// Tasks build concurrently: loading datasets is mostly waiting on
 	// the Hub or the disk, and prompt rendering is independent per task.
+	// Those whose process_docs draws from Python's module-level generator
+	// build first, one by one, in lm-eval's construction order and with
+	// the generator as lm-eval leaves it for each (buildGlobalRandom).
 	errs := make([]error, len(ev.runs))
+	ev.buildGlobalRandom(ctx, chat, errs)
 	sem := make(chan struct{}, buildWorkers)
 	var wg sync.WaitGroup
 	for i, tr := range ev.runs {
+		if tr.t.Config.UsesGlobalRandom() {
+			continue
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -223,6 +230,60 @@ func (ev *evaluation) build(ctx context.Context) error {
 		slog.Debug("built task", "task", t.Name, "documents", len(t.Docs), "requests", len(t.Instances), "num_fewshot", t.NumFewshot)
 	}
 	return nil
+}
+
+// buildGlobalRandom builds the tasks whose process_docs draws from
+// Python's module-level generator (gpqa's random.shuffle) as lm-eval's
+// TaskManager constructs them: depth first through the selection, a
+// group's members all constructed before the group adds them; and
+// Group.add reads each added task's task_name twice (hasattr, then the
+// value), which draws random_task_id() (random.choices of 8 characters: 8
+// random() calls) from the module generator every time, as
+// ConfigurableTask.task_name's getattr default is evaluated whatever the
+// name. So leaderboard_gpqa_diamond shuffles after the 24 bbh tasks were
+// added to leaderboard_bbh (48 draws of 8), then extended, then main.
+func (ev *evaluation) buildGlobalRandom(ctx context.Context, chat task.ChatTemplate, errs []error) {
+	index := make(map[*taskRun]int, len(ev.runs))
+	some := false
+	for i, tr := range ev.runs {
+		index[tr] = i
+		some = some || tr.t.Config.UsesGlobalRandom()
+	}
+	if !some {
+		return
+	}
+	built := map[*taskRun]bool{}
+	var walk func(n *node)
+	walk = func(n *node) {
+		if n.run != nil {
+			if n.run.t.Config.UsesGlobalRandom() && !built[n.run] {
+				built[n.run] = true
+				errs[index[n.run]] = ev.buildOne(ctx, n.run, chat)
+			}
+			return
+		}
+		for _, c := range n.children {
+			walk(c)
+		}
+		for _, c := range n.children {
+			if c.run != nil {
+				pyrand.WithGlobal(func(r *pyrand.Rand) {
+					for range 2 * 8 {
+						r.Random()
+					}
+				})
+			}
+		}
+	}
+	for _, r := range ev.roots {
+		walk(r)
+	}
+	// A task the selection reaches by no node (none today) still builds.
+	for i, tr := range ev.runs {
+		if tr.t.Config.UsesGlobalRandom() && !built[tr] {
+			errs[i] = ev.buildOne(ctx, tr, chat)
+		}
+	}
 }
 
 // buildWorkers bounds the tasks built at once.

@@ -110,6 +110,24 @@ func callDoc(f *Func, doc Doc) (any, error) {
 type MapDocs struct {
 	Fn      ProcessDocsFunc
 	Columns []string
+	// GlobalRandom marks a process_docs that draws from Python's
+	// module-level generator (random.shuffle): lm-eval runs it when it
+	// constructs the task, in task order, so the evaluator builds such
+	// tasks one after another, in lm-eval's order.
+	GlobalRandom bool
+}
+
+// UsesGlobalRandom reports whether the task's process_docs draws from
+// Python's module-level generator (MapDocs.GlobalRandom).
+func (c *Config) UsesGlobalRandom() bool {
+	for _, f := range []*Func{c.ProcessDocs, c.Fewshot.ProcessDocs} {
+		if f != nil {
+			if m, ok := f.Fn.(MapDocs); ok && m.GlobalRandom {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // addedColumns is the order a process_docs gives the columns it adds (nil:
