@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"lmeval/fidelity/leaderboard"
 	"lmeval/harness"
 	"lmeval/harness/config"
 	"lmeval/harness/pyval"
-	"lmeval/fidelity/leaderboard"
 )
 
 // leaderboardExpected is leaderboard/expected.json, written by
