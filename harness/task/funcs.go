@@ -2,7 +2,12 @@ package task
 
 import (
 	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
 	"sort"
+	"strings"
 )
 
 // Doc is one dataset document: JSON-like values (string, int64, float64,
@@ -24,7 +29,9 @@ type (
 	DocFunc func(doc Doc) (any, error)
 	// ProcessResultsFunc is process_results: results holds, per request of
 	// the document, a model.LoglikelihoodResult, a model.RollingResult or
-	// the (filtered) generated string.
+	// the (filtered) generated string. A value that is not a number or
+	// JSON-like may implement SampleValuer to be logged as lm-eval logs
+	// its Python value.
 	ProcessResultsFunc func(doc Doc, results []any) (map[string]any, error)
 	// SamplesFunc is fewshot_config.samples given as a function.
 	SamplesFunc func() ([]Doc, error)
@@ -32,6 +39,12 @@ type (
 	// every split from the task's dataset_kwargs merged with its metadata.
 	CustomDatasetFunc func(kwargs map[string]any) (map[string][]Doc, error)
 )
+
+// SampleValuer is a per-document metric value (of a native
+// process_results) that a samples file records as SampleValue(): the
+// JSON-like form of the Python value lm-eval logs, a tuple as []any, a
+// dict as an ordered map.
+type SampleValuer interface{ SampleValue() any }
 
 // resolveFuncs replaces every FuncRef in v with a *Func, collecting the
 // names of those with no registered implementation, and the warnings for
@@ -42,6 +55,10 @@ func resolveFuncs(v any, missing, stale map[string]bool) any {
 		fn, ok := LookupFunction(x.Dir, x.Name)
 		if !ok {
 			missing[x.Name] = true
+			return x
+		}
+		if u, isU := fn.(Unavailable); isU {
+			missing[x.Name+" ("+u.Reason+")"] = true // said after its name
 			return x
 		}
 		if w := checkStale(x.Dir, x.Name); w != "" {
@@ -58,6 +75,51 @@ func resolveFuncs(v any, missing, stale map[string]bool) any {
 		}
 	}
 	return v
+}
+
+// undefinedFuncs finds the `!function`s left unresolved in v whose
+// module lies on disk and neither defines nor imports the name: lm-eval
+// cannot load such a task (getattr fails). out maps each such name to
+// its module's file name ("utils.py").
+func undefinedFuncs(v any, out map[string]string) {
+	switch x := v.(type) {
+	case FuncRef:
+		file, function := helperFile(filepath.ToSlash(x.Dir), x.Name)
+		data, err := os.ReadFile(filepath.FromSlash(file))
+		if err != nil {
+			return // not on disk (embedded tree) or no such module
+		}
+		src := string(data)
+		if pyDefinition(src, function) != "" || strings.Contains(src, "globals()") || pyImportsName(src, function) {
+			return
+		}
+		out[x.Name] = path.Base(file)
+	case map[string]any:
+		for _, e := range x {
+			undefinedFuncs(e, out)
+		}
+	case []any:
+		for _, e := range x {
+			undefinedFuncs(e, out)
+		}
+	}
+}
+
+// pyImportsName reports an import statement that may bind name (a loose
+// check: a name it cannot rule out counts as imported).
+func pyImportsName(src, name string) bool {
+	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
+	for _, re := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t][^\n]*`),
+		regexp.MustCompile(`(?m)^[ \t]*from[ \t]+\S+[ \t]+import[ \t]*\([^)]*\)`),
+	} {
+		for _, stmt := range re.FindAllString(src, -1) {
+			if word.MatchString(stmt) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func sortedKeys(m map[string]bool) []string {

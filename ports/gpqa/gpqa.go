@@ -4,16 +4,13 @@
 package gpqa
 
 import (
-	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 
 	"lmeval/harness/pyrand"
 	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
 	"lmeval/harness/task"
+	"lmeval/ports/internal/pydoc"
 )
 
 var brackets = pyre.MustCompile(`\[.*?\]`)
@@ -93,49 +90,10 @@ func ProcessDocs(docs []task.Doc, rnd *pyrand.Rand, o Options) ([]task.Doc, erro
 // documents for the rest of the run (a new seed starts a new cache), so
 // every use of the split sees the same shuffle.
 func ProcessDocsGlobal(o Options) task.MapDocs {
-	return task.MapDocs{GlobalRandom: true, Fn: memoBy(pyrand.GlobalEpoch, func(docs []task.Doc) (out []task.Doc, err error) {
+	return task.MapDocs{GlobalRandom: true, Fn: pydoc.MemoBy(pyrand.GlobalEpoch, func(docs []task.Doc) (out []task.Doc, err error) {
 		pyrand.WithGlobal(func(r *pyrand.Rand) { out, err = ProcessDocs(docs, r, o) })
 		return out, err
 	})}
-}
-
-// memo caches fn's results by the JSON of its input, as datasets'
-// fingerprinted map cache does. Callers get copies.
-func memo(fn task.ProcessDocsFunc) task.ProcessDocsFunc {
-	return memoBy(func() int { return 0 }, fn)
-}
-
-// memoBy is memo within each epoch (a run: pyrand.GlobalEpoch).
-func memoBy(epoch func() int, fn task.ProcessDocsFunc) task.ProcessDocsFunc {
-	type key struct {
-		epoch int
-		docs  [32]byte
-	}
-	var (
-		mu    sync.Mutex
-		cache = map[key][]task.Doc{}
-	)
-	return func(docs []task.Doc) ([]task.Doc, error) {
-		b, err := json.Marshal(docs)
-		if err != nil {
-			return nil, fmt.Errorf("gpqa process_docs: %w", err)
-		}
-		k := key{epoch(), sha256.Sum256(b)}
-		mu.Lock()
-		defer mu.Unlock()
-		out, ok := cache[k]
-		if !ok {
-			if out, err = fn(docs); err != nil {
-				return nil, err
-			}
-			cache[k] = out
-		}
-		cp := make([]task.Doc, len(out))
-		for i, d := range out {
-			cp[i] = pyval.DeepCopy(d).(map[string]any)
-		}
-		return cp, nil
-	}
 }
 
 // NShotProcessDocs is process_docs for gpqa/n_shot, whose module creates
@@ -143,7 +101,7 @@ func memoBy(epoch func() int, fn task.ProcessDocsFunc) task.ProcessDocsFunc {
 // ProcessDocsGlobal, each distinct split is shuffled with the draws of a
 // fresh Random(42) (the first call after the import) and cached.
 func NShotProcessDocs() task.ProcessDocsFunc {
-	return memo(func(docs []task.Doc) ([]task.Doc, error) {
+	return pydoc.Memo(func(docs []task.Doc) ([]task.Doc, error) {
 		return ProcessDocs(docs, pyrand.New(42), Options{})
 	})
 }
