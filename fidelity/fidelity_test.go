@@ -33,6 +33,10 @@ type refCase struct {
 	Answers    []string          `json:"answers"`
 	YAML       string            `json:"yaml"`
 	Alone      bool              `json:"alone"`
+	// KnownDiff, when set, is a difference from lm-eval that is known and
+	// reported (or a task lmeval cannot run yet): the case is skipped with
+	// this reason, so the list stays visible in `go test -v`.
+	KnownDiff string `json:"known_diff"`
 }
 
 // expected is what gen.py wrote for a case from the real lm-eval.
@@ -119,6 +123,9 @@ func wrapperYAML(tasksDir, dataDir string, c refCase) string {
 }
 
 func runCase(t *testing.T, tasksDir, fam string, c refCase) {
+	if c.KnownDiff != "" {
+		t.Skip("known difference: " + c.KnownDiff)
+	}
 	var want expected
 	b, err := os.ReadFile(filepath.Join("testdata", fam, "expected", c.Task+".json"))
 	if err != nil {

@@ -120,13 +120,17 @@ type shot struct {
 // prompt too long for the context can drop examples from the end.
 func (t *Task) shots(s *sampler, doc Doc, k int) ([]shot, error) {
 	c := t.Config
-	drawn, err := s.sample(t.drawCount(k))
+	n := t.drawCount(k)
+	drawn, err := s.sample(n)
 	if err != nil {
 		return nil, err
 	}
+	// lm-eval passes the evaluated document to the sampler (which drops
+	// the drawn documents equal to it) only when the few-shot split is the
+	// test split; from another split an equal document stays.
 	var selected []Doc
 	for _, x := range drawn {
-		if !pyval.Equal(x, doc) {
+		if n == k || !pyval.Equal(x, doc) {
 			selected = append(selected, x)
 		}
 	}
