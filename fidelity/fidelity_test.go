@@ -169,9 +169,15 @@ func runCase(t *testing.T, tasksDir, fam string, c refCase) {
 // against lm-eval's, through the samples' arguments.
 func compareRequests(t *testing.T, want *expected, got []*results.Sample) {
 	t.Helper()
+	// The dump has one line per repeat of a request (repeats: N); lmeval's
+	// sample lists the request once.
 	wantBy := map[int][]any{}
+	seen := map[[2]int]bool{}
 	for _, r := range want.Requests {
-		wantBy[r.DocID] = append(wantBy[r.DocID], r.Arguments)
+		if k := [2]int{r.DocID, r.Idx}; !seen[k] {
+			seen[k] = true
+			wantBy[r.DocID] = append(wantBy[r.DocID], r.Arguments)
+		}
 	}
 	gotBy := map[int][]any{}
 	for _, s := range got {

@@ -92,9 +92,9 @@ def run_ref(lmeval, tmp, names, num_fewshot, extra):
     if num_fewshot is not None:
         cmd += ["--num_fewshot", str(num_fewshot)]
     env = dict(os.environ)
-    # dscache: datasets' map cache; pystubs: modules absent here that
+    # pysetup: datasets' map cache and ifeval's setup; pystubs: modules absent here that
     # some helper files import without the helpers compared needing them.
-    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "ports", "testdata", "dscache"),
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(HERE, "pysetup"),
                                          os.path.join(HERE, "pystubs"), env.get("PYTHONPATH", "")])
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if p.returncode != 0:
