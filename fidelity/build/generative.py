@@ -159,15 +159,25 @@ def hendrycks_math():
         files_for[sub] = {"test": write_jsonl("hendrycks_math", f"math_{sub}_test.jsonl", rows),
                           "train": write_jsonl("hendrycks_math", f"math_{sub}_train.jsonl", rows[::-1])}
     names = {"counting_and_probability": "counting_and_prob", "number_theory": "num_theory", "precalculus": "precalc"}
+    def answers_for(rows):
+        # each document's answer, bare and between dollars (process_results
+        # compares what lies between the first and last "$"), and wrong ones
+        out = []
+        for s_, lv, p, s in rows:
+            a = s.split("boxed{", 1)[1].rsplit("}", 1)[0]
+            out += [f" ${a}$", f" The answer is ${a}$."]
+        return out + [" $\\boxed{7}$", " I am not sure.", " 12"]
     for sub in MATH_TYPE:
         t = names.get(sub, sub)
-        cs.append(case(f"fid_hendrycks_math_{t}", f"hendrycks_math/hendrycks_math_{t}.yaml", files_for[sub], answers=MATH_ANSWERS))
+        cs.append(case(f"fid_hendrycks_math_{t}", f"hendrycks_math/hendrycks_math_{t}.yaml", files_for[sub],
+                       answers=answers_for([m for m in MATH if m[0] == sub])))
     m500 = []
     for i, (sub, lv, p, s) in enumerate(MATH):
         ans = s.split("boxed{", 1)[1].rsplit("}", 1)[0]
         m500.append({"problem": p, "solution": s, "answer": ans, "subject": MATH_TYPE[sub], "level": int(lv[-1]), "unique_id": f"test/{sub}/{100 + i}.json"})
-    cs.append(case("fid_hendrycks_math500", "hendrycks_math/hendrycks_math500.yaml", {"test": write_jsonl("hendrycks_math", "math500_test.jsonl", m500[:8])}, answers=MATH_ANSWERS))
-    cs.append(case("fid_hendrycks_math_algebra_2shot", "hendrycks_math/hendrycks_math_algebra.yaml", files_for["algebra"], 2, answers=MATH_ANSWERS))
+    cs.append(case("fid_hendrycks_math500", "hendrycks_math/hendrycks_math500.yaml", {"test": write_jsonl("hendrycks_math", "math500_test.jsonl", m500[:8])},
+                   answers=answers_for(MATH[:3]) + MATH_ANSWERS[:3]))
+    cs.append(case("fid_hendrycks_math_algebra_2shot", "hendrycks_math/hendrycks_math_algebra.yaml", files_for["algebra"], 2, answers=answers_for(MATH[:2])))
     write_cases("hendrycks_math", cs)
 
 
