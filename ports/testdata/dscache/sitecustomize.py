@@ -6,7 +6,8 @@ same rows returns the cached rows without running the function. lm-eval
 calls a task's process_docs several times (few-shot docs, evaluation docs,
 requests, scoring); with a fresh cache every call returns the first one's
 result. Helpers that draw random numbers in map (gpqa's shuffles) depend on
-this, so gen_requests.py runs lm-eval with this cache in place.
+this, so fidelity/gen.py runs lm-eval with this cache in place
+(fidelity/pysetup/sitecustomize.py loads this file).
 """
 import json
 
