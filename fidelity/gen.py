@@ -101,6 +101,9 @@ def run_ref(lmeval, tmp, names, num_fewshot, extra, classes=False):
         cmd += ["--num_fewshot", str(num_fewshot)]
     env = dict(os.environ)
     env["PYTHONPATH"] = os.path.join(ROOT, "ports", "testdata", "dscache") + os.pathsep + env.get("PYTHONPATH", "")
+    # Last: stand-ins (transformers, evaluate, ...) for helper modules that import
+    # what Debian lacks at module level (babilong/common_utils.py: transformers).
+    env["PYTHONPATH"] += os.pathsep + os.path.join(HERE, "pystubs")
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if p.returncode != 0:
         raise SystemExit(f"{','.join(names)}: lm-eval failed:\n{p.stderr[-3000:]}")

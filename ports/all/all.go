@@ -7,6 +7,7 @@ import (
 	_ "lmeval/ports/afrimmlu"
 	_ "lmeval/ports/afrixnli"
 	_ "lmeval/ports/afrobench"
+	_ "lmeval/ports/babilong"
 	_ "lmeval/ports/bbh"
 	_ "lmeval/ports/bigbench"
 	_ "lmeval/ports/cruxeval"
