@@ -25,6 +25,7 @@ import (
 	_ "lmeval/ports/leaderboard/mmlu_pro"
 	_ "lmeval/ports/leaderboard/musr"
 	_ "lmeval/ports/logiqa"
+	_ "lmeval/ports/longbench"
 	_ "lmeval/ports/logiqa2"
 	_ "lmeval/ports/mathqa"
 	_ "lmeval/ports/mbpp"
