@@ -34,6 +34,7 @@ import (
 	_ "lmeval/ports/mmlu_prox"
 	_ "lmeval/ports/openai_mmmlu"
 	_ "lmeval/ports/race"
+	_ "lmeval/ports/score"
 	_ "lmeval/ports/scrolls"
 	_ "lmeval/ports/squad_completion"
 	_ "lmeval/ports/squadv2"
