@@ -20,6 +20,7 @@ import (
 	_ "lmeval/ports/humaneval"
 	_ "lmeval/ports/humaneval_infilling"
 	_ "lmeval/ports/ifeval" // lm_eval/tasks/ifeval, leaderboard/ifeval
+	_ "lmeval/ports/infinitebench"
 	_ "lmeval/ports/leaderboard/gpqa"
 	_ "lmeval/ports/leaderboard/math"
 	_ "lmeval/ports/leaderboard/mmlu_pro"
