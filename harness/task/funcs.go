@@ -52,6 +52,16 @@ type (
 // dict as an ordered map.
 type SampleValuer interface{ SampleValue() any }
 
+// Unavailable is registered (RegisterHelper's Fn) for a Python helper
+// that lmeval deliberately does not reproduce: a task that names it is
+// unavailable, and Reason says why in words for its user (what the
+// helper needs that lmeval cannot have).
+type Unavailable struct{ Reason string }
+
+// unavailableSep joins a missing function's name and its Unavailable
+// reason in resolveFuncs' missing set.
+const unavailableSep = "\x00"
+
 // resolveFuncs replaces every FuncRef in v with a *Func, collecting the
 // names of those with no registered implementation, and the warnings for
 // ports whose Python source on disk differs from the one they reproduce.
@@ -61,6 +71,10 @@ func resolveFuncs(v any, missing, stale map[string]bool) any {
 		fn, ok := LookupFunction(x.Dir, x.Name)
 		if !ok {
 			missing[x.Name] = true
+			return x
+		}
+		if u, isU := fn.(Unavailable); isU {
+			missing[x.Name+unavailableSep+u.Reason] = true
 			return x
 		}
 		if w := checkStale(x.Dir, x.Name); w != "" {

@@ -259,8 +259,19 @@ func (r *Registry) newTask(cfg map[string]any, file string) (*Task, error) {
 		m := sortedKeys(missing)
 		undefined := map[string]string{}
 		undefinedFuncs(cfg, undefined)
-		var needs, broken []string
+		var needs, broken, why []string
+		byReason := map[string][]string{}
+		names := m[:0:0]
 		for _, n := range m {
+			if name, reason, ok := strings.Cut(n, unavailableSep); ok {
+				if byReason[reason] == nil {
+					why = append(why, reason)
+				}
+				byReason[reason] = append(byReason[reason], name)
+				names = append(names, name)
+				continue
+			}
+			names = append(names, n)
 			if mod, ok := undefined[n]; ok {
 				broken = append(broken, fmt.Sprintf("%s defines no %s", mod, n[strings.LastIndexByte(n, '.')+1:]))
 			} else {
@@ -274,7 +285,10 @@ func (r *Registry) newTask(cfg map[string]any, file string) (*Task, error) {
 		if len(broken) > 0 {
 			reason = append(reason, "its `!function` names a function its Python file lacks ("+strings.Join(broken, "; ")+"), so lm-eval itself cannot load it (AttributeError)")
 		}
-		return nil, &UnavailableError{Task: name, File: file, Missing: m, Reason: strings.Join(reason, "; ")}
+		for _, w := range why {
+			reason = append(reason, strings.Join(byReason[w], ", ")+": "+w)
+		}
+		return nil, &UnavailableError{Task: name, File: file, Missing: names, Reason: strings.Join(reason, "; ")}
 	}
 	c, warnings, err := parseConfig(cfg, file)
 	r.warnings = append(r.warnings, warnings...)

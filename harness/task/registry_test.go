@@ -548,3 +548,31 @@ func TestSampleIncludedTags(t *testing.T) {
 		}
 	}
 }
+
+// A helper registered as Unavailable makes its tasks unavailable with its
+// reason, named after the function.
+func TestUnavailableHelper(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "unavail_task")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	yaml := "task: unavail_t\ndataset_path: json\noutput_type: generate_until\ndoc_to_text: q\ndoc_to_target: a\n" +
+		"process_results: !function helpers.score\nmetric_list:\n  - metric: s\n    aggregation: !function helpers.agg\n"
+	if err := os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	RegisterFunction("unavail_task", "helpers.agg", Unavailable{Reason: "needs a dictionary lmeval lacks"})
+	r := NewRegistry()
+	if err := r.AddDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.Load([]string{"unavail_t"})
+	var ue *UnavailableError
+	if !errors.As(err, &ue) {
+		t.Fatalf("Load: %v, want an UnavailableError", err)
+	}
+	want := "needs Python function helpers.score; helpers.agg: needs a dictionary lmeval lacks"
+	if ue.Reason != want || strings.Join(ue.Missing, ",") != "helpers.agg,helpers.score" {
+		t.Errorf("reason %q missing %v\nwant %q", ue.Reason, ue.Missing, want)
+	}
+}

@@ -25,6 +25,7 @@ import (
 	_ "lmeval/ports/leaderboard/math"
 	_ "lmeval/ports/leaderboard/mmlu_pro"
 	_ "lmeval/ports/leaderboard/musr"
+	_ "lmeval/ports/libra"
 	_ "lmeval/ports/logiqa"
 	_ "lmeval/ports/longbench"
 	_ "lmeval/ports/logiqa2"
