@@ -36,6 +36,7 @@ import (
 	_ "lmeval/ports/mmlu_prox"
 	_ "lmeval/ports/openai_mmmlu"
 	_ "lmeval/ports/race"
+	_ "lmeval/ports/ruler"
 	_ "lmeval/ports/score"
 	_ "lmeval/ports/scrolls"
 	_ "lmeval/ports/squad_completion"
