@@ -12,6 +12,7 @@ import (
 	"lmeval/harness/pyre"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
+	"lmeval/ports/internal/jieba"
 )
 
 var (
@@ -251,4 +252,50 @@ var (
 	retrieval   = withScore("retrieval_score", true, func(_ task.Doc, p, g string) (float64, error) { return RetrievalScore(p, g, false) })
 	retrievalZh = withScore("retrieval_zh_score", true, func(_ task.Doc, p, g string) (float64, error) { return RetrievalScore(p, g, true) })
 	codeSim     = withScore("code_sim_score", false, func(_ task.Doc, p, g string) (float64, error) { return CodeSimScore(p, g), nil })
+)
+
+// QAF1ZhScore is qa_f1_zh_score: the F1 of jieba's words, each
+// normalize_zh_answer'd, the empty ones dropped.
+func QAF1ZhScore(prediction, groundTruth string) (float64, error) {
+	words := func(s string) ([]string, error) {
+		ws, err := jieba.Cut(s)
+		if err != nil {
+			return nil, err
+		}
+		var out []string
+		for _, w := range ws {
+			if w = NormalizeZhAnswer(w); w != "" {
+				out = append(out, w)
+			}
+		}
+		return out, nil
+	}
+	p, err := words(prediction)
+	if err != nil {
+		return 0, err
+	}
+	g, err := words(groundTruth)
+	if err != nil {
+		return 0, err
+	}
+	return tokenF1(p, g), nil
+}
+
+// RougeZhScore is rouge_zh_score: RougeScore of jieba's words joined by
+// spaces.
+func RougeZhScore(prediction, groundTruth string) (float64, error) {
+	p, err := jieba.Cut(prediction)
+	if err != nil {
+		return 0, err
+	}
+	g, err := jieba.Cut(groundTruth)
+	if err != nil {
+		return 0, err
+	}
+	return RougeScore(strings.Join(p, " "), strings.Join(g, " ")), nil
+}
+
+var (
+	qaF1Zh  = withScore("qa_f1_zh_score", true, func(_ task.Doc, p, g string) (float64, error) { return QAF1ZhScore(p, g) })
+	rougeZh = withScore("rouge_zh_score", true, func(_ task.Doc, p, g string) (float64, error) { return RougeZhScore(p, g) })
 )

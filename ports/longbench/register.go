@@ -14,6 +14,8 @@ func init() {
 		{"get_count_with_score", "9c4d578da6730547e9dba8734370fa69d2e8a5e63e588d595878a86174988472", count},
 		{"get_retrieval_with_score", "0e9b56ec8d10ca5b3ac32e41647ef748d4f6f11bb11c7f8968d5a5ed457b91d9", retrieval},
 		{"get_retrieval_zh_with_score", "cb106364dd179510c89535547e24059423e6550ef197a758b2e15ae31302c20c", retrievalZh},
+		{"get_qa_f1_zh_with_score", "e33f1585daab344a283863cef97126dc6193b1b8329752526c0104abecae7ca6", qaF1Zh},
+		{"get_rouge_zh_with_score", "e6457315f6e7919c06b14c9262e47e8e6e5440a26035334b9880d165cc4961b6", rougeZh},
 		{"get_code_sim_with_score", "1622483032a07a48fa4396cee00f813a98ad7df3ecb8c5a87613739cb569714f", codeSim},
 	} {
 		task.RegisterHelper(task.Helper{File: file, Function: h.fn, SHA256: h.sha, Fn: h.port})

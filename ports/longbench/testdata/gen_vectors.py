@@ -153,5 +153,15 @@ for d, r in [
 ]:
     call("get_retrieval_zh_with_score", d, r)
 
+for d, r in [
+    ({"answers": ["北京是中国的首都"]}, ["首都是北京。"]), ({"answers": ["小明硕士毕业于中国科学院计算所"]}, ["小明毕业于计算所，后在日本深造"]),
+    ({"answers": ["2023年GDP增长了5.2%"]}, ["GDP增长5.2%"]), ({"answers": ["上海"]}, ["。，！"]), ({"answers": ["杭研大厦"]}, ["他来到了网易杭研大厦"]),
+    ({"answers": ["ABC公司"]}, ["abc公司"]),
+]:
+    call("get_qa_f1_zh_with_score", d, r)
+    call("get_rouge_zh_with_score", d, r)
+call("get_rouge_zh_with_score", {"answers": ["会议讨论了预算。决定增加投入。"]}, ["会议讨论预算，决定增加投入"])
+call("get_rouge_zh_with_score", {"answers": ["x"]}, [""])
+
 json.dump(out, sys.stdout, ensure_ascii=False, indent=0)
 print()
