@@ -26,6 +26,7 @@ func init() {
 		{"process_results_code_run", "e098e3306bf3eddbb726e84f58a4ea5281ae486311b461e087827e85197aef10", withAnswers(CodeRun)},
 		{"process_results_qa_en", "4045454340890d917904f9bb2afee28c69cd4e04331c53c1dc6737e64e9e174d", QA(false)},
 		{"process_results_qa_chn", "13ec6f4d956256f75592afafe07c6c2692aec527357c176a7f35ad22d541c59b", QA(true)},
+		{"process_results_rouge", "33d8934fa97ae1196987cb85eccd3d7b0870cb1704aca37214133fb36d190cb5", task.ProcessResultsFunc(Rouge)},
 	} {
 		task.RegisterHelper(task.Helper{File: file, Function: h.fn, SHA256: h.sha, Fn: h.port})
 	}

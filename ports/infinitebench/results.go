@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"lmeval/harness/metrics"
 	"lmeval/harness/pyre"
 	"lmeval/harness/task"
+	"lmeval/ports/internal/porter"
 	"lmeval/ports/internal/pynum"
 )
 
@@ -353,4 +355,23 @@ func QA(chinese bool) task.ProcessResultsFunc {
 		}
 		return score(best), nil
 	}
+}
+
+// Rouge is process_results_rouge: rouge_score's rougeLsum F-measure
+// (use_stemmer=True) of the prediction against the first answer, 0 for
+// an empty prediction.
+func Rouge(doc task.Doc, results []any) (map[string]any, error) {
+	pred, err := prediction(results)
+	if err != nil {
+		return nil, err
+	}
+	answers, err := strList(doc, "answer")
+	if err != nil {
+		return nil, err
+	}
+	if len(answers) == 0 || pred == "" {
+		return score(0), nil
+	}
+	tok := func(s string) []string { return metrics.RougeTokenizeStem(s, porter.Stem) }
+	return score(metrics.RougeLsumTokenized(answers[0], pred, tok).FMeasure), nil
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Reference vectors for ports/infinitebench, from lm-eval's infinitebench/utils.py.
 
-usage (from the repository root):
-  /usr/bin/python3 ports/infinitebench/testdata/gen_vectors.py ../shared/lm-eval/lm_eval/tasks \
+usage (from the repository root; rouge_score is not installable here, so
+fidelity/testdata/infinitebench/pystubs holds a stand-in restating its rougeLsum):
+  PYTHONPATH=fidelity/testdata/infinitebench/pystubs /usr/bin/python3 ports/infinitebench/testdata/gen_vectors.py ../shared/lm-eval/lm_eval/tasks \
     > ports/infinitebench/testdata/vectors.json
 
 Each vector is a call of a function of utils.py on a document (and, for the
@@ -81,5 +82,12 @@ for d, r in [({"answer": ["The quick brown fox"]}, ["a quick fox"]), ({"answer":
     call("process_results_qa_en", d, r)
 for d, r in [({"answer": ["北京是首都"]}, ["首都是北京。"]), ({"answer": ["上海"]}, ["广州"]), ({"answer": ["ＡＢ，c"]}, ["ab c"])]:
     call("process_results_qa_chn", d, r)
+for d, r in [
+    ({"answer": ["The committee reviewed the reports.\nIt recommended changes to the programs."]}, ["The committee is reviewing reports and recommends changing programs."]),
+    ({"answer": ["Summaries of national agencies"]}, ["summary of the nation's agency\n\nsummarized"]),
+    ({"answer": ["x"]}, [""]), ({"answer": []}, ["text"]), ({"answer": ["!!!"]}, ["..."]),
+    ({"answer": ["Running runners ran quickly; generalization generalized."]}, ["runs, running: generally generalizing"]),
+]:
+    call("process_results_rouge", d, r)
 json.dump(out, sys.stdout, ensure_ascii=False, indent=0)
 print()
