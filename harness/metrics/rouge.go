@@ -150,7 +150,9 @@ func RougeTokenizeStem(text string, stem func(string) string) []string {
 // sentences are separated by newlines: the union LCS of each target
 // sentence with the prediction's sentences, each token counted at most as
 // often as it occurs on both sides.
-func RougeLsum(target, pred string) RougeScore { return RougeLsumTokenized(target, pred, RougeTokenize) }
+func RougeLsum(target, pred string) RougeScore {
+	return RougeLsumTokenized(target, pred, RougeTokenize)
+}
 
 // RougeLsumTokenized is RougeLsum with another tokenizer (a RougeScorer
 // with use_stemmer=True: RougeTokenizeStem).
