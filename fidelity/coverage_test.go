@@ -33,6 +33,7 @@ var pendingDirs = map[string]string{
 	"portuguese_bench": "2 of 3 cases: assin2 STS not sampled yet",
 	"putnam_axiom":     "doc_to_text is served by minerva_math's port (identical source); no case yet",
 	"llama3":           "p-llama3's cases land with its branch",
+	"libra":            "every task aggregates with pymorphy3 (unavailable); its filter and process_results have vectors",
 	"tinyBenchmarks":   "its aggregation needs the tinyBenchmarks package (unavailable)",
 }
 

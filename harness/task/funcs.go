@@ -1,6 +1,7 @@
 package task
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path"
@@ -41,6 +42,11 @@ type (
 	// CustomDatasetFunc is custom_dataset: it returns the documents of
 	// every split from the task's dataset_kwargs merged with its metadata.
 	CustomDatasetFunc func(kwargs map[string]any) (map[string][]Doc, error)
+	// CustomDatasetLoaderFunc is a custom_dataset that loads documents
+	// itself (datasets.load_dataset in Python): it gets the build's
+	// document loader, nil when documents are not to be loaded (validate
+	// --no_docs), when it should return an error wrapping ErrNotLocal.
+	CustomDatasetLoaderFunc func(ctx context.Context, kwargs map[string]any, load DocLoader) (map[string][]Doc, error)
 )
 
 // Unavailable is registered for a helper lmeval cannot run at all (it
