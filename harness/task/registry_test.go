@@ -548,4 +548,3 @@ func TestSampleIncludedTags(t *testing.T) {
 		}
 	}
 }
-
