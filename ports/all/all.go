@@ -19,6 +19,7 @@ import (
 	_ "lmeval/ports/leaderboard/math"
 	_ "lmeval/ports/leaderboard/mmlu_pro"
 	_ "lmeval/ports/leaderboard/musr"
+	_ "lmeval/ports/llama3"
 	_ "lmeval/ports/logiqa"
 	_ "lmeval/ports/logiqa2"
 	_ "lmeval/ports/mathqa"
