@@ -4,6 +4,7 @@
 package all
 
 import (
+	_ "lmeval/ports/agieval"
 	_ "lmeval/ports/bbh"
 	_ "lmeval/ports/bigbench"
 	_ "lmeval/ports/cruxeval"
@@ -12,6 +13,7 @@ import (
 	_ "lmeval/ports/global_mmlu"
 	_ "lmeval/ports/gpqa"
 	_ "lmeval/ports/hendrycks_math"
+	_ "lmeval/ports/hrm8k"
 	_ "lmeval/ports/humaneval"
 	_ "lmeval/ports/humaneval_infilling"
 	_ "lmeval/ports/ifeval" // lm_eval/tasks/ifeval, leaderboard/ifeval
