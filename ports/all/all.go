@@ -31,5 +31,6 @@ import (
 	_ "lmeval/ports/mmlu_prox"
 	_ "lmeval/ports/openai_mmmlu"
 	_ "lmeval/ports/race"
+	_ "lmeval/ports/super_glue"
 	_ "lmeval/ports/xcopa"
 )

@@ -133,6 +133,22 @@ func Call(v Vector) (any, error) {
 		if f, ok := fn.(task.ProcessResultsFunc); ok {
 			return f(doc, res)
 		}
+	case "agg_pairs":
+		// lm-eval's (gold, prediction) items of the f1 metric
+		l, _ := in.([]any)
+		items := make([]any, len(l))
+		for i, e := range l {
+			p, _ := e.([]any)
+			if len(p) != 2 {
+				return nil, fmt.Errorf("item %d is not a pair", i)
+			}
+			g, _ := p[0].(int)
+			q, _ := p[1].(int)
+			items[i] = metrics.Pair{Gold: g, Pred: q}
+		}
+		if agg, ok := fn.(*metrics.Aggregation); ok {
+			return agg.Fn(items)
+		}
 	case "samples":
 		if f, ok := fn.(task.SamplesFunc); ok {
 			return f()
