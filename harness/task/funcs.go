@@ -33,13 +33,27 @@ type (
 	CustomDatasetFunc func(kwargs map[string]any) (map[string][]Doc, error)
 )
 
+// Unavailable is what a port registers (with RegisterHelper, under the
+// helper's sha256) for a Python helper lmeval deliberately does not run:
+// one that needs what cannot exist offline or outside Python (a hosted
+// judge, a model, an external program). Tasks naming it are unavailable,
+// and lmeval ls / validate give Reason, which says what is missing in
+// words a user understands.
+type Unavailable struct{ Reason string }
+
 // resolveFuncs replaces every FuncRef in v with a *Func, collecting the
 // names of those with no registered implementation, and the warnings for
 // ports whose Python source on disk differs from the one they reproduce.
+// A helper registered as Unavailable counts as missing, its name followed
+// by the reason.
 func resolveFuncs(v any, missing, stale map[string]bool) any {
 	switch x := v.(type) {
 	case FuncRef:
 		fn, ok := LookupFunction(x.Dir, x.Name)
+		if u, isU := fn.(Unavailable); ok && isU {
+			missing[x.Name+" ("+u.Reason+")"] = true
+			return x
+		}
 		if !ok {
 			missing[x.Name] = true
 			return x
