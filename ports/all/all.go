@@ -5,10 +5,13 @@ package all
 
 import (
 	_ "lmeval/ports/agieval"
+	_ "lmeval/ports/aime"
 	_ "lmeval/ports/bbh"
 	_ "lmeval/ports/bigbench"
 	_ "lmeval/ports/cruxeval"
+	_ "lmeval/ports/discrim_eval"
 	_ "lmeval/ports/drop"
+	_ "lmeval/ports/eq_bench"
 	_ "lmeval/ports/f1score"
 	_ "lmeval/ports/global_mmlu"
 	_ "lmeval/ports/gpqa"
@@ -17,6 +20,8 @@ import (
 	_ "lmeval/ports/humaneval"
 	_ "lmeval/ports/humaneval_infilling"
 	_ "lmeval/ports/ifeval" // lm_eval/tasks/ifeval, leaderboard/ifeval
+	_ "lmeval/ports/japanese_leaderboard"
+	_ "lmeval/ports/jfinqa"
 	_ "lmeval/ports/leaderboard/gpqa"
 	_ "lmeval/ports/leaderboard/math"
 	_ "lmeval/ports/leaderboard/mmlu_pro"
@@ -30,7 +35,9 @@ import (
 	_ "lmeval/ports/mmlu_pro"
 	_ "lmeval/ports/mmlu_prox"
 	_ "lmeval/ports/openai_mmmlu"
+	_ "lmeval/ports/putnam_axiom"
 	_ "lmeval/ports/race"
+	_ "lmeval/ports/slr_bench"
 	_ "lmeval/ports/super_glue"
 	_ "lmeval/ports/xcopa"
 )
