@@ -19,6 +19,12 @@ type (
 		Gold  int
 		Probs []float64
 	}
+	// Likelihood is (gold, the choices' log-likelihoods): lm-eval's
+	// likelihood metric of a multiple-choice document.
+	Likelihood struct {
+		Gold    int
+		LogLiks []float64
+	}
 	// RefPred is (references, prediction) for corpus BLEU, chrF and TER.
 	RefPred struct {
 		Refs []string

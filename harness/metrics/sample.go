@@ -224,6 +224,10 @@ func mcPair(_ Spec, d *DocResult) (any, error) {
 	return Pair{Gold: d.MC.Gold[0], Pred: d.mcPreds().raw}, nil
 }
 
+func mcLikelihood(_ Spec, d *DocResult) (any, error) {
+	return Likelihood{Gold: d.MC.Gold[0], LogLiks: append([]float64(nil), d.MC.LogLiks...)}, nil
+}
+
 func mcBrier(_ Spec, d *DocResult) (any, error) {
 	return Brier{Gold: d.MC.Gold[0], Probs: softmax(d.MC.LogLiks)}, nil
 }
