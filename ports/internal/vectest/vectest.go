@@ -149,6 +149,26 @@ func Call(v Vector) (any, error) {
 		if agg, ok := fn.(*metrics.Aggregation); ok {
 			return agg.Fn(items)
 		}
+	case "agg_likelihood":
+		// lm-eval's (gold, log-likelihoods) items of the likelihood metric
+		l, _ := in.([]any)
+		items := make([]any, len(l))
+		for i, e := range l {
+			p, _ := e.([]any)
+			if len(p) != 2 {
+				return nil, fmt.Errorf("item %d is not a pair", i)
+			}
+			g, _ := p[0].(int)
+			lls, _ := p[1].([]any)
+			fs := make([]float64, len(lls))
+			for j, x := range lls {
+				fs[j] = num(x)
+			}
+			items[i] = metrics.Likelihood{Gold: g, LogLiks: fs}
+		}
+		if agg, ok := fn.(*metrics.Aggregation); ok {
+			return agg.Fn(items)
+		}
 	case "samples":
 		if f, ok := fn.(task.SamplesFunc); ok {
 			return f()
