@@ -344,6 +344,9 @@ func (t *Task) loadSplit(ctx context.Context, opts BuildOptions, split string) (
 				kw[k] = v
 			}
 			fn, ok := c.CustomDataset.Fn.(CustomDatasetFunc)
+			if lf, isLoader := c.CustomDataset.Fn.(CustomDatasetLoaderFunc); isLoader {
+				fn, ok = func(kw map[string]any) (map[string][]Doc, error) { return lf(ctx, opts.Loader, kw) }, true
+			}
 			if !ok {
 				f2, ok2 := c.CustomDataset.Fn.(func(map[string]any) (map[string][]Doc, error))
 				if !ok2 {

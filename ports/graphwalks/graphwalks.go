@@ -10,29 +10,26 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/dataset"
 	"lmeval/harness/pyre"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
 )
 
 // LoadDataset is load_dataset: datasets.load_dataset("openai/graphwalks",
-// data_files=data_file, split="train"), with the Hub settings of the
-// environment (HF_ENDPOINT, HF_TOKEN, HF_HOME, HF_HUB_OFFLINE).
-func LoadDataset(kwargs map[string]any) (map[string][]task.Doc, error) {
+// data_files=data_file, split="train"), through the run's document loader.
+func LoadDataset(ctx context.Context, load task.DocLoader, kwargs map[string]any) (map[string][]task.Doc, error) {
 	file, _ := kwargs["data_file"].(string)
 	if file == "" {
 		return nil, errors.New("data_file must be specified in dataset_kwargs")
 	}
-	docs, err := dataset.Load(context.Background(), dataset.Spec{Path: "openai/graphwalks", Kwargs: map[string]any{"data_files": file}}, "train", dataset.Options{})
+	if load == nil {
+		return nil, fmt.Errorf("openai/graphwalks %s: %w", file, task.ErrNotLocal)
+	}
+	docs, err := load(ctx, task.DatasetSpec{Path: "openai/graphwalks", Kwargs: map[string]any{"data_files": file}}, "train")
 	if err != nil {
 		return nil, err
 	}
-	out := make([]task.Doc, len(docs))
-	for i, d := range docs {
-		out[i] = d
-	}
-	return map[string][]task.Doc{"train": out}, nil
+	return map[string][]task.Doc{"train": docs}, nil
 }
 
 var finalAnswer = pyre.MustCompile(`Final Answer:\s*\[(.*)\]`)
