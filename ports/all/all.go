@@ -9,6 +9,7 @@ import (
 	_ "lmeval/ports/bbh"
 	_ "lmeval/ports/bigbench"
 	_ "lmeval/ports/c4"
+	_ "lmeval/ports/cnn_dailymail"
 	_ "lmeval/ports/coqa"
 	_ "lmeval/ports/cruxeval"
 	_ "lmeval/ports/discrim_eval"
@@ -30,6 +31,7 @@ import (
 	_ "lmeval/ports/ifeval" // lm_eval/tasks/ifeval, leaderboard/ifeval
 	_ "lmeval/ports/japanese_leaderboard"
 	_ "lmeval/ports/jfinqa"
+	_ "lmeval/ports/jsonschema_bench"
 	_ "lmeval/ports/leaderboard/gpqa"
 	_ "lmeval/ports/leaderboard/math"
 	_ "lmeval/ports/leaderboard/mmlu_pro"
