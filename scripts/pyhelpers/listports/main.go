@@ -44,6 +44,9 @@ func main() {
 		if h.SHA256 == "" {
 			continue // lmeval's own helpers
 		}
+		if _, unavailable := h.Fn.(task.Unavailable); unavailable {
+			continue // registered so that tasks say why they cannot run
+		}
 		name := ""
 		if v := reflect.ValueOf(h.Fn); v.Kind() == reflect.Func {
 			if f := runtime.FuncForPC(v.Pointer()); f != nil {
