@@ -124,9 +124,13 @@ func (t *Task) shots(s *sampler, doc Doc, k int) ([]shot, error) {
 	if err != nil {
 		return nil, err
 	}
+	// lm-eval drops the evaluated document from the draw only when the
+	// few-shot split is the test split (sample's eval_doc); an equal
+	// document of another split is a shot like any other.
 	var selected []Doc
+	same := c.fewshotSplit() == c.TestSplit
 	for _, x := range drawn {
-		if !pyval.Equal(x, doc) {
+		if !same || !pyval.Equal(x, doc) {
 			selected = append(selected, x)
 		}
 	}
