@@ -10,6 +10,7 @@ import (
 	"lmeval/harness/model"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
+	"lmeval/ports/internal/npmath"
 )
 
 func detokenize(s string) string {
@@ -108,5 +109,7 @@ func ProcessResults(doc task.Doc, results []any) (map[string]any, error) {
 			break
 		}
 	}
-	return map[string]any{"r@1": r1, "r@2": rank == 1 || r1, "mrr": 1.0 / float64(rank+1)}, nil
+	// r@1 is a numpy bool (np.argmax(...) == gold), and so is r@2 (a bool
+	// plus a numpy bool is their logical or)
+	return map[string]any{"r@1": npmath.Bool(r1), "r@2": npmath.Bool(rank == 1 || r1), "mrr": 1.0 / float64(rank+1)}, nil
 }

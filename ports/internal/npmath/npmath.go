@@ -47,3 +47,19 @@ func Mean(a []float64) float64 {
 	}
 	return Sum(a) / float64(len(a))
 }
+
+// Bool is numpy's bool_, what comparisons of numpy values give. lm-eval
+// logs it with str() (json.dumps' default: handle_non_serializable), so a
+// sample shows "True" or "False", a text; it aggregates as 1 or 0.
+type Bool bool
+
+// String is str(np.bool_): "True" or "False".
+func (b Bool) String() string {
+	if b {
+		return "True"
+	}
+	return "False"
+}
+
+// MarshalJSON writes the sample's value, the text str() gives.
+func (b Bool) MarshalJSON() ([]byte, error) { return []byte(`"` + b.String() + `"`), nil }

@@ -33,11 +33,14 @@ def load(rel):
 
 
 def plain(v):
-    """v as JSON values: tuples and sets become lists, numpy scalars numbers."""
+    """v as JSON values: tuples and sets become lists, numpy scalars numbers
+    (numpy bools their str(), "True" or "False", as lm-eval's samples show them)."""
     try:
         import numpy as np
     except ImportError:
         np = None
+    if np is not None and isinstance(v, np.bool_):
+        return str(v)  # as lm-eval logs it (handle_non_serializable)
     if np is not None and isinstance(v, np.generic):
         v = v.item()
     if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
