@@ -162,8 +162,16 @@ func runCase(t *testing.T, tasksDir, fam string, c refCase) {
 // against lm-eval's, through the samples' arguments.
 func compareRequests(t *testing.T, want *expected, got []*results.Sample) {
 	t.Helper()
+	// lm-eval sends an instance with repeats: n as n requests (the same
+	// doc_id and idx); a sample records its arguments once.
 	wantBy := map[int][]any{}
+	type inst struct{ doc, idx int }
+	seen := map[inst]bool{}
 	for _, r := range want.Requests {
+		if seen[inst{r.DocID, r.Idx}] {
+			continue
+		}
+		seen[inst{r.DocID, r.Idx}] = true
 		wantBy[r.DocID] = append(wantBy[r.DocID], r.Arguments)
 	}
 	gotBy := map[int][]any{}
