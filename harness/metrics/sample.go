@@ -178,6 +178,9 @@ func score(specs []Spec, d *DocResult) (map[string]any, error) {
 	for _, s := range specs {
 		fn := s.Doc
 		if fn == nil {
+			if !s.Registered {
+				continue // the task's own function gives its values
+			}
 			m, ok := Lookup(s.Name)
 			if !ok || m.Doc == nil {
 				continue
