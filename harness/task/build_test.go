@@ -354,10 +354,10 @@ func TestLoadYAMLPathAndProcessResults(t *testing.T) {
 }
 
 // A task whose shots come from its own test split without naming it as
-// fewshot_split draws n (lm-eval's sampler gets no eval_doc: fewshot_split
-// None is not test_split), and keeps them all: a document that draws
-// itself has itself among its n shots, as lm-eval's prompt does (checked
-// with lm-eval's run_ref.py). Nothing is reported cut.
+// fewshot_split draws n with no evaluated document to drop (lm-eval's
+// sampler gets eval_doc only when fewshot_split is the test split), so a
+// document that draws itself keeps it as a shot: n shots, none reported
+// as cut to fit.
 func TestShotsFromOwnSplitNotReported(t *testing.T) {
 	dir := t.TempDir()
 	yaml := "task: own_split\ndataset_path: mem/qa\noutput_type: multiple_choice\ntest_split: test\n" +

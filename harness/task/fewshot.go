@@ -120,17 +120,17 @@ type shot struct {
 // prompt too long for the context can drop examples from the end.
 func (t *Task) shots(s *sampler, doc Doc, k int) ([]shot, error) {
 	c := t.Config
-	drawn, err := s.sample(t.drawCount(k))
+	n := t.drawCount(k)
+	drawn, err := s.sample(n)
 	if err != nil {
 		return nil, err
 	}
-	// lm-eval drops the evaluated document from the draw only when the
-	// few-shot split is the test split (sample's eval_doc); an equal
-	// document of another split is a shot like any other.
+	// lm-eval's sampler drops the evaluated document (and any equal to it)
+	// only when the shots come from the test split (sample's eval_doc);
+	// from another split an equal document stays a shot.
 	var selected []Doc
-	same := c.fewshotSplit() == c.TestSplit
 	for _, x := range drawn {
-		if !same || !pyval.Equal(x, doc) {
+		if n == k || !pyval.Equal(x, doc) {
 			selected = append(selected, x)
 		}
 	}
@@ -500,6 +500,9 @@ func (t *Task) requests(d *DocInfo, genKwargs map[string]any, opts BuildOptions)
 	}
 	base := Instance{Task: t.Name, DocID: d.ID, Doc: d, Repeats: c.Repeats}
 	add := func(in Instance) { t.Instances = append(t.Instances, in) }
+	if c.Class != nil {
+		return t.classRequests(d, base, genKwargs, opts)
+	}
 	switch c.OutputType {
 	case OutputLoglikelihood:
 		in := base
@@ -616,4 +619,28 @@ func genRequest(g map[string]any) model.GenerateRequest {
 		r.Seed = int64(n)
 	}
 	return r
+}
+
+// classRequests is a Python class task's construct_requests.
+func (t *Task) classRequests(d *DocInfo, base Instance, genKwargs map[string]any, opts BuildOptions) error {
+	reqs, err := t.Config.Class.Requests(d.Doc, d.Context, RequestOptions{GenKwargs: genKwargs, ChatTemplate: opts.ChatTemplate != nil})
+	if err != nil {
+		return fmt.Errorf("construct_requests: %w", err)
+	}
+	for _, r := range reqs {
+		in := base
+		in.Type, in.Idx = r.Type, r.Idx
+		switch r.Type {
+		case OutputLoglikelihood:
+			in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Context, Continuation: r.Continuation}
+		case OutputGenerateUntil:
+			in.GenKwargs = pyval.DeepCopy(r.GenKwargs).(map[string]any)
+			in.Generate = genRequest(r.GenKwargs)
+			in.Generate.Context = d.Context
+		default:
+			return fmt.Errorf("construct_requests: request type %q", r.Type)
+		}
+		t.Instances = append(t.Instances, in)
+	}
+	return nil
 }

@@ -3,7 +3,15 @@ package task
 import (
 	"context"
 	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
 	"sort"
+	"strings"
+
+	"lmeval/harness/pyrand"
+	"lmeval/harness/pyval"
 )
 
 // Doc is one dataset document: JSON-like values (string, int64, float64,
@@ -25,7 +33,9 @@ type (
 	DocFunc func(doc Doc) (any, error)
 	// ProcessResultsFunc is process_results: results holds, per request of
 	// the document, a model.LoglikelihoodResult, a model.RollingResult or
-	// the (filtered) generated string.
+	// the (filtered) generated string. A value that is not a number or
+	// JSON-like may implement SampleValuer to be logged as lm-eval logs
+	// its Python value.
 	ProcessResultsFunc func(doc Doc, results []any) (map[string]any, error)
 	// SamplesFunc is fewshot_config.samples given as a function.
 	SamplesFunc func() ([]Doc, error)
@@ -40,29 +50,32 @@ type (
 	CustomDatasetLoaderFunc func(ctx context.Context, load DocLoader, kwargs map[string]any) (map[string][]Doc, error)
 )
 
-// Unavailable is what a port registers (with RegisterHelper, under the
-// helper's sha256) for a Python helper lmeval deliberately does not run:
-// one that needs what cannot exist offline or outside Python (a hosted
-// judge, a model, an external program). Tasks naming it are unavailable,
-// and lmeval ls / validate give Reason, which says what is missing in
-// words a user understands.
+// Unavailable is registered for a helper lmeval cannot run at all (it
+// needs a neural model, a hosted service, a package with no offline
+// equivalent): a task whose YAML names it is unavailable, and Reason, in
+// words a user understands, says why.
 type Unavailable struct{ Reason string }
 
+// SampleValuer is a per-document metric value (of a native
+// process_results) that a samples file records as SampleValue(): the
+// JSON-like form of the Python value lm-eval logs, a tuple as []any, a
+// dict as an ordered map.
+type SampleValuer interface{ SampleValue() any }
+
 // resolveFuncs replaces every FuncRef in v with a *Func, collecting the
-// names of those with no registered implementation, and the warnings for
-// ports whose Python source on disk differs from the one they reproduce.
-// A helper registered as Unavailable counts as missing, its name followed
-// by the reason.
-func resolveFuncs(v any, missing, stale map[string]bool) any {
+// names of those with no registered implementation, the reasons of those
+// registered as Unavailable, and the warnings for ports whose Python
+// source on disk differs from the one they reproduce.
+func resolveFuncs(v any, missing, stale map[string]bool, unavailable map[string]string) any {
 	switch x := v.(type) {
 	case FuncRef:
 		fn, ok := LookupFunction(x.Dir, x.Name)
-		if u, isU := fn.(Unavailable); ok && isU {
-			missing[x.Name+" ("+u.Reason+")"] = true
-			return x
-		}
 		if !ok {
 			missing[x.Name] = true
+			return x
+		}
+		if u, ok := fn.(Unavailable); ok {
+			unavailable[x.Name] = u.Reason
 			return x
 		}
 		if w := checkStale(x.Dir, x.Name); w != "" {
@@ -71,14 +84,59 @@ func resolveFuncs(v any, missing, stale map[string]bool) any {
 		return &Func{Dir: x.Dir, Name: x.Name, Fn: fn}
 	case map[string]any:
 		for k, e := range x {
-			x[k] = resolveFuncs(e, missing, stale)
+			x[k] = resolveFuncs(e, missing, stale, unavailable)
 		}
 	case []any:
 		for i, e := range x {
-			x[i] = resolveFuncs(e, missing, stale)
+			x[i] = resolveFuncs(e, missing, stale, unavailable)
 		}
 	}
 	return v
+}
+
+// undefinedFuncs finds the `!function`s left unresolved in v whose
+// module lies on disk and neither defines nor imports the name: lm-eval
+// cannot load such a task (getattr fails). out maps each such name to
+// its module's file name ("utils.py").
+func undefinedFuncs(v any, out map[string]string) {
+	switch x := v.(type) {
+	case FuncRef:
+		file, function := helperFile(filepath.ToSlash(x.Dir), x.Name)
+		data, err := os.ReadFile(filepath.FromSlash(file))
+		if err != nil {
+			return // not on disk (embedded tree) or no such module
+		}
+		src := string(data)
+		if pyDefinition(src, function) != "" || strings.Contains(src, "globals()") || pyImportsName(src, function) {
+			return
+		}
+		out[x.Name] = path.Base(file)
+	case map[string]any:
+		for _, e := range x {
+			undefinedFuncs(e, out)
+		}
+	case []any:
+		for _, e := range x {
+			undefinedFuncs(e, out)
+		}
+	}
+}
+
+// pyImportsName reports an import statement that may bind name (a loose
+// check: a name it cannot rule out counts as imported).
+func pyImportsName(src, name string) bool {
+	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
+	for _, re := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t][^\n]*`),
+		regexp.MustCompile(`(?m)^[ \t]*from[ \t]+\S+[ \t]+import[ \t]*\([^)]*\)`),
+	} {
+		for _, stmt := range re.FindAllString(src, -1) {
+			if word.MatchString(stmt) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -128,9 +186,32 @@ func callDoc(f *Func, doc Doc) (any, error) {
 // sets, in its order. Dataset.map keeps the columns a document had in
 // their place and appends the new ones in that order, so the documents
 // lm-eval logs (and their doc_hash) have the keys in that order too.
+//
+// FnColumns, set instead of Fn, is for a function that reads a document's
+// keys in order (doc.keys(), a loop over the dict): it also gets the
+// split's column order, nil when unknown (then pyval.Columns.Keys sorts).
+//
+// FnRand, set instead of Fn, is for a function that draws from Python's
+// module-level generator (random.shuffle): rnd is the task's stream,
+// seeded with the global seed (pyrand.GlobalSeed, random.seed(seed) of
+// the run) when the task first processes a split, and continued by every
+// split it processes, each once (datasets' map cache). The task processes
+// them in lm-eval's order: ConfigurableTask.__init__ calls fewshot_docs()
+// (the few-shot split, else training, validation or test) before
+// eval_docs, whatever num_fewshot is. What it reproduces is a run of that
+// one task with a fresh map cache: in lm-eval the state also depends on
+// what else the run drew and on map caches left by earlier runs.
 type MapDocs struct {
-	Fn      ProcessDocsFunc
-	Columns []string
+	Fn        ProcessDocsFunc
+	FnColumns func(docs []Doc, cols *pyval.Columns) ([]Doc, error)
+	FnRand    func(docs []Doc, rnd *pyrand.Rand) ([]Doc, error)
+	Columns   []string
+}
+
+// drawsModuleRandom reports a process_docs registered with MapDocs.FnRand.
+func drawsModuleRandom(f *Func) bool {
+	m, ok := f.Fn.(MapDocs)
+	return ok && m.FnRand != nil
 }
 
 // addedColumns is the order a process_docs gives the columns it adds (nil:
@@ -142,14 +223,24 @@ func addedColumns(f *Func) []string {
 	return nil
 }
 
-func callProcessDocs(f *Func, docs []Doc) ([]Doc, error) {
+// callProcessDocs calls a process_docs on a split's documents, whose
+// column order is cols (nil when unknown); rnd gives a MapDocs.FnRand its
+// stream.
+func callProcessDocs(f *Func, docs []Doc, cols *pyval.Columns, rnd func() *pyrand.Rand) ([]Doc, error) {
 	var (
 		out []Doc
 		err error
 	)
 	switch fn := f.Fn.(type) {
 	case MapDocs:
-		out, err = fn.Fn(docs)
+		switch {
+		case fn.FnRand != nil:
+			out, err = fn.FnRand(docs, rnd())
+		case fn.FnColumns != nil:
+			out, err = fn.FnColumns(docs, cols)
+		default:
+			out, err = fn.Fn(docs)
+		}
 	case ProcessDocsFunc:
 		out, err = fn(docs)
 	case func([]Doc) ([]Doc, error):

@@ -1,10 +1,12 @@
 package task
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 const sharedTasks = "../../../shared/lm-eval/lm_eval/tasks"
@@ -103,7 +105,7 @@ func TestCheckStale(t *testing.T) {
 	}
 	r := NewRegistry()
 	missing, stale := map[string]bool{}, map[string]bool{}
-	resolveFuncs(FuncRef{Dir: dir, Name: "utils." + fn}, missing, stale)
+	resolveFuncs(FuncRef{Dir: dir, Name: "utils." + fn}, missing, stale, map[string]string{})
 	if !stale[w] || len(missing) > 0 {
 		t.Errorf("resolveFuncs: stale %v missing %v", stale, missing)
 	}
@@ -170,5 +172,26 @@ func TestLookupPrefersTheTablesLongerFile(t *testing.T) {
 	bf, _, _ := strings.Cut(b, ":")
 	if _, ok := LookupFunction("/x/lm_eval/tasks/"+filepath.Dir(bf), mod); ok {
 		t.Errorf("%s (another source) is served by the port of %s", b, a)
+	}
+}
+
+// TestUnavailableHelperSaysWhy: a helper registered as Unavailable makes
+// its tasks unavailable: its reason comes first, then the functions that
+// have no port.
+func TestUnavailableHelperSaysWhy(t *testing.T) {
+	RegisterFunction("unav", "utils.judge", Unavailable{Reason: "it asks a hosted judge model"})
+	r := NewRegistry()
+	if err := r.AddFS("mem", fstest.MapFS{
+		"unav/t.yaml": {Data: []byte("task: unav_task\ndataset_path: d\ntest_split: t\nprocess_results: !function utils.judge\ndoc_to_text: !function utils.other\n")},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.Load([]string{"unav_task"})
+	var ue *UnavailableError
+	if !errors.As(err, &ue) {
+		t.Fatalf("unav_task: %v, want an UnavailableError", err)
+	}
+	if want := "utils.judge: it asks a hosted judge model; needs Python function utils.other"; ue.Reason != want {
+		t.Errorf("reason %q\nwant %q", ue.Reason, want)
 	}
 }

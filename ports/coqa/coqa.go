@@ -139,6 +139,8 @@ func toFloat(v any) float64 {
 	switch x := v.(type) {
 	case int:
 		return float64(x)
+	case int64:
+		return float64(x)
 	case float64:
 		return x
 	}

@@ -63,3 +63,6 @@ func (b Bool) String() string {
 
 // MarshalJSON writes the sample's value, the text str() gives.
 func (b Bool) MarshalJSON() ([]byte, error) { return []byte(`"` + b.String() + `"`), nil }
+
+// SampleValue is what a samples file records (task.SampleValuer).
+func (b Bool) SampleValue() any { return b.String() }

@@ -1,117 +1,108 @@
-// Package squad is the SQuAD answer normalisation and scores that
-// lm-eval's helpers take from transformers.data.metrics.squad_metrics
-// (normalize_answer, get_tokens, compute_exact, compute_f1) and copy from
-// the official SQuAD v1.1 script.
+// Package squad ports the SQuAD v2 answer comparison that lm-eval's
+// helpers import as transformers.data.metrics.squad_metrics
+// (compute_exact, compute_f1) or copy (french_bench's exact and f1, with
+// French articles): lower-case, drop ASCII punctuation and the articles,
+// collapse whitespace; F1 over the remaining tokens.
 package squad
 
 import (
 	"strings"
 
 	"lmeval/harness/pyre"
-	"lmeval/ports/internal/pystr"
+	"lmeval/ports/internal/pyfn"
 )
 
-var articles = pyre.MustCompile(`\b(a|an|the)\b`)
+// Punctuation is Python's string.punctuation.
+const Punctuation = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 
-// RemovePunc drops the characters of string.punctuation.
-func RemovePunc(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x80 && strings.ContainsRune(pystr.Punctuation, r) {
+// English is squad_metrics' article pattern.
+var English = pyre.MustCompile(`\b(a|an|the)\b`)
+
+// Normalizer is normalize_answer with a given article pattern.
+type Normalizer struct{ Articles *pyre.Regexp }
+
+// Default is transformers' normalize_answer.
+var Default = Normalizer{English}
+
+// Normalize is normalize_answer(s).
+func (n Normalizer) Normalize(s string) string {
+	s = pyre.Lower(s)
+	s = strings.Map(func(r rune) rune {
+		if r < 128 && strings.ContainsRune(Punctuation, r) {
 			return -1
 		}
 		return r
 	}, s)
+	s = pyfn.Sub(n.Articles, " ", s)
+	return strings.Join(pyfn.Split(s), " ")
 }
 
-// WhiteSpaceFix is " ".join(s.split()).
-func WhiteSpaceFix(s string) string { return strings.Join(pystr.Fields(s), " ") }
-
-// RemoveArticles is re.sub(r"\b(a|an|the)\b", " ", s).
-func RemoveArticles(s string) string {
-	out, _ := articles.Sub(" ", s, 0)
-	return out
-}
-
-// NormalizeAnswer is normalize_answer: lower-cased, without punctuation
-// and English articles, whitespace runs made single spaces.
-func NormalizeAnswer(s string) string {
-	return WhiteSpaceFix(RemoveArticles(RemovePunc(pyre.Lower(s))))
-}
-
-// GetTokens is get_tokens: the normalised answer's words ([] for "").
-func GetTokens(s string) []string {
+// Tokens is get_tokens(s): [] for "", else the normalized words.
+func (n Normalizer) Tokens(s string) []string {
 	if s == "" {
-		return []string{}
+		return nil
 	}
-	return pystr.Fields(NormalizeAnswer(s))
+	return pyfn.Split(n.Normalize(s))
 }
 
-// ComputeExact is compute_exact (an int, 0 or 1).
-func ComputeExact(gold, pred string) int {
-	if NormalizeAnswer(gold) == NormalizeAnswer(pred) {
+// Exact is compute_exact(gold, pred): 1 when the normalized answers are
+// equal, else 0 (a Python int).
+func (n Normalizer) Exact(gold, pred string) int64 {
+	if n.Normalize(gold) == n.Normalize(pred) {
 		return 1
 	}
 	return 0
 }
 
-// Common is sum((Counter(a) & Counter(b)).values()).
-func Common(a, b []string) int {
-	count := map[string]int{}
+// F1 is compute_f1(gold, pred): the token F1, or (as Python ints) 1/0
+// when either side has no tokens and 0 when none is shared.
+func (n Normalizer) F1(gold, pred string) any {
+	g, p := n.Tokens(gold), n.Tokens(pred)
+	if len(g) == 0 || len(p) == 0 {
+		if len(g) == len(p) {
+			return int64(1)
+		}
+		return int64(0)
+	}
+	same := CommonCount(g, p)
+	if same == 0 {
+		return int64(0)
+	}
+	precision := float64(same) / float64(len(p))
+	recall := float64(same) / float64(len(g))
+	return (2 * precision * recall) / (precision + recall)
+}
+
+// CommonCount is sum((Counter(a) & Counter(b)).values()).
+func CommonCount(a, b []string) int {
+	ca := map[string]int{}
 	for _, t := range a {
-		count[t]++
+		ca[t]++
+	}
+	cb := map[string]int{}
+	for _, t := range b {
+		cb[t]++
 	}
 	n := 0
-	for _, t := range b {
-		if count[t] > 0 {
-			count[t]--
-			n++
-		}
+	for t, c := range ca {
+		n += min(c, cb[t])
 	}
 	return n
 }
 
-// ComputeF1 is compute_f1: an int (0, or 1 or 0 when either answer has no
-// tokens) or a float64, as the Python function returns.
-func ComputeF1(gold, pred string) any {
-	g, p := GetTokens(gold), GetTokens(pred)
-	same := Common(g, p)
-	if len(g) == 0 || len(p) == 0 {
-		if strings.Join(g, " ") == strings.Join(p, " ") && len(g) == len(p) {
-			return 1
-		}
-		return 0
-	}
-	if same == 0 {
-		return 0
-	}
-	precision := float64(same) / float64(len(p))
-	recall := float64(same) / float64(len(g))
-	return 2 * precision * recall / (precision + recall)
-}
+// ComputeExact is squad_metrics.compute_exact.
+func ComputeExact(gold, pred string) int64 { return Default.Exact(gold, pred) }
 
-// Max is Python's max() of numbers (int or float64): the first largest.
-func Max(xs []any) any {
-	var best any
-	bv := 0.0
-	for i, x := range xs {
-		v := toFloat(x)
-		if i == 0 || v > bv {
-			best, bv = x, v
-		}
-	}
-	return best
-}
+// ComputeF1 is squad_metrics.compute_f1.
+func ComputeF1(gold, pred string) any { return Default.F1(gold, pred) }
 
-func toFloat(x any) float64 {
-	switch v := x.(type) {
-	case int:
-		return float64(v)
-	case float64:
-		return v
-	case bool:
-		if v {
-			return 1
-		}
+// Results is the helpers' process_results_qa body: {"f1":
+// compute_f1(reference, pred), "exact_match": compute_exact(reference,
+// pred)} for the first result.
+func Results(reference string, results []any) (map[string]any, error) {
+	pred, err := pyfn.Result(results)
+	if err != nil {
+		return nil, err
 	}
-	return 0
+	return map[string]any{"f1": ComputeF1(reference, pred), "exact_match": ComputeExact(reference, pred)}, nil
 }
