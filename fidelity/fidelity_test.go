@@ -163,15 +163,15 @@ func runCase(t *testing.T, tasksDir, fam string, c refCase) {
 func compareRequests(t *testing.T, want *expected, got []*results.Sample) {
 	t.Helper()
 	// lm-eval sends an instance with repeats: n as n requests (the same
-	// doc_id and idx); a sample records its arguments once.
+	// doc_id, idx, type and arguments); a sample records its arguments once.
 	wantBy := map[int][]any{}
-	type inst struct{ doc, idx int }
-	seen := map[inst]bool{}
+	seen := map[string]bool{}
 	for _, r := range want.Requests {
-		if seen[inst{r.DocID, r.Idx}] {
+		k, _ := json.Marshal([]any{r.DocID, r.Idx, r.RequestType, r.Arguments})
+		if seen[string(k)] {
 			continue
 		}
-		seen[inst{r.DocID, r.Idx}] = true
+		seen[string(k)] = true
 		wantBy[r.DocID] = append(wantBy[r.DocID], r.Arguments)
 	}
 	gotBy := map[int][]any{}
