@@ -100,7 +100,10 @@ def run_ref(lmeval, tmp, names, num_fewshot, extra, classes=False):
     if num_fewshot is not None:
         cmd += ["--num_fewshot", str(num_fewshot)]
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.path.join(ROOT, "ports", "testdata", "dscache") + os.pathsep + env.get("PYTHONPATH", "")
+    # dscache: datasets' map cache; stubs: Hugging Face evaluate's metrics
+    # (not in Debian), for hf_evaluate metric_list entries.
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "ports", "testdata", "dscache"),
+                                         os.path.join(HERE, "stubs"), env.get("PYTHONPATH", "")])
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if p.returncode != 0:
         raise SystemExit(f"{','.join(names)}: lm-eval failed:\n{p.stderr[-3000:]}")

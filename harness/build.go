@@ -32,6 +32,9 @@ type evaluation struct {
 	// ctx is Evaluate's, for the scoring work that can be cancelled
 	// (function metrics that run programs).
 	ctx context.Context
+	// chat are the chat model_args (chat_template_args, enable_thinking,
+	// think_end_token).
+	chat chatOptions
 }
 
 // node is a task or a group in the selection's hierarchy (lm-eval's
@@ -165,7 +168,7 @@ func (ev *evaluation) build(ctx context.Context) error {
 	var chat task.ChatTemplate
 	if cfg.ChatTemplate.Enabled {
 		var err error
-		if chat, err = chatTemplate(ev.lm, cfg.ChatTemplate.Name); err != nil {
+		if chat, err = chatTemplate(ev.lm, cfg.ChatTemplate.Name, ev.chat.templateArgs); err != nil {
 			which := "the default template"
 			if cfg.ChatTemplate.Name != "" {
 				which = fmt.Sprintf("template %q", cfg.ChatTemplate.Name)
@@ -190,10 +193,17 @@ func (ev *evaluation) build(ctx context.Context) error {
 	nprand.SeedGlobal(cfg.Seeds.NumPy)
 	// Tasks build concurrently: loading datasets is mostly waiting on
 	// the Hub or the disk, and prompt rendering is independent per task.
+	// Those whose process_docs draws from Python's module-level generator
+	// build first, one by one, in lm-eval's construction order and with
+	// the generator as lm-eval leaves it for each (buildGlobalRandom).
 	errs := make([]error, len(ev.runs))
+	ev.buildGlobalRandom(ctx, chat, errs)
 	sem := make(chan struct{}, buildWorkers)
 	var wg sync.WaitGroup
 	for i, tr := range ev.runs {
+		if tr.t.Config.UsesGlobalRandom() {
+			continue
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -224,6 +234,60 @@ func (ev *evaluation) build(ctx context.Context) error {
 		slog.Debug("built task", "task", t.Name, "documents", len(t.Docs), "requests", len(t.Instances), "num_fewshot", t.NumFewshot)
 	}
 	return nil
+}
+
+// buildGlobalRandom builds the tasks whose process_docs draws from
+// Python's module-level generator (gpqa's random.shuffle) as lm-eval's
+// TaskManager constructs them: depth first through the selection, a
+// group's members all constructed before the group adds them; and
+// Group.add reads each added task's task_name twice (hasattr, then the
+// value), which draws random_task_id() (random.choices of 8 characters: 8
+// random() calls) from the module generator every time, as
+// ConfigurableTask.task_name's getattr default is evaluated whatever the
+// name. So leaderboard_gpqa_diamond shuffles after the 24 bbh tasks were
+// added to leaderboard_bbh (48 draws of 8), then extended, then main.
+func (ev *evaluation) buildGlobalRandom(ctx context.Context, chat task.ChatTemplate, errs []error) {
+	index := make(map[*taskRun]int, len(ev.runs))
+	some := false
+	for i, tr := range ev.runs {
+		index[tr] = i
+		some = some || tr.t.Config.UsesGlobalRandom()
+	}
+	if !some {
+		return
+	}
+	built := map[*taskRun]bool{}
+	var walk func(n *node)
+	walk = func(n *node) {
+		if n.run != nil {
+			if n.run.t.Config.UsesGlobalRandom() && !built[n.run] {
+				built[n.run] = true
+				errs[index[n.run]] = ev.buildOne(ctx, n.run, chat)
+			}
+			return
+		}
+		for _, c := range n.children {
+			walk(c)
+		}
+		for _, c := range n.children {
+			if c.run != nil {
+				pyrand.WithGlobal(func(r *pyrand.Rand) {
+					for range 2 * 8 {
+						r.Random()
+					}
+				})
+			}
+		}
+	}
+	for _, r := range ev.roots {
+		walk(r)
+	}
+	// A task the selection reaches by no node (none today) still builds.
+	for i, tr := range ev.runs {
+		if tr.t.Config.UsesGlobalRandom() && !built[tr] {
+			errs[i] = ev.buildOne(ctx, tr, chat)
+		}
+	}
 }
 
 // buildWorkers bounds the tasks built at once.
@@ -318,6 +382,14 @@ func (tr *taskRun) prepare(predictOnly bool) error {
 		for i := range tr.specs {
 			if i < len(docs) && docs[i] != nil {
 				tr.specs[i].Doc = docs[i]
+			}
+			// Hugging Face evaluate's metrics: lm-eval calls their
+			// compute as it calls a function metric.
+			if s := tr.specs[i]; s.Evaluate != nil && s.Doc == nil && c.OutputType == task.OutputGenerateUntil && c.ProcessResults == nil {
+				if tr.metricFns == nil {
+					tr.metricFns = map[string]task.MetricFunc{}
+				}
+				tr.metricFns[s.Name] = evaluateFunc(*s.Evaluate)
 			}
 			// a function metric named like a registered one (t5_utils.f1)
 			// is the function, not the registered metric
@@ -496,6 +568,26 @@ func nativeFilterFns(f map[string]any) map[string]any {
 
 // funcMetricName is a function metric's name as lm-eval reports it: the
 // Python function's __name__ (pass_at_1 for utils.pass_at_1).
+// evaluateFunc calls one of Hugging Face evaluate's metrics as lm-eval
+// calls its compute; its dict comes back as a task.MetricDict.
+func evaluateFunc(e metrics.EvaluateMetric) task.MetricFunc {
+	return func(_ context.Context, refs, preds []any, kwargs map[string]any) (any, error) {
+		v, err := e.Compute(refs, preds, kwargs)
+		if err != nil {
+			return nil, err
+		}
+		vals, ok := v.(metrics.Values)
+		if !ok {
+			return v, nil
+		}
+		out := make(task.MetricDict, len(vals))
+		for i, it := range vals {
+			out[i] = task.MetricItem{Name: it.Name, Value: it.Value}
+		}
+		return out, nil
+	}
+}
+
 func funcMetricName(f *task.Func) string {
 	return f.Name[strings.LastIndex(f.Name, ".")+1:]
 }

@@ -23,7 +23,7 @@ type ChatTemplateSource interface {
 // chatTemplate returns the function the task layer renders chat prompts
 // with: the model's own renderer (ChatTemplater) for the default template,
 // else its Jinja template rendered here.
-func chatTemplate(lm model.LM, name string) (task.ChatTemplate, error) {
+func chatTemplate(lm model.LM, name string, vars map[string]any) (task.ChatTemplate, error) {
 	if ct, ok := as[ChatTemplater](lm); ok && name == "" {
 		return ct.ApplyChatTemplate, nil
 	}
@@ -38,7 +38,7 @@ func chatTemplate(lm model.LM, name string) (task.ChatTemplate, error) {
 		}
 		return nil, errors.New("the model has no chat template (tokenizer.chat_template)")
 	}
-	return NewChatTemplate(tmpl, bos, eos)
+	return NewChatTemplate(tmpl, bos, eos, vars)
 }
 
 // as finds an optional interface on lm or, through Unwrap (the response
@@ -62,8 +62,11 @@ func as[T any](lm model.LM) (T, bool) {
 // function renders messages as transformers' apply_chat_template(messages,
 // tokenize=False, add_generation_prompt=..., continue_final_message=not
 // add_generation_prompt) does, with bos_token, eos_token and
-// raise_exception defined.
-func NewChatTemplate(tmpl, bos, eos string) (task.ChatTemplate, error) {
+// raise_exception defined. vars are extra template variables
+// (apply_chat_template's **kwargs: lm-eval's chat_template_args and
+// enable_thinking); as in transformers they may override bos_token and
+// eos_token, not the messages or add_generation_prompt.
+func NewChatTemplate(tmpl, bos, eos string, vars ...map[string]any) (task.ChatTemplate, error) {
 	env := jinja.New(jinja.HFChatTemplate())
 	env.RegisterFunc("raise_exception", func(msg string) (any, error) {
 		return nil, fmt.Errorf("chat template: %s", msg)
@@ -76,12 +79,14 @@ func NewChatTemplate(tmpl, bos, eos string) (task.ChatTemplate, error) {
 		for i, m := range msgs {
 			list[i] = map[string]any{"role": m.Role, "content": m.Content}
 		}
-		out, err := env.Render(tmpl, map[string]any{
-			"messages":              list,
-			"add_generation_prompt": addGenerationPrompt,
-			"bos_token":             bos,
-			"eos_token":             eos,
-		})
+		ctx := map[string]any{"bos_token": bos, "eos_token": eos}
+		for _, v := range vars {
+			for k, x := range v {
+				ctx[k] = x
+			}
+		}
+		ctx["messages"], ctx["add_generation_prompt"] = list, addGenerationPrompt
+		out, err := env.Render(tmpl, ctx)
 		if err != nil {
 			return "", err
 		}

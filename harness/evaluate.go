@@ -169,6 +169,13 @@ func Evaluate(ctx context.Context, cfg *config.Config, lm model.LM, opts ...Opti
 	// Programs the model writes run only with the user's consent.
 	codeexec.Confirm(cfg.ConfirmRunUnsafeCode)
 	ev := &evaluation{cfg: cfg, lm: lm, opts: o, ctx: ctx}
+	var err error
+	if ev.chat, err = parseChatOptions(cfg.ModelArgs); err != nil {
+		return nil, err
+	}
+	if err := ev.chat.resolveThinkToken(lm); err != nil {
+		return nil, err
+	}
 	if err := ev.resolve(); err != nil {
 		return nil, err
 	}

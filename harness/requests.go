@@ -153,6 +153,17 @@ func (ev *evaluation) run(ctx context.Context) error {
 	for _, s := range []interface{ sortByDocument(func(target) int) }{ll, roll, gen} {
 		s.sortByDocument(docLength)
 	}
+	if len(ll.reqs) > 0 && ev.chat.enableThinking != nil && *ev.chat.enableThinking {
+		names := map[string]bool{}
+		for _, tr := range ev.runs {
+			for _, ins := range tr.insts {
+				if len(ins) > 0 && ins[0].Type == task.OutputLoglikelihood {
+					names[tr.t.Name] = true
+				}
+			}
+		}
+		return thinkingLoglikelihoodError(names)
+	}
 	slog.Info("requests", "total", total, "loglikelihood", len(ll.reqs), "loglikelihood_rolling", len(roll.reqs), "generate_until", len(gen.reqs))
 	disp := progress.FromContext(ctx)
 	if err := runStream(ctx, ev, disp, ll, ev.lm.Loglikelihood, func(r model.LoglikelihoodResult) any { return r }); err != nil {
@@ -296,6 +307,13 @@ func requestText(r any) string {
 // deliver stores one answer and scores the document when it has them all.
 func (ev *evaluation) deliver(t target, v any) error {
 	tr := t.tr
+	if s, ok := v.(string); ok && ev.chat.thinkEnd != "" {
+		// The reasoning trace goes before filters see the answer, as
+		// lm-eval's models strip it (postprocess_generated_text).
+		if in := tr.insts[t.doc][t.inst]; in.Type == task.OutputGenerateUntil {
+			v = ev.chat.postprocess(s, in.Generate.Until)
+		}
+	}
 	tr.resps[t.doc][t.inst][t.repeat] = v
 	tr.pending[t.doc]--
 	if tr.pending[t.doc] == 0 {

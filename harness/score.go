@@ -166,27 +166,21 @@ func nativeOrder(m map[string]any, specs []metrics.Spec) []string {
 	return append(keys, rest...)
 }
 
-// scoreFuncs adds the function metrics of a generate_until document to
-// the built-in ones in m, as lm-eval's process_results: each is called
-// with references=[gold] and predictions=[result] (result unstringified:
-// a list of programs stays a list), and a dict result contributes each of
-// its keys in place of the function's name.
+// scoreFuncs adds the function metrics of a generate_until document (a
+// `metric: !function` port, or one of Hugging Face evaluate's) to the
+// built-in ones in m, as lm-eval's process_results: each is called with
+// references=[gold] and predictions=[result] (result unstringified: a
+// list of programs stays a list, a mapped label an int), and a dict
+// result contributes each of its keys in place of the function's name.
+// With several targets, exact_match is called once on all of them and
+// the others once per target; the document scores 1 when any matched.
 func (tr *taskRun) scoreFuncs(ctx context.Context, d *task.DocInfo, result any, m map[string]any) (docScore, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if _, multiple := generationGolds(d, tr.t.MultipleTarget); multiple {
-		return docScore{}, fmt.Errorf("function metrics with several targets are not supported")
-	}
-	gold := d.Target
-	if i, ok := gold.(int); ok && d.Choices != nil && i >= 0 && i < len(d.Choices) {
-		gold = d.Choices[i]
-	} else if _, isStr := result.(string); isStr {
-		// gold = type(result)(gold) when the types differ (a list target
-		// of a task whose first target was not a list included).
-		if _, ok := gold.(string); !ok {
-			gold = pyval.Str(gold)
-		}
+	gold, multiple, err := tr.pyGold(d, result)
+	if err != nil {
+		return docScore{}, err
 	}
 	var keys []string
 	for _, s := range tr.specs {
@@ -195,6 +189,15 @@ func (tr *taskRun) scoreFuncs(ctx context.Context, d *task.DocInfo, result any, 
 			if _, ok := m[s.Name]; ok {
 				keys = append(keys, s.Name)
 			}
+			continue
+		}
+		if multiple {
+			v, err := multipleTargetScore(ctx, fn, s, gold.([]any), result)
+			if err != nil {
+				return docScore{}, fmt.Errorf("metric %s: %w", s.Name, err)
+			}
+			m[s.Name] = v
+			keys = append(keys, s.Name)
 			continue
 		}
 		v, err := fn(ctx, []any{gold}, []any{result}, s.Kwargs)
@@ -220,6 +223,124 @@ func (tr *taskRun) scoreFuncs(ctx context.Context, d *task.DocInfo, result any, 
 		keys = append(keys, s.Name)
 	}
 	return docScore{keys: keys, values: m}, nil
+}
+
+// pyGold is the gold value lm-eval's process_results hands a metric
+// function: the choice a doc_to_choice task's index names, a list for
+// several targets, else doc_to_target's value cast to the answer's type
+// (type(result)(gold), unless the answer is a list or a metric is
+// bypass).
+func (tr *taskRun) pyGold(d *task.DocInfo, result any) (gold any, multiple bool, err error) {
+	gold = d.Target
+	if d.Choices != nil {
+		i, ok := gold.(int)
+		if !ok {
+			return nil, false, fmt.Errorf("doc_to_choice is set, so doc_to_target must give an index, got %s", pyval.Repr(gold))
+		}
+		if i < 0 {
+			i += len(d.Choices)
+		}
+		if i < 0 || i >= len(d.Choices) {
+			return nil, false, fmt.Errorf("IndexError: target index %v for %d choices", d.Target, len(d.Choices))
+		}
+		return d.Choices[i], false, nil
+	}
+	if l, ok := gold.([]any); ok {
+		return l, true, nil
+	}
+	if _, isList := result.([]any); isList {
+		return gold, false, nil
+	}
+	for _, s := range tr.specs {
+		if s.Name == "bypass" {
+			return gold, false, nil
+		}
+	}
+	switch result.(type) {
+	case string:
+		if _, ok := gold.(string); !ok {
+			gold = pyval.Str(gold)
+		}
+	case int, int64:
+		switch gold.(type) {
+		case int, int64:
+		default:
+			n, err := pyval.Int(gold)
+			if err != nil {
+				return nil, false, fmt.Errorf("casting the target %s to the answer's type int: %w", pyval.Repr(gold), err)
+			}
+			gold = int(n)
+		}
+	case float64:
+		if _, ok := gold.(float64); !ok {
+			f, err := pyval.Float(gold)
+			if err != nil {
+				return nil, false, fmt.Errorf("casting the target %s to the answer's type float: %w", pyval.Repr(gold), err)
+			}
+			gold = f
+		}
+	case bool:
+		if _, ok := gold.(bool); !ok {
+			gold = pyval.Truthy(gold)
+		}
+	case nil:
+		if gold != nil {
+			return nil, false, fmt.Errorf("TypeError: the answer is None, and lm-eval casts the target to its type (NoneType(%s))", pyval.Repr(gold))
+		}
+	}
+	return gold, false, nil
+}
+
+// multipleTargetScore is lm-eval's multiple_target loop for one metric
+// function.
+func multipleTargetScore(ctx context.Context, fn task.MetricFunc, s metrics.Spec, golds []any, result any) (float64, error) {
+	pick := func(v any) (any, error) {
+		if dict, ok := v.(task.MetricDict); ok {
+			for _, it := range dict {
+				if it.Name == s.Name {
+					return it.Value, nil
+				}
+			}
+			return nil, fmt.Errorf("KeyError: %q (the function's dict has no key named after the metric, which lm-eval reads with several targets)", s.Name)
+		}
+		return v, nil
+	}
+	if s.Name == "exact_match" {
+		preds := make([]any, len(golds))
+		for i := range preds {
+			preds[i] = result
+		}
+		v, err := fn(ctx, golds, preds, s.Kwargs)
+		if err != nil {
+			return 0, err
+		}
+		if v, err = pick(v); err != nil {
+			return 0, err
+		}
+		f, err := metrics.Float(v)
+		if err != nil {
+			return 0, err
+		}
+		if f > 0 {
+			return 1, nil
+		}
+		return 0, nil
+	}
+	hit := false
+	for _, g := range golds {
+		v, err := fn(ctx, []any{g}, []any{result}, s.Kwargs)
+		if err != nil {
+			return 0, err
+		}
+		if v, err = pick(v); err != nil {
+			return 0, err
+		}
+		hit = hit || pyval.Truthy(v)
+	}
+	if hit {
+		return 1, nil
+	}
+	return 0, nil
 }
 
 // rank is a metric's place in lm-eval's multiple-choice result dict

@@ -326,6 +326,10 @@ func requestError(err error) error {
 	return err
 }
 
+// TokenPiece returns one token's text (special tokens included), for a
+// think_end_token given as a token id.
+func (l *LM) TokenPiece(id int32) string { return l.m.TokenPiece(id) }
+
 // Close implements model.Closer.
 func (l *LM) Close() error { return l.m.Close() }
 

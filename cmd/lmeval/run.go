@@ -227,11 +227,16 @@ func openModel(ctx context.Context, cfg *config.Config) (model.LM, func(), error
 }
 
 // backendArgs are the model_args plus the batch sizes, which lm-eval also
-// hands to the model's constructor; model_args that set them win.
+// hands to the model's constructor; model_args that set them win. The chat
+// model_args (chat_template_args, enable_thinking, think_end_token) are the
+// harness's, for every backend, and stay out.
 func backendArgs(cfg *config.Config) model.Args {
 	args := model.Args{}
 	for k, v := range cfg.ModelArgs {
 		args[k] = v
+	}
+	for _, k := range harness.ChatArgNames {
+		delete(args, k)
 	}
 	if _, ok := args["batch_size"]; !ok {
 		args["batch_size"] = cfg.BatchSize.String()

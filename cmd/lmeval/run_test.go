@@ -146,3 +146,19 @@ func TestRunFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// The chat model_args are the harness's: the backend never sees them (the
+// llama backend refuses unknown arguments).
+func TestBackendArgsChatOptions(t *testing.T) {
+	cfg := &config.Config{ModelArgs: map[string]string{"pretrained": "m.gguf", "think_end_token": "</think>",
+		"enable_thinking": "true", "chat_template_args": `{"reasoning_effort":"low"}`}}
+	args := backendArgs(cfg)
+	for _, k := range []string{"think_end_token", "enable_thinking", "chat_template_args"} {
+		if _, ok := args[k]; ok {
+			t.Errorf("backend args carry %s", k)
+		}
+	}
+	if args["pretrained"] != "m.gguf" || cfg.ModelArgs["think_end_token"] != "</think>" {
+		t.Errorf("args %v, model_args %v", args, cfg.ModelArgs)
+	}
+}

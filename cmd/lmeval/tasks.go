@@ -343,7 +343,7 @@ func validateCommand() *cli.Command {
 			ctx := progress.NewContext(c.Context, progress.ForStderr(c.Bool("no_progress")))
 			opts := task.ValidateOptions{
 				NumDocs:     c.Int("num_docs"),
-				MetricKnown: func(name string) bool { _, ok := metrics.Lookup(name); return ok },
+				MetricKnown: metrics.Known,
 				FilterKnown: func(name string) bool { _, ok := filters.Lookup(name); return ok },
 			}
 			if !c.Bool("no_docs") {

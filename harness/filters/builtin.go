@@ -225,6 +225,22 @@ func newMap(args map[string]any) (Filter, error) {
 	}
 	def := args["default_value"]
 	return FilterFunc(func(resps []any, _ []map[string]any) ([]any, error) {
+		// MapFilter iterates each document's value: after take_first that
+		// is a string, whose characters Python maps one by one (polemo2's
+		// regex, take_first, map, take_first maps the matched letter).
+		copied := false
+		for i, r := range resps {
+			if s, ok := r.(string); ok {
+				chars := []any{}
+				for _, c := range s {
+					chars = append(chars, string(c))
+				}
+				if !copied {
+					resps, copied = append([]any(nil), resps...), true
+				}
+				resps[i] = chars
+			}
+		}
 		return perResponse(resps, func(r any, _ int) (any, error) {
 			if v, ok := mapping[key(r)]; ok {
 				return v, nil

@@ -304,74 +304,47 @@ func preparePairs(name string, stat func(labels []int, conf [][]float64) float64
 	}
 }
 
-// f1Binary is sklearn.metrics.f1_score with average="binary", pos_label=1:
-// 2TP/(2TP+FP+FN), 0 when undefined (zero_division="warn" returns 0).
-func f1Binary(labels []int, conf [][]float64) float64 {
-	p := -1
-	for i, l := range labels {
-		if l == 1 {
-			p = i
+// f1Stat is sklearn.metrics.f1_score(golds, preds, average=average) on a
+// confusion matrix over labels (PrecisionRecallFScore): "binary" scores
+// label 1, "macro" averages the labels' F1, "weighted" weighs them by
+// support, "micro" pools the counts; an undefined F1 is 0, as
+// zero_division="warn". Labels a bootstrap resample lacks are left out,
+// as sklearn only sees the labels present.
+func f1Stat(average string) func(labels []int, conf [][]float64) float64 {
+	return func(labels []int, conf [][]float64) float64 {
+		c := presentLabels(labels, conf)
+		_, _, f, err := c.prf(PRFOptions{PosLabel: 1, Average: average})
+		if err != nil || len(f) != 1 {
+			return math.NaN() // checked on the whole sample first
 		}
+		return f[0]
 	}
-	if p < 0 {
-		return 0
-	}
-	tp, fp, fn := conf[p][p], 0.0, 0.0
-	for i := range labels {
-		if i != p {
-			fp += conf[i][p]
-			fn += conf[p][i]
-		}
-	}
-	if d := 2*tp + fp + fn; d > 0 {
-		return 2 * tp / d
-	}
-	return 0
 }
 
-// f1Average is sklearn.metrics.f1_score with average "macro" (the mean of
-// the labels' F1), "weighted" (weighted by each label's support) or
-// "micro" (from the summed counts); an undefined F1 is 0, as sklearn's
-// zero_division="warn".
-func f1Average(average string) func(labels []int, conf [][]float64) float64 {
-	return func(labels []int, conf [][]float64) float64 {
-		k := len(labels)
-		var sumTP, sumFP, sumFN, total, weighted, macro float64
-		for i := range k {
-			tp, fp, fn := conf[i][i], 0.0, 0.0
-			for j := range k {
-				if j != i {
-					fp += conf[j][i]
-					fn += conf[i][j]
-				}
-			}
-			f := 0.0
-			if d := 2*tp + fp + fn; d > 0 {
-				f = 2 * tp / d
-			}
-			support := tp + fn
-			sumTP, sumFP, sumFN = sumTP+tp, sumFP+fp, sumFN+fn
-			total += support
-			weighted += f * support
-			macro += f
+// presentLabels keeps the labels that occur as a gold or a prediction.
+func presentLabels(labels []int, conf [][]float64) *confusion {
+	var keep []int
+	for i := range labels {
+		n := 0.0
+		for j := range labels {
+			n += conf[i][j] + conf[j][i]
 		}
-		switch average {
-		case "micro":
-			if d := 2*sumTP + sumFP + sumFN; d > 0 {
-				return 2 * sumTP / d
-			}
-			return 0
-		case "weighted":
-			if total == 0 {
-				return 0
-			}
-			return weighted / total
+		if n != 0 {
+			keep = append(keep, i)
 		}
-		if k == 0 {
-			return 0
-		}
-		return macro / float64(k)
 	}
+	if len(keep) == len(labels) {
+		return &confusion{labels: labels, conf: conf}
+	}
+	c := &confusion{labels: make([]int, len(keep)), conf: make([][]float64, len(keep))}
+	for a, i := range keep {
+		c.labels[a] = labels[i]
+		c.conf[a] = make([]float64, len(keep))
+		for b, j := range keep {
+			c.conf[a][b] = conf[i][j]
+		}
+	}
+	return c
 }
 
 // NewF1Aggregation is an aggregation of (gold, pred) Pair items computing
@@ -386,7 +359,7 @@ func NewF1Aggregation(name, average string) *Aggregation {
 	default:
 		panic("metrics: NewF1Aggregation: unknown average " + average)
 	}
-	prep := preparePairs(name, f1Average(average))
+	prep := preparePairs(name, f1Stat(average))
 	return &Aggregation{Name: name, Fn: fromPrepared(prep), Prepare: prep}
 }
 
@@ -421,15 +394,19 @@ func mcc(_ []int, conf [][]float64) float64 {
 	return covYtYp / math.Sqrt(covYtYt*covYpYp)
 }
 
-func checkBinary(name string, items []any) error {
+// checkF1 runs sklearn's checks of f1_score(golds, preds) (binary: at most
+// two labels, one of them 1) on the whole sample.
+func checkF1(name string, items []any) error {
 	ps, err := itemsOf[Pair](name, items)
 	if err != nil {
 		return err
 	}
+	golds, preds := make([]int, len(ps)), make([]int, len(ps))
 	for i, p := range ps {
-		if (p.Gold != 0 && p.Gold != 1) || (p.Pred != 0 && p.Pred != 1) {
-			return fmt.Errorf("aggregation f1: document %d has labels (%d, %d); sklearn's binary f1 needs 0/1 labels", i, p.Gold, p.Pred)
-		}
+		golds[i], preds[i] = p.Gold, p.Pred
+	}
+	if _, _, _, err := PrecisionRecallFScore(golds, preds, PRFOptions{PosLabel: 1, Average: "binary"}); err != nil {
+		return fmt.Errorf("aggregation f1 (sklearn's f1_score): %w", err)
 	}
 	return nil
 }
@@ -510,10 +487,10 @@ func builtinAggregations() []*Aggregation {
 	ppl := prepareFloats(perplexityIdx)
 	wppl := prepareWeighted(func(a, b float64) float64 { return math.Exp(-a / b) })
 	bpb := prepareWeighted(func(a, b float64) float64 { return -(a / b) / math.Ln2 })
-	f1 := preparePairs("f1", f1Binary)
+	f1 := preparePairs("f1", f1Stat("binary"))
 	mc := preparePairs("matthews_corrcoef", mcc)
 	f1Checked := func(items []any) (func([]int) float64, error) {
-		if err := checkBinary("f1", items); err != nil {
+		if err := checkF1("f1", items); err != nil {
 			return nil, err
 		}
 		return f1(items)

@@ -130,13 +130,25 @@ type Spec struct {
 	// Doc, when set, is the entry's own per-document function (a
 	// `metric: !function ...` port); otherwise the registered metric's.
 	Doc DocFunc
+	// HFEvaluate is the entry's hf_evaluate: true.
+	HFEvaluate bool
+	// Evaluate, when set, is the Hugging Face evaluate metric lm-eval
+	// loads for the entry (hf_evaluate: true, or a name its own registry
+	// lacks): a generate_until document's value is its compute on
+	// references=[gold], predictions=[answer]. Other output types score
+	// by name as lm-eval's process_results does (f1 is a (gold, pred)
+	// pair for multiple_choice whatever hf_evaluate says).
+	Evaluate *EvaluateMetric
 }
 
 // ParseMetricList resolves a task's metric_list (as decoded from YAML) for
 // its output type. A nil or empty list gives the output type's defaults.
-// An entry's "aggregation" and "higher_is_better" override the registry's;
-// "hf_evaluate" is ignored. An unregistered metric is accepted only with an
-// explicit aggregation (its values come from a custom process_results).
+// An entry's "aggregation" and "higher_is_better" override the registry's.
+// An entry with hf_evaluate: true, or whose name lm-eval's registry lacks,
+// resolves to Hugging Face evaluate's metric of that name (Spec.Evaluate)
+// when lmeval has it. An unregistered metric is accepted only with an
+// explicit aggregation (its values come from a custom process_results, or
+// from evaluate's metric).
 func ParseMetricList(v any, outputType string) ([]Spec, error) {
 	var list []any
 	switch l := v.(type) {
@@ -175,6 +187,13 @@ func ParseMetricList(v any, outputType string) ([]Spec, error) {
 			s.Aggregation, s.HigherIsBetter = m.Aggregation, m.HigherIsBetter
 		} else {
 			s.HigherIsBetter = true
+		}
+		s.HFEvaluate = entry["hf_evaluate"] == true
+		if s.HFEvaluate || !known {
+			if e, ok := LookupEvaluate(name); ok {
+				s.Evaluate = &e
+				s.Registered = true
+			}
 		}
 		for k, v := range entry {
 			switch k {

@@ -180,6 +180,9 @@ func (d *DocResult) hit(p int) float64 {
 func score(specs []Spec, d *DocResult) (map[string]any, error) {
 	out := map[string]any{}
 	for _, s := range specs {
+		if s.Evaluate != nil && d.OutputType == GenerateUntil && s.Doc == nil {
+			continue // evaluate's compute: the harness calls it with the answer as the filters left it
+		}
 		fn := s.Doc
 		if fn == nil {
 			if !s.Registered {

@@ -22,13 +22,19 @@ import (
 // with min(ceil(mean+1), max) of the column's significant decimal places
 // (so a lone 0.0070 prints as 0.007, as in lm-eval's own output).
 func (r *Results) Table(column string, sortResults bool) string {
+	return markdownTable(r.TableCells(column, sortResults))
+}
+
+// TableCells are Table's headers and rows before pytablewriter lays them
+// out: the value matrix lm-eval's make_table builds (values as "%.4f"
+// text, versions and n-shot as the results hold them).
+func (r *Results) TableCells(column string, sortResults bool) (headers []string, rows [][]any) {
 	section := r.Results
 	first := "Tasks"
 	if column == "groups" {
 		section, first = r.Groups, "Groups"
 	}
-	headers := []string{first, "Version", "Filter", "n-shot", "Metric", "", "Value", "", "Stderr"}
-	var rows [][]any
+	headers = []string{first, "Version", "Filter", "n-shot", "Metric", "", "Value", "", "Stderr"}
 	if section != nil {
 		depth, keys := r.hierarchy(section.Keys())
 		if sortResults {
@@ -99,7 +105,7 @@ func (r *Results) Table(column string, sortResults bool) string {
 			}
 		}
 	}
-	return markdownTable(headers, rows)
+	return headers, rows
 }
 
 // hierarchy is lm-eval's _build_hierarchy_info: each name's depth below

@@ -206,12 +206,31 @@ type MapDocs struct {
 	FnColumns func(docs []Doc, cols *pyval.Columns) ([]Doc, error)
 	FnRand    func(docs []Doc, rnd *pyrand.Rand) ([]Doc, error)
 	Columns   []string
+	// GlobalRandom marks a process_docs that draws from Python's
+	// module-level generator (random.shuffle) through pyrand's global
+	// generator: lm-eval runs it when it constructs the task, in task
+	// order, so the evaluator builds such tasks one after another, in
+	// lm-eval's order. (FnRand is the per-task-stream form of the same.)
+	GlobalRandom bool
 }
 
 // drawsModuleRandom reports a process_docs registered with MapDocs.FnRand.
 func drawsModuleRandom(f *Func) bool {
 	m, ok := f.Fn.(MapDocs)
 	return ok && m.FnRand != nil
+}
+
+// UsesGlobalRandom reports whether the task's process_docs draws from
+// Python's module-level generator (MapDocs.GlobalRandom).
+func (c *Config) UsesGlobalRandom() bool {
+	for _, f := range []*Func{c.ProcessDocs, c.Fewshot.ProcessDocs} {
+		if f != nil {
+			if m, ok := f.Fn.(MapDocs); ok && m.GlobalRandom {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // addedColumns is the order a process_docs gives the columns it adds (nil:

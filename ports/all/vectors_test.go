@@ -105,12 +105,12 @@ func TestPortsMatchLmEval(t *testing.T) {
 			d := decode[task.Doc](t, v.Input)
 			got, err = fn.(task.DocFunc)(d)
 		case "process_docs":
-			got, err = fn.(task.ProcessDocsFunc)(docs(t, v.Input))
+			got, err = processDocsFn(fn)(docs(t, v.Input))
 		case "process_docs_calls":
 			// Each call: a seed, documents and the output of the function
 			// as the first call after random.seed(seed) (n_shot: after
 			// the import).
-			pd := fn.(task.ProcessDocsFunc)
+			pd := processDocsFn(fn)
 			for j, c := range decode[[]struct {
 				Seed   int64           `json:"seed"`
 				Docs   json.RawMessage `json:"docs"`
@@ -169,4 +169,12 @@ func TestPortsMatchLmEval(t *testing.T) {
 			t.Errorf("vector %d (%s:%s):\n got %v\nwant %v", i, v.File, v.Function, g, want)
 		}
 	}
+}
+
+// processDocsFn is a process_docs port's function (a MapDocs's Fn).
+func processDocsFn(fn any) task.ProcessDocsFunc {
+	if m, ok := fn.(task.MapDocs); ok {
+		return m.Fn
+	}
+	return fn.(task.ProcessDocsFunc)
 }

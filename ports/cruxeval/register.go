@@ -7,6 +7,7 @@ import (
 	"lmeval/harness/filters"
 	"lmeval/harness/task"
 	"lmeval/ports/humaneval"
+	"lmeval/ports/internal/pysource"
 )
 
 // Sources are the lm-eval functions this package reproduces: the file
@@ -33,13 +34,19 @@ var Sources = []humaneval.Source{
 }
 
 func init() {
-	task.RegisterFunction("cruxeval", "utils.pass_at_k", task.MetricFunc(passAtKMetric))
-	task.RegisterFunction("cruxeval", "utils.build_predictions_input", filters.ListFunc(BuildPredictionsInput))
-	task.RegisterFunction("cruxeval", "utils.build_predictions_input_cot", filters.ListFunc(BuildPredictionsInputCot))
-	task.RegisterFunction("cruxeval", "utils.build_predictions_output", filters.ListFunc(BuildPredictionsOutput))
-	task.RegisterFunction("cruxeval", "utils.build_predictions_output_cot", filters.ListFunc(BuildPredictionsOutputCot))
-	task.RegisterFunction("cruxeval", "utils.list_fewshot_samples_input", task.SamplesFunc(ListFewshotSamplesInput))
-	task.RegisterFunction("cruxeval", "utils.list_fewshot_samples_output", task.SamplesFunc(ListFewshotSamplesOutput))
+	for _, h := range []task.Helper{
+		{Function: "pass_at_k", Fn: task.MetricFunc(passAtKMetric)},
+		{Function: "build_predictions_input", Fn: filters.ListFunc(BuildPredictionsInput)},
+		{Function: "build_predictions_input_cot", Fn: filters.ListFunc(BuildPredictionsInputCot)},
+		{Function: "build_predictions_output", Fn: filters.ListFunc(BuildPredictionsOutput)},
+		{Function: "build_predictions_output_cot", Fn: filters.ListFunc(BuildPredictionsOutputCot)},
+		{Function: "list_fewshot_samples_input", Fn: task.SamplesFunc(ListFewshotSamplesInput)},
+		{Function: "list_fewshot_samples_output", Fn: task.SamplesFunc(ListFewshotSamplesOutput)},
+	} {
+		h.File = "cruxeval/utils.py"
+		h.SHA256 = pysource.SHA256Of(Sources, h.File, h.Function)
+		task.RegisterHelper(h)
+	}
 }
 
 // passAtKMetric calls PassAtK as lm-eval's process_results calls

@@ -81,18 +81,19 @@ func ProcessDocs(docs []task.Doc, rnd *pyrand.Rand, o Options) ([]task.Doc, erro
 // lm-eval calls process_docs several times per split (few-shot documents,
 // evaluation documents, requests, scoring), and datasets' map cache gives
 // every call after the first the first one's rows: one shuffle per split,
-// drawn when the split is first processed. Which state the module
-// generator is in then depends on what ran before in lm-eval's process
-// (other tasks' shuffles, its task construction order, the cache's
-// state); lmeval makes it deterministic: each distinct split is shuffled
-// with the draws that follow random.seed(seed) (--seed's first value), as
-// when the task is the only one of a run that draws from the module
-// generator, with a fresh datasets cache. The result is cached by the
-// input documents, so every use of the split sees the same shuffle.
-func ProcessDocsGlobal(o Options) task.ProcessDocsFunc {
-	return pydoc.Memo(func(docs []task.Doc) ([]task.Doc, error) {
-		return ProcessDocs(docs, pyrand.New(pyrand.GlobalSeed()), o)
-	})
+// drawn when lm-eval constructs the task. The draws come from the module
+// generator as random.seed(seed) (--seed's first value) left it, after
+// the draws of the tasks constructed before (leaderboard_gpqa's diamond,
+// extended, main in a row): the evaluator builds tasks marked GlobalRandom
+// one by one in lm-eval's order, and this shuffles with the shared
+// generator (pyrand.WithGlobal). The result is cached by the input
+// documents for the rest of the run (a new seed starts a new cache), so
+// every use of the split sees the same shuffle.
+func ProcessDocsGlobal(o Options) task.MapDocs {
+	return task.MapDocs{GlobalRandom: true, Fn: pydoc.MemoBy(pyrand.GlobalEpoch, func(docs []task.Doc) (out []task.Doc, err error) {
+		pyrand.WithGlobal(func(r *pyrand.Rand) { out, err = ProcessDocs(docs, r, o) })
+		return out, err
+	})}
 }
 
 // NShotProcessDocs is process_docs for gpqa/n_shot, whose module creates

@@ -21,7 +21,12 @@ var Sources = []pysource.Source{
 }
 
 func init() {
-	const dir = "hendrycks_math"
-	task.RegisterFunction(dir, "utils.process_docs", task.ProcessDocsFunc(ProcessDocs))
-	task.RegisterFunction(dir, "utils.process_results", task.ProcessResultsFunc(ProcessResults))
+	for _, h := range []task.Helper{
+		{Function: "process_docs", Fn: task.ProcessDocsFunc(ProcessDocs)},
+		{Function: "process_results", Fn: task.ProcessResultsFunc(ProcessResults)},
+	} {
+		h.File = "hendrycks_math/utils.py"
+		h.SHA256 = pysource.SHA256Of(Sources, h.File, h.Function)
+		task.RegisterHelper(h)
+	}
 }

@@ -7,26 +7,33 @@ import (
 
 	"lmeval/harness/filters"
 	"lmeval/harness/task"
+	"lmeval/ports/internal/pysource"
 )
 
 // Source is one ported Python function: its file relative to
 // lm_eval/tasks/, its name, and the sha256 of its source text
 // (ast.get_source_segment, UTF-8) as testdata/gen.py computes it.
-type Source struct {
-	File, Func, SHA256 string
-}
+type Source = pysource.Source
 
 // Sources are the lm-eval functions this package reproduces.
 var Sources = []Source{
-	{"humaneval/utils.py", "build_predictions", "0ea53cd7e07642ad8d6816ec4e86c68b4a28846d6c0b2abea1585b64a6a00f0d"},
-	{"humaneval/utils.py", "build_predictions_instruct", "dd781f6f2d0ae6397498d4e1ea2d9dcfce85f9f8385326cfd798b855bc85116d"},
-	{"humaneval/utils.py", "pass_at_k", "50ced366a9c95645899dd3c6fba919f9f9c2f408e5e428a3b2b4832ed3d2d859"},
+	{File: "humaneval/utils.py", Func: "build_predictions", SHA256: "0ea53cd7e07642ad8d6816ec4e86c68b4a28846d6c0b2abea1585b64a6a00f0d"},
+	{File: "humaneval/utils.py", Func: "build_predictions_instruct", SHA256: "dd781f6f2d0ae6397498d4e1ea2d9dcfce85f9f8385326cfd798b855bc85116d"},
+	{File: "humaneval/utils.py", Func: "pass_at_k", SHA256: "50ced366a9c95645899dd3c6fba919f9f9c2f408e5e428a3b2b4832ed3d2d859"},
 }
 
 func init() {
-	task.RegisterFunction("humaneval", "utils.build_predictions", filters.ListFunc(BuildPredictions))
-	task.RegisterFunction("humaneval", "utils.build_predictions_instruct", filters.ListFunc(BuildPredictionsInstruct))
-	task.RegisterFunction("humaneval", "utils.pass_at_k", task.MetricFunc(PassAtKMetric))
+	// pass_at_k's source is the same in humaneval_infilling/utils.py: this
+	// registration serves both.
+	for _, h := range []task.Helper{
+		{Function: "build_predictions", Fn: filters.ListFunc(BuildPredictions)},
+		{Function: "build_predictions_instruct", Fn: filters.ListFunc(BuildPredictionsInstruct)},
+		{Function: "pass_at_k", Fn: task.MetricFunc(PassAtKMetric)},
+	} {
+		h.File = "humaneval/utils.py"
+		h.SHA256 = pysource.SHA256Of(Sources, h.File, h.Function)
+		task.RegisterHelper(h)
+	}
 }
 
 // PassAtKMetric is the utils.pass_at_k metric hook: it calls PassAtK as

@@ -4,6 +4,7 @@ import (
 	"lmeval/harness/filters"
 	"lmeval/harness/task"
 	"lmeval/ports/humaneval"
+	"lmeval/ports/internal/pysource"
 )
 
 // Sources are the lm-eval functions this package serves: the file
@@ -16,6 +17,9 @@ var Sources = []humaneval.Source{
 }
 
 func init() {
-	task.RegisterFunction("humaneval_infilling", "utils.build_predictions", filters.ListFunc(BuildPredictions))
-	task.RegisterFunction("humaneval_infilling", "utils.pass_at_k", task.MetricFunc(humaneval.PassAtKMetric))
+	// utils.pass_at_k is humaneval/utils.py's source: package humaneval's
+	// registration serves it.
+	const file = "humaneval_infilling/utils.py"
+	task.RegisterHelper(task.Helper{File: file, Function: "build_predictions",
+		SHA256: pysource.SHA256Of(Sources, file, "build_predictions"), Fn: filters.ListFunc(BuildPredictions)})
 }

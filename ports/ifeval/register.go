@@ -61,8 +61,14 @@ var instLevelAcc = &metrics.Aggregation{Name: "ifeval/utils.py:agg_inst_level_ac
 
 func init() {
 	metrics.RegisterAggregation(instLevelAcc)
-	for _, dir := range []string{"ifeval", "leaderboard/ifeval"} {
-		task.RegisterFunction(dir, "utils.process_results", task.ProcessResultsFunc(ProcessResults))
-		task.RegisterFunction(dir, "utils.agg_inst_level_acc", instLevelAcc)
+	// leaderboard/ifeval/utils.py has the same sources (and ifeval/multilingual's
+	// agg_inst_level_acc too): these registrations serve them all.
+	for _, h := range []task.Helper{
+		{Function: "process_results", Fn: task.ProcessResultsFunc(ProcessResults)},
+		{Function: "agg_inst_level_acc", Fn: instLevelAcc},
+	} {
+		h.File = "ifeval/utils.py"
+		h.SHA256 = pysource.SHA256Of(Hooks, h.File, h.Function)
+		task.RegisterHelper(h)
 	}
 }

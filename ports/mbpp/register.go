@@ -6,27 +6,32 @@ import (
 
 	"lmeval/harness/filters"
 	"lmeval/harness/task"
+	"lmeval/ports/internal/pysource"
 )
 
 // Source is one ported Python function: its file relative to
 // lm_eval/tasks/, its name, and the sha256 of its source text
 // (ast.get_source_segment, UTF-8) as testdata/gen.py computes it.
-type Source struct {
-	File, Func, SHA256 string
-}
+type Source = pysource.Source
 
 // Sources are the lm-eval functions this package reproduces.
 var Sources = []Source{
-	{"mbpp/utils.py", "pass_at_1", "a71e2fe1ded7a14665aa2eb946df748fcc7e6f7ccd5cc3c19118fa5f8676aacd"},
-	{"mbpp/utils.py", "extract_code_blocks", "956a47eb03085d570e9f654cd57e56bda3d9fee3841200b5fb46c3f3896fcc74"},
-	{"mbpp/utils.py", "build_predictions", "43b0afd5168093f1353085d91f121b1f9dece791250c1a4456d069db1bf8a4e5"},
-	{"mbpp/utils.py", "list_fewshot_samples", "c04637d3eb11b4a9d56435bd54c23ed2c319b71dc46811099101808aeb3805d1"},
+	{File: "mbpp/utils.py", Func: "pass_at_1", SHA256: "a71e2fe1ded7a14665aa2eb946df748fcc7e6f7ccd5cc3c19118fa5f8676aacd"},
+	{File: "mbpp/utils.py", Func: "extract_code_blocks", SHA256: "956a47eb03085d570e9f654cd57e56bda3d9fee3841200b5fb46c3f3896fcc74"},
+	{File: "mbpp/utils.py", Func: "build_predictions", SHA256: "43b0afd5168093f1353085d91f121b1f9dece791250c1a4456d069db1bf8a4e5"},
+	{File: "mbpp/utils.py", Func: "list_fewshot_samples", SHA256: "c04637d3eb11b4a9d56435bd54c23ed2c319b71dc46811099101808aeb3805d1"},
 }
 
 func init() {
-	task.RegisterFunction("mbpp", "utils.pass_at_1", task.MetricFunc(passAt1Metric))
-	task.RegisterFunction("mbpp", "utils.build_predictions", filters.ListFunc(BuildPredictions))
-	task.RegisterFunction("mbpp", "utils.list_fewshot_samples", task.SamplesFunc(ListFewshotSamples))
+	for _, h := range []task.Helper{
+		{Function: "pass_at_1", Fn: task.MetricFunc(passAt1Metric)},
+		{Function: "build_predictions", Fn: filters.ListFunc(BuildPredictions)},
+		{Function: "list_fewshot_samples", Fn: task.SamplesFunc(ListFewshotSamples)},
+	} {
+		h.File = "mbpp/utils.py"
+		h.SHA256 = pysource.SHA256Of(Sources, h.File, h.Function)
+		task.RegisterHelper(h)
+	}
 }
 
 // passAt1Metric calls PassAt1 as lm-eval's process_results calls

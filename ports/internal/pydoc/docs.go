@@ -223,16 +223,27 @@ func Filter(docs []task.Doc, keep func(task.Doc) (bool, error)) ([]task.Doc, err
 // several times, and a function that draws random numbers gives every
 // call after the first the first one's rows. Callers get deep copies.
 func Memo(fn task.ProcessDocsFunc) task.ProcessDocsFunc {
+	return MemoBy(func() int { return 0 }, fn)
+}
+
+// MemoBy is Memo within each epoch: a function that draws from Python's
+// module-level generator caches per run (pyrand.GlobalEpoch), as a new
+// lm-eval process starts with an empty cache.
+func MemoBy(epoch func() int, fn task.ProcessDocsFunc) task.ProcessDocsFunc {
+	type memoKey struct {
+		epoch int
+		docs  [32]byte
+	}
 	var (
 		mu    sync.Mutex
-		cache = map[[32]byte][]task.Doc{}
+		cache = map[memoKey][]task.Doc{}
 	)
 	return func(docs []task.Doc) ([]task.Doc, error) {
 		b, err := json.Marshal(docs)
 		if err != nil {
 			return nil, err
 		}
-		key := sha256.Sum256(b)
+		key := memoKey{epoch(), sha256.Sum256(b)}
 		mu.Lock()
 		defer mu.Unlock()
 		out, ok := cache[key]

@@ -7,3 +7,15 @@ package pysource
 type Source struct {
 	File, Func, SHA256 string
 }
+
+// SHA256Of returns the sha256 that srcs record for file's function fn,
+// for a task.Helper registration; it panics when srcs lack it (a port's
+// Sources list and its registrations must agree).
+func SHA256Of(srcs []Source, file, fn string) string {
+	for _, s := range srcs {
+		if s.File == file && s.Func == fn {
+			return s.SHA256
+		}
+	}
+	panic("pysource: no sha256 recorded for " + file + ":" + fn)
+}

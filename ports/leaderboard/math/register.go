@@ -25,9 +25,15 @@ var Sources = []pysource.Source{
 }
 
 func init() {
-	const dir = "leaderboard/math"
-	task.RegisterFunction(dir, "utils.doc_to_text", task.DocFunc(func(d task.Doc) (any, error) { return DocToText(d) }))
-	task.RegisterFunction(dir, "utils.process_docs", task.ProcessDocsFunc(ProcessDocs))
-	task.RegisterFunction(dir, "utils.list_fewshot_samples", task.SamplesFunc(ListFewshotSamples))
-	task.RegisterFunction(dir, "utils.process_results", task.ProcessResultsFunc(ProcessResults))
+	// utils.doc_to_text is the same source as minerva_math/utils.py's:
+	// package minerva_math's registration serves it.
+	for _, h := range []task.Helper{
+		{Function: "process_docs", Fn: task.ProcessDocsFunc(ProcessDocs)},
+		{Function: "list_fewshot_samples", Fn: task.SamplesFunc(ListFewshotSamples)},
+		{Function: "process_results", Fn: task.ProcessResultsFunc(ProcessResults)},
+	} {
+		h.File = "leaderboard/math/utils.py"
+		h.SHA256 = pysource.SHA256Of(Sources, h.File, h.Function)
+		task.RegisterHelper(h)
+	}
 }

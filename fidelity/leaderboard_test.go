@@ -1,0 +1,183 @@
+package fidelity_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"lmeval/fidelity/leaderboard"
+	"lmeval/harness"
+	"lmeval/harness/config"
+	"lmeval/harness/pyval"
+)
+
+// leaderboardExpected is leaderboard/expected.json, written by
+// leaderboard/gen.py from the real lm-eval.
+type leaderboardExpected struct {
+	Requests []struct {
+		Task        string          `json:"task"`
+		DocID       int             `json:"doc_id"`
+		Idx         int             `json:"idx"`
+		RequestType string          `json:"request_type"`
+		Arguments   []any           `json:"arguments"`
+		Answer      json.RawMessage `json:"answer"`
+	} `json:"requests"`
+	Results        map[string]map[string]any `json:"results"`
+	Groups         map[string]map[string]any `json:"groups"`
+	GroupSubtasks  map[string][]string       `json:"group_subtasks"`
+	NShot          map[string]any            `json:"n-shot"`
+	Versions       map[string]any            `json:"versions"`
+	HigherIsBetter map[string]map[string]any `json:"higher_is_better"`
+	Tables         string                    `json:"tables"`
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// tableRows reads markdown tables into rows of trimmed cells (lm-eval's
+// pytablewriter pads columns; the runner's stand-in does not).
+func tableRows(s string) [][]string {
+	var rows [][]string
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "|") || strings.HasPrefix(line, "|--") || strings.HasPrefix(line, "|:-") || strings.Trim(line, "|-: ") == "" {
+			continue
+		}
+		cells := strings.Split(strings.TrimSuffix(strings.TrimPrefix(line, "|"), "|"), "|")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		rows = append(rows, cells)
+	}
+	return rows
+}
+
+// TestLeaderboardEndToEnd runs lm-eval's `leaderboard` group, its YAML
+// unchanged, with --limit 2 over local documents served under the real
+// dataset names, answering with the answers the real lm-eval got
+// (leaderboard/gen.py), and compares the printed tables (tasks and groups,
+// versions, filters, n-shot, metrics, values, stderr) and the results'
+// groups, subtasks, n-shot, versions and higher_is_better with lm-eval's.
+func TestLeaderboardEndToEnd(t *testing.T) {
+	tasksDir, err := filepath.Abs(lmevalTasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tasksDir); err != nil {
+		t.Skip("../shared/lm-eval not present")
+	}
+	var want leaderboardExpected
+	b, err := os.ReadFile(filepath.Join(leaderboard.Dir(), "expected.json"))
+	if err != nil {
+		t.Fatalf("%v (run fidelity/leaderboard/gen.py)", err)
+	}
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	leaderboard.ServeHub(t)
+	var reqs expected
+	for _, r := range want.Requests {
+		reqs.Requests = append(reqs.Requests, struct {
+			DocID       int             `json:"doc_id"`
+			Idx         int             `json:"idx"`
+			RequestType string          `json:"request_type"`
+			Arguments   []any           `json:"arguments"`
+			Answer      json.RawMessage `json:"answer"`
+		}{r.DocID, r.Idx, r.RequestType, r.Arguments, r.Answer})
+	}
+	lm := newReplayLM(t, &reqs)
+	cfg, err := config.Resolve(config.Layer{Source: "test", Flags: true, Values: map[string]any{
+		"model": "dummy", "tasks": []string{"leaderboard"}, "include_path": []string{tasksDir}, "limit": "2",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := harness.Evaluate(context.Background(), cfg, lm, harness.WithWriteOut(io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lm.missing) > 0 {
+		t.Errorf("%d requests lm-eval did not make; first: %s", len(lm.missing), lm.missing[0])
+	}
+	// The value matrices of lm-eval's make_table: the runner's
+	// pytablewriter stand-in prints the cells as they are (str of each),
+	// without the real library's layout, so lmeval's cells are compared
+	// before its own layout (res.Tables(), which the CLI prints).
+	var got [][]string
+	for _, column := range []string{"results", "groups"} {
+		headers, rows := res.TableCells(column, false)
+		got = append(got, headers)
+		for _, row := range rows {
+			cells := make([]string, len(row))
+			for i, c := range row {
+				cells[i] = strings.TrimSpace(pyval.Str(c))
+			}
+			got = append(got, cells)
+		}
+	}
+	wantRows := tableRows(want.Tables)
+	for i := 0; i < max(len(got), len(wantRows)); i++ {
+		var g, w []string
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(wantRows) {
+			w = wantRows[i]
+		}
+		if strings.Join(g, "|") != strings.Join(w, "|") {
+			t.Errorf("table row %d:\n  got    %q\n  lm-eval %q", i, g, w)
+		}
+	}
+
+	data, err := res.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gotJSON leaderboardExpected
+	if err := json.Unmarshal(data, &gotJSON); err != nil {
+		t.Fatal(err)
+	}
+	for name, wg := range want.Groups {
+		gg := gotJSON.Groups[name]
+		for k, wv := range wg {
+			if !sameValue(gg[k], wv) {
+				t.Errorf("groups %s %q: got %v, lm-eval %v", name, k, gg[k], wv)
+			}
+		}
+	}
+	if len(gotJSON.Groups) != len(want.Groups) {
+		t.Errorf("groups %v, lm-eval %v", sortedKeys(gotJSON.Groups), sortedKeys(want.Groups))
+	}
+	for name, ws := range want.GroupSubtasks {
+		if strings.Join(gotJSON.GroupSubtasks[name], ",") != strings.Join(ws, ",") {
+			t.Errorf("group_subtasks %s: got %v, lm-eval %v", name, gotJSON.GroupSubtasks[name], ws)
+		}
+	}
+	for name, w := range want.NShot {
+		if !sameValue(gotJSON.NShot[name], w) {
+			t.Errorf("n-shot %s: got %v, lm-eval %v", name, gotJSON.NShot[name], w)
+		}
+	}
+	for name, w := range want.Versions {
+		if fmt.Sprint(gotJSON.Versions[name]) != fmt.Sprint(w) {
+			t.Errorf("versions %s: got %v, lm-eval %v", name, gotJSON.Versions[name], w)
+		}
+	}
+	for name, w := range want.HigherIsBetter {
+		if fmt.Sprint(gotJSON.HigherIsBetter[name]) != fmt.Sprint(w) {
+			t.Errorf("higher_is_better %s: got %v, lm-eval %v", name, gotJSON.HigherIsBetter[name], w)
+		}
+	}
+}
