@@ -4,8 +4,9 @@ import "lmeval/harness/task"
 
 func init() {
 	const file = "putnam_axiom/utils.py"
+	// doc_to_text is minerva_math's (the same source): ports/minerva_math
+	// registers it for both.
 	for _, h := range []task.Helper{
-		{File: file, Function: "doc_to_text", SHA256: "246741d2641d88c01796392e030b7918944320c09deb669bdd4937b71a25a765", Fn: task.DocFunc(DocToText)},
 		{File: file, Function: "process_docs", SHA256: "4f5defe13ebb901669d7f64407807388dc066bf75a74e8692d1bba3d8a398df7",
 			Fn: task.MapDocs{Fn: ProcessDocs, Columns: []string{"problem", "solution", "answer"}}},
 		{File: file, Function: "process_variations", SHA256: "0e1fbd56705b8565fdf11c4272db01921877100d33856b5089d51fd9e9d2b24d",

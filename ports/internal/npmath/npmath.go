@@ -3,42 +3,15 @@
 // np.sum and np.mean of float64 arrays (pairwise summation).
 package npmath
 
-import "math"
+import (
+	"math"
 
-// pairwise is numpy's pairwise_sum for float64 (PW_BLOCKSIZE 128, eight
-// accumulators).
-func pairwise(a []float64) float64 {
-	n := len(a)
-	switch {
-	case n < 8:
-		res := 0.0
-		for _, x := range a {
-			res += x
-		}
-		return res
-	case n <= 128:
-		var r [8]float64
-		copy(r[:], a[:8])
-		i := 8
-		for ; i < n-n%8; i += 8 {
-			for j := range r {
-				r[j] += a[i+j]
-			}
-		}
-		res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-		for ; i < n; i++ {
-			res += a[i]
-		}
-		return res
-	default:
-		n2 := n / 2
-		n2 -= n2 % 8
-		return pairwise(a[:n2]) + pairwise(a[n2:])
-	}
-}
+	"lmeval/harness/metrics"
+)
 
-// Sum is np.sum of a 1-d float64 array.
-func Sum(a []float64) float64 { return pairwise(a) }
+// Sum is np.sum of a 1-d float64 array (metrics.NumpySum: numpy's
+// pairwise summation).
+func Sum(a []float64) float64 { return metrics.NumpySum(a) }
 
 // Mean is np.mean: NaN for an empty array (numpy warns).
 func Mean(a []float64) float64 {

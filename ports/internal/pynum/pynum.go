@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"lmeval/harness/pyre"
+	"lmeval/harness/pyval"
 )
 
 // ascii gives s with surrounding whitespace removed and every Unicode
@@ -104,60 +105,11 @@ func Int64(s string) (int64, bool) {
 	return n.Int64(), true
 }
 
-// Float is float(s) for a string s; ok is false where Python raises
-// ValueError.
+// Float is float(s) for a string s (pyval.Float); ok is false where
+// Python raises ValueError.
 func Float(s string) (float64, bool) {
-	t, ok := ascii(s)
-	if !ok || t == "" {
-		return 0, false
-	}
-	sign := 1.0
-	body := t
-	if body[0] == '+' || body[0] == '-' {
-		if body[0] == '-' {
-			sign = -1
-		}
-		body = body[1:]
-	}
-	switch strings.ToLower(body) {
-	case "inf", "infinity":
-		return math.Inf(int(sign)), true
-	case "nan":
-		return math.NaN(), true
-	}
-	mant, exp := body, ""
-	if i := strings.IndexAny(body, "eE"); i >= 0 {
-		mant, exp = body[:i], body[i+1:]
-		if exp != "" && (exp[0] == '+' || exp[0] == '-') {
-			exp = exp[1:]
-		}
-		if !digits(exp) {
-			return 0, false
-		}
-	}
-	intPart, frac, hasDot := strings.Cut(mant, ".")
-	switch {
-	case !hasDot:
-		if !digits(intPart) {
-			return 0, false
-		}
-	case intPart == "":
-		if !digits(frac) {
-			return 0, false
-		}
-	default:
-		if !digits(intPart) || frac != "" && !digits(frac) {
-			return 0, false
-		}
-	}
-	f, err := strconv.ParseFloat(strings.ReplaceAll(t, "_", ""), 64)
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return f, true // Python gives inf (or 0) too
-		}
-		return 0, false
-	}
-	return f, true
+	f, err := pyval.Float(s)
+	return f, err == nil
 }
 
 // IntString is str(int(f)) for a finite float whose value is an integer
