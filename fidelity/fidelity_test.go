@@ -33,6 +33,10 @@ type refCase struct {
 	Answers    []string          `json:"answers"`
 	YAML       string            `json:"yaml"`
 	Alone      bool              `json:"alone"`
+	// KnownDiff, when set, is a difference from lm-eval that is known and
+	// reported (or a task lmeval cannot run yet): the case is skipped with
+	// this reason, so the list stays visible in `go test -v`.
+	KnownDiff string `json:"known_diff"`
 }
 
 // expected is what gen.py wrote for a case from the real lm-eval.
@@ -119,6 +123,9 @@ func wrapperYAML(tasksDir, dataDir string, c refCase) string {
 }
 
 func runCase(t *testing.T, tasksDir, fam string, c refCase) {
+	if c.KnownDiff != "" {
+		t.Skip("known difference: " + c.KnownDiff)
+	}
 	var want expected
 	b, err := os.ReadFile(filepath.Join("testdata", fam, "expected", c.Task+".json"))
 	if err != nil {
@@ -162,17 +169,20 @@ func runCase(t *testing.T, tasksDir, fam string, c refCase) {
 // against lm-eval's, through the samples' arguments.
 func compareRequests(t *testing.T, want *expected, got []*results.Sample) {
 	t.Helper()
-	// lm-eval sends an instance with repeats: n as n requests (the same
-	// doc_id, idx, type and arguments); a sample records its arguments once.
+	// The dump has one line per repeat of a request (repeats: N); lmeval's
+	// sample lists the request once. (A class task's requests can share
+	// an idx: squadv2's generation and log-likelihood are both 0.)
+	type reqKey struct {
+		doc, idx int
+		typ      string
+	}
 	wantBy := map[int][]any{}
-	seen := map[string]bool{}
+	seen := map[reqKey]bool{}
 	for _, r := range want.Requests {
-		k, _ := json.Marshal([]any{r.DocID, r.Idx, r.RequestType, r.Arguments})
-		if seen[string(k)] {
-			continue
+		if k := (reqKey{r.DocID, r.Idx, r.RequestType}); !seen[k] {
+			seen[k] = true
+			wantBy[r.DocID] = append(wantBy[r.DocID], r.Arguments)
 		}
-		seen[string(k)] = true
-		wantBy[r.DocID] = append(wantBy[r.DocID], r.Arguments)
 	}
 	gotBy := map[int][]any{}
 	for _, s := range got {

@@ -100,30 +100,32 @@ def run_ref(lmeval, tmp, names, num_fewshot, extra, classes=False):
     if num_fewshot is not None:
         cmd += ["--num_fewshot", str(num_fewshot)]
     env = dict(os.environ)
-    # dscache: datasets' map cache; stubs: Hugging Face evaluate's metrics
-    # (not in Debian), for hf_evaluate metric_list entries.
-    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "ports", "testdata", "dscache"),
-                                         os.path.join(HERE, "stubs"), env.get("PYTHONPATH", "")])
+    # pysetup: datasets' map cache and ifeval's setup; stubs: Hugging Face
+    # evaluate's metrics (not in Debian), for hf_evaluate metric_list
+    # entries; pystubs: modules absent here that some helper files import
+    # (and the metrics evaluate.load gives the class tasks).
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(HERE, "pysetup"), os.path.join(HERE, "stubs"),
+                                         os.path.join(HERE, "pystubs"), env.get("PYTHONPATH", "")])
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if p.returncode != 0:
         raise SystemExit(f"{','.join(names)}: lm-eval failed:\n{p.stderr[-3000:]}")
     return json.load(open(out))
 
 
-def run_cases(lmeval, family, cases):
-    """Runs cases (same num_fewshot) in two passes of lm-eval: the requests
-    with constant answers, then the metrics with this script's answers
-    replayed (run_ref.py --replay)."""
+def run_cases(lmeval, cases):
+    """Runs cases (same num_fewshot; (family, case) pairs, of one family or
+    several) in two passes of lm-eval: the requests with constant answers,
+    then the metrics with this script's answers replayed (run_ref.py
+    --replay)."""
     tasks_dir = os.path.join(lmeval, "lm_eval", "tasks")
-    fam_dir = os.path.join(HERE, "testdata", family)
-    names = [c["task"] for c in cases]
-    by_name = {c["task"]: c for c in cases}
-    nf = cases[0].get("num_fewshot")
-    classes = any(is_class_task(tasks_dir, c) for c in cases)
+    names = [c["task"] for _, c in cases]
+    by_name = {c["task"]: c for _, c in cases}
+    nf = cases[0][1].get("num_fewshot")
+    classes = any(is_class_task(tasks_dir, c) for _, c in cases)
     with tempfile.TemporaryDirectory() as tmp:
-        for c in cases:
+        for fam, c in cases:
             open(os.path.join(tmp, c["task"] + ".yaml"), "w").write(
-                wrapper(c, tasks_dir, os.path.join(fam_dir, "data")))
+                wrapper(c, tasks_dir, os.path.join(HERE, "testdata", fam, "data")))
         reqs = os.path.join(tmp, "reqs.jsonl")
         run_ref(lmeval, tmp, names, nf, ["--dump-requests", reqs], classes)
         requests = {n: [] for n in names}
@@ -174,24 +176,27 @@ def main():
     lmeval = os.path.abspath(args[0])
     families = args[1:] or sorted(d for d in os.listdir(os.path.join(HERE, "testdata"))
                                   if os.path.isfile(os.path.join(HERE, "testdata", d, "cases.json")))
+    # One lm-eval run per num_fewshot over all the families named (and per
+    # case marked "alone": one that draws from Python's global random, whose
+    # state depends on the other tasks built in the same run).
+    runs = {}
+    fam_of = {}
     for fam in families:
         cases = json.load(open(os.path.join(HERE, "testdata", fam, "cases.json")))
-        exp = os.path.join(HERE, "testdata", fam, "expected")
-        os.makedirs(exp, exist_ok=True)
-        cases = [c for c in cases if not only or c["task"] in only]
-        # One lm-eval run per num_fewshot (and per case marked "alone": one
-        # that draws from Python's global random, whose state depends on
-        # the other tasks built in the same run).
-        runs = {}
+        os.makedirs(os.path.join(HERE, "testdata", fam, "expected"), exist_ok=True)
         for c in cases:
+            if only and c["task"] not in only:
+                continue
+            fam_of[c["task"]] = fam
             key = ("alone", c["task"]) if c.get("alone") else ("n", c.get("num_fewshot"))
-            runs.setdefault(key, []).append(c)
-        for group in runs.values():
-            for name, data in run_cases(lmeval, fam, group).items():
-                with open(os.path.join(exp, name + ".json"), "w", encoding="utf-8") as f:
-                    json.dump(data, f, indent=1, ensure_ascii=False)
-                    f.write("\n")
-                print(f"{fam}/{name}: {len(data['requests'])} requests, {len(data['samples'])} samples")
+            runs.setdefault(key, []).append((fam, c))
+    for group in runs.values():
+        for name, data in run_cases(lmeval, group).items():
+            fam = fam_of[name]
+            with open(os.path.join(HERE, "testdata", fam, "expected", name + ".json"), "w", encoding="utf-8") as f:
+                json.dump(data, f, indent=1, ensure_ascii=False)
+                f.write("\n")
+            print(f"{fam}/{name}: {len(data['requests'])} requests, {len(data['samples'])} samples", flush=True)
 
 if __name__ == "__main__":
     main()

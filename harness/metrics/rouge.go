@@ -119,11 +119,28 @@ func lcsIndices(ref, can []string) []int {
 
 // rougeSents splits a summary into sentences at newlines (rougeLsum
 // without split_summaries), tokenised, empty lines dropped.
-func rougeSents(text string) [][]string {
+func rougeSents(text string, tokenize func(string) []string) [][]string {
 	var out [][]string
 	for _, s := range strings.Split(text, "\n") {
 		if s != "" {
-			out = append(out, RougeTokenize(s))
+			out = append(out, tokenize(s))
+		}
+	}
+	return out
+}
+
+// RougeTokenizeStem is rouge_score's tokenizer with use_stemmer=True:
+// RougeTokenize's tokens, those longer than 3 characters stemmed (stem is
+// NLTK's PorterStemmer().stem).
+func RougeTokenizeStem(text string, stem func(string) string) []string {
+	text = rougeNonAlnum.ReplaceAllString(pyre.Lower(text), " ")
+	var out []string
+	for _, t := range strings.FieldsFunc(text, pyre.IsSpace) {
+		if len([]rune(t)) > 3 {
+			t = stem(t)
+		}
+		if rougeValid.MatchString(t) {
+			out = append(out, t)
 		}
 	}
 	return out
@@ -134,7 +151,13 @@ func rougeSents(text string) [][]string {
 // sentence with the prediction's sentences, each token counted at most as
 // often as it occurs on both sides.
 func RougeLsum(target, pred string) RougeScore {
-	ref, can := rougeSents(target), rougeSents(pred)
+	return RougeLsumTokenized(target, pred, RougeTokenize)
+}
+
+// RougeLsumTokenized is RougeLsum with another tokenizer (a RougeScorer
+// with use_stemmer=True: RougeTokenizeStem).
+func RougeLsumTokenized(target, pred string, tokenize func(string) []string) RougeScore {
+	ref, can := rougeSents(target, tokenize), rougeSents(pred, tokenize)
 	if len(ref) == 0 || len(can) == 0 {
 		return RougeScore{}
 	}

@@ -42,12 +42,11 @@ type (
 	// CustomDatasetFunc is custom_dataset: it returns the documents of
 	// every split from the task's dataset_kwargs merged with its metadata.
 	CustomDatasetFunc func(kwargs map[string]any) (map[string][]Doc, error)
-	// CustomDatasetLoaderFunc is a custom_dataset that reads a dataset
-	// (a Hub repository's files) through the run's document loader, so
-	// that it honours the run's cache, token and offline settings. load
-	// is nil where documents are not to be loaded (validate --no_docs):
-	// the function then returns an error wrapping ErrNotLocal.
-	CustomDatasetLoaderFunc func(ctx context.Context, load DocLoader, kwargs map[string]any) (map[string][]Doc, error)
+	// CustomDatasetLoaderFunc is a custom_dataset that loads documents
+	// itself (datasets.load_dataset in Python): it gets the build's
+	// document loader, nil when documents are not to be loaded (validate
+	// --no_docs), when it should return an error wrapping ErrNotLocal.
+	CustomDatasetLoaderFunc func(ctx context.Context, kwargs map[string]any, load DocLoader) (map[string][]Doc, error)
 )
 
 // Unavailable is registered for a helper lmeval cannot run at all (it

@@ -548,3 +548,4 @@ func TestSampleIncludedTags(t *testing.T) {
 		}
 	}
 }
+

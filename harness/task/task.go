@@ -385,18 +385,17 @@ func (t *Task) loadSplit(ctx context.Context, opts BuildOptions, split string) (
 			for k, v := range c.Metadata {
 				kw[k] = v
 			}
-			fn, ok := c.CustomDataset.Fn.(CustomDatasetFunc)
-			if lf, isLoader := c.CustomDataset.Fn.(CustomDatasetLoaderFunc); isLoader {
-				fn, ok = func(kw map[string]any) (map[string][]Doc, error) { return lf(ctx, opts.Loader, kw) }, true
+			switch fn := c.CustomDataset.Fn.(type) {
+			case CustomDatasetFunc:
+				t.dataset, err = fn(kw)
+			case func(map[string]any) (map[string][]Doc, error):
+				t.dataset, err = fn(kw)
+			case CustomDatasetLoaderFunc:
+				t.dataset, err = fn(ctx, kw, opts.Loader)
+			default:
+				return nil, fmt.Errorf("custom_dataset %s: registered %T, want task.CustomDatasetFunc", c.CustomDataset.Name, c.CustomDataset.Fn)
 			}
-			if !ok {
-				f2, ok2 := c.CustomDataset.Fn.(func(map[string]any) (map[string][]Doc, error))
-				if !ok2 {
-					return nil, fmt.Errorf("custom_dataset %s: registered %T, want task.CustomDatasetFunc", c.CustomDataset.Name, c.CustomDataset.Fn)
-				}
-				fn = f2
-			}
-			if t.dataset, err = fn(kw); err != nil {
+			if err != nil {
 				return nil, fmt.Errorf("custom_dataset %s: %w", c.CustomDataset.Name, err)
 			}
 		}

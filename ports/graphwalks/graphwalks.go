@@ -17,7 +17,7 @@ import (
 
 // LoadDataset is load_dataset: datasets.load_dataset("openai/graphwalks",
 // data_files=data_file, split="train"), through the run's document loader.
-func LoadDataset(ctx context.Context, load task.DocLoader, kwargs map[string]any) (map[string][]task.Doc, error) {
+func LoadDataset(ctx context.Context, kwargs map[string]any, load task.DocLoader) (map[string][]task.Doc, error) {
 	file, _ := kwargs["data_file"].(string)
 	if file == "" {
 		return nil, errors.New("data_file must be specified in dataset_kwargs")

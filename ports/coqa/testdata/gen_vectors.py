@@ -2,7 +2,7 @@
 """Vectors for ports/coqa from lm-eval's own coqa/utils.py.
 
 usage (from the repository root):
-  PYTHONPATH=ports/internal/vectest:ports/internal/vectest/stubs:../shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
+  PYTHONPATH=ports/internal/vectest:fidelity/pystubs:../shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
     /usr/bin/python3 ports/coqa/testdata/gen_vectors.py ../shared/lm-eval/lm_eval/tasks
 """
 import vectest

@@ -2,10 +2,11 @@
 """Vectors for ports/groundcocoa from lm-eval's own groundcocoa/utils.py.
 
 usage (from the repository root):
-  PYTHONPATH=ports/internal/vectest:ports/internal/vectest/stubs:../shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
+  PYTHONPATH=ports/internal/vectest:fidelity/pystubs:../shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
     /usr/bin/python3 ports/groundcocoa/testdata/gen_vectors.py ../shared/lm-eval/lm_eval/tasks
 """
-import datasets  # stubs/sitecustomize.py gives the stand-in Dataset.from_pandas
+import datasets
+import datasets_ext  # noqa: F401  (fidelity/pystubs: Dataset.from_pandas for the stand-in datasets)
 import vectest
 
 V = vectest.Vectors("groundcocoa/utils.py")

@@ -1,7 +1,7 @@
-// Package pynum parses numbers from text as Python's int(str) and
-// float(str) do: surrounding whitespace (str.isspace), any Unicode decimal
-// digits, single underscores between digits, and for float the inf,
-// infinity and nan spellings in any case.
+// Package pynum parses numbers as Python's int(str) and float(str) do:
+// surrounding whitespace (str.strip's set), a sign, any Unicode decimal
+// digits, single underscores between digits, and for float the
+// exponent, inf, infinity and nan spellings.
 package pynum
 
 import (
@@ -12,117 +12,139 @@ import (
 	"unicode"
 
 	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
 )
 
-// ascii gives s with surrounding whitespace removed and every Unicode
-// decimal digit made its ASCII digit (what CPython does before parsing);
-// ok is false when another non-ASCII character remains.
-func ascii(s string) (string, bool) {
-	s = strings.TrimFunc(s, pyre.IsSpace)
+// digitValue is the value of a Unicode decimal digit (category Nd), -1
+// for other characters.
+func digitValue(r rune) int {
+	if r >= '0' && r <= '9' {
+		return int(r - '0')
+	}
+	for _, t := range unicode.Nd.R16 {
+		if r <= 0xFFFF && uint16(r) >= t.Lo && uint16(r) <= t.Hi {
+			return int(uint16(r)-t.Lo) % 10
+		}
+	}
+	for _, t := range unicode.Nd.R32 {
+		if uint32(r) >= t.Lo && uint32(r) <= t.Hi {
+			return int(uint32(r)-t.Lo) % 10
+		}
+	}
+	return -1
+}
+
+// digits turns a digitpart (digits with single underscores between them)
+// into ASCII digits; ok is false for anything else or an empty part.
+func digits(s []rune) (string, bool) {
+	if len(s) == 0 {
+		return "", false
+	}
 	var b strings.Builder
+	prevUnderscore := true
 	for _, r := range s {
-		switch {
-		case r < 0x80:
-			b.WriteRune(r)
-		case unicode.Is(unicode.Nd, r):
-			b.WriteByte(byte('0' + digitValue(r)))
-		default:
+		if r == '_' {
+			if prevUnderscore {
+				return "", false
+			}
+			prevUnderscore = true
+			continue
+		}
+		v := digitValue(r)
+		if v < 0 {
 			return "", false
 		}
+		b.WriteByte(byte('0' + v))
+		prevUnderscore = false
+	}
+	if prevUnderscore {
+		return "", false
 	}
 	return b.String(), true
 }
 
-// digitValue is the value of a Unicode decimal digit: Nd characters come
-// in runs of ten, 0 to 9.
-func digitValue(r rune) int {
-	for _, t := range unicode.Nd.R16 {
-		if r >= rune(t.Lo) && r <= rune(t.Hi) {
-			return int(r-rune(t.Lo)) % 10
-		}
+func sign(s []rune) (neg bool, rest []rune) {
+	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+		return s[0] == '-', s[1:]
 	}
-	for _, t := range unicode.Nd.R32 {
-		if r >= rune(t.Lo) && r <= rune(t.Hi) {
-			return int(r-rune(t.Lo)) % 10
-		}
-	}
-	return 0
+	return false, s
 }
 
-// digits reports whether s is one or more ASCII digits with single
-// underscores between them.
-func digits(s string) bool {
-	if s == "" || s[0] == '_' || s[len(s)-1] == '_' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '_' {
-			if s[i+1] == '_' {
-				return false
-			}
-			continue
-		}
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// Int is int(s) for a string s (base 10); ok is false where Python
-// raises ValueError.
+// Int is int(s): ok is false where Python raises ValueError.
 func Int(s string) (*big.Int, bool) {
-	t, ok := ascii(s)
+	neg, r := sign([]rune(pyre.Strip(s)))
+	d, ok := digits(r)
 	if !ok {
 		return nil, false
 	}
-	neg := false
-	if t != "" && (t[0] == '+' || t[0] == '-') {
-		neg = t[0] == '-'
-		t = t[1:]
-	}
-	if !digits(t) {
-		return nil, false
-	}
-	n, ok := new(big.Int).SetString(strings.ReplaceAll(t, "_", ""), 10)
-	if !ok {
-		return nil, false
-	}
+	v, _ := new(big.Int).SetString(d, 10)
 	if neg {
-		n.Neg(n)
+		v.Neg(v)
 	}
-	return n, true
+	return v, true
 }
 
-// Int64 is Int for values that fit an int64 (ok is false otherwise too).
-func Int64(s string) (int64, bool) {
-	n, ok := Int(s)
-	if !ok || !n.IsInt64() {
+// Float is float(s): ok is false where Python raises ValueError.
+func Float(s string) (float64, bool) {
+	neg, r := sign([]rune(pyre.Strip(s)))
+	low := strings.ToLower(string(r))
+	switch low {
+	case "inf", "infinity":
+		if neg {
+			return math.Inf(-1), true
+		}
+		return math.Inf(1), true
+	case "nan":
+		return math.NaN(), true
+	}
+	mant, exp := r, []rune(nil)
+	for i, c := range r {
+		if c == 'e' || c == 'E' {
+			mant, exp = r[:i], r[i+1:]
+			break
+		}
+	}
+	intPart, frac := mant, []rune(nil)
+	hasDot := false
+	for i, c := range mant {
+		if c == '.' {
+			intPart, frac, hasDot = mant[:i], mant[i+1:], true
+			break
+		}
+	}
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	ip, okI := digits(intPart)
+	fp, okF := digits(frac)
+	switch {
+	case !hasDot && okI:
+		b.WriteString(ip)
+	case hasDot && okI && (okF || len(frac) == 0):
+		b.WriteString(ip + "." + fp)
+	case hasDot && len(intPart) == 0 && okF:
+		b.WriteString("." + fp)
+	default:
 		return 0, false
 	}
-	return n.Int64(), true
-}
-
-// Float is float(s) for a string s (pyval.Float); ok is false where
-// Python raises ValueError.
-func Float(s string) (float64, bool) {
-	f, err := pyval.Float(s)
-	return f, err == nil
-}
-
-// IntString is str(int(f)) for a finite float whose value is an integer
-// (float.is_integer()): its exact decimal digits.
-func IntString(f float64) string {
-	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
-		return strconv.FormatInt(int64(f), 10)
+	if exp != nil {
+		eneg, er := sign(exp)
+		ed, ok := digits(er)
+		if !ok {
+			return 0, false
+		}
+		b.WriteByte('e')
+		if eneg {
+			b.WriteByte('-')
+		}
+		b.WriteString(ed)
 	}
-	i, _ := new(big.Float).SetFloat64(f).Int(nil)
-	return i.String()
-}
-
-// IsInteger is float.is_integer().
-func IsInteger(f float64) bool {
-	return !math.IsInf(f, 0) && !math.IsNaN(f) && f == math.Trunc(f)
+	f, err := strconv.ParseFloat(b.String(), 64)
+	if err != nil {
+		if ne, isNum := err.(*strconv.NumError); isNum && ne.Err == strconv.ErrRange {
+			return f, true // Python overflows to inf and underflows to 0 too
+		}
+		return 0, false
+	}
+	return f, true
 }

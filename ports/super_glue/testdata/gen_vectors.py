@@ -2,10 +2,10 @@
 """Vectors for ports/super_glue from lm-eval's own super_glue helpers.
 
 usage (from the repository root):
-  PYTHONPATH=ports/internal/vectest:ports/internal/vectest/stubs:../shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
+  PYTHONPATH=ports/internal/vectest:fidelity/pystubs:../shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
     /usr/bin/python3 ports/super_glue/testdata/gen_vectors.py ../shared/lm-eval/lm_eval/tasks
 
-(ports/internal/vectest/stubs has transformers' squad_metrics, which
+(fidelity/pystubs has a stand-in for transformers' squad_metrics, which
 record/util.py imports.)
 """
 import datasets

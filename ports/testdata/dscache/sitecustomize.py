@@ -6,20 +6,16 @@ same rows returns the cached rows without running the function. lm-eval
 calls a task's process_docs several times (few-shot docs, evaluation docs,
 requests, scoring); with a fresh cache every call returns the first one's
 result. Helpers that draw random numbers in map (gpqa's shuffles) depend on
-this, so gen_requests.py runs lm-eval with this cache in place.
+this, so fidelity/gen.py runs lm-eval with this cache in place
+(fidelity/pysetup/sitecustomize.py loads this file).
 
 The fingerprint covers what the function closes over (datasets hashes the
 function with its closure): qasper's process_docs_bool and
 process_docs_freeform map the same inner function over the same rows, with
 a different set_answer_type, and must not share results. A captured
 function counts by its code.
-
-A sitecustomize.py further on sys.path (ports/internal/vectest/stubs) is
-run too: Python imports only the first.
 """
 import json
-import os
-import sys
 
 import datasets
 
@@ -52,10 +48,3 @@ def _map(self, function=None, *args, **kwargs):
 
 
 datasets.Dataset.map = _map
-
-_here = os.path.dirname(os.path.abspath(__file__))
-for _p in sys.path:
-    _f = os.path.join(_p, "sitecustomize.py")
-    if _p and os.path.abspath(_p) != _here and os.path.isfile(_f) and not _f.startswith("/usr/lib/"):
-        exec(compile(open(_f, encoding="utf-8").read(), _f, "exec"), {"__name__": "sitecustomize_next", "__file__": _f})
-        break

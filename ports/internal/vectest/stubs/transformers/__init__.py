@@ -1,1 +1,0 @@
-__version__ = "0+lmeval.vectest.stub"  # lm_eval.loggers reads it
