@@ -391,6 +391,11 @@ func (tr *taskRun) prepare(predictOnly bool) error {
 				}
 				tr.metricFns[s.Name] = evaluateFunc(*s.Evaluate)
 			}
+			// a function metric named like a registered one (t5_utils.f1)
+			// is the function, not the registered metric
+			if _, fn := tr.metricFns[tr.specs[i].Name]; fn && tr.specs[i].Doc == nil {
+				tr.specs[i].Registered = false
+			}
 		}
 		tr.native = c.ProcessResults != nil
 	}

@@ -434,6 +434,12 @@ func pyValue(v any) any {
 			probs[i] = p
 		}
 		return []any{x.Gold, probs}
+	case metrics.Likelihood:
+		lls := make([]any, len(x.LogLiks))
+		for i, l := range x.LogLiks {
+			lls[i] = l
+		}
+		return []any{x.Gold, lls}
 	case metrics.RefPred:
 		refs := make([]any, len(x.Refs))
 		for i, r := range x.Refs {

@@ -1,6 +1,7 @@
-"""The two Dataset methods lm-eval's _SCROLLSTask uses that
-lm-eval-runner's datasets stand-in lacks: flatten_indices (a no-op for a
-list of rows) and add_column (a new last column)."""
+"""Dataset methods lm-eval's helpers use that lm-eval-runner's datasets
+stand-in lacks: flatten_indices (a no-op for a list of rows) and add_column
+(a new last column), which _SCROLLSTask uses, and from_pandas (the frame's
+rows), groundcocoa's process_docs."""
 import datasets
 
 
@@ -17,3 +18,11 @@ def _add_column(self, name, column, *args, **kwargs):
 
 datasets.Dataset.flatten_indices = _flatten_indices
 datasets.Dataset.add_column = _add_column
+
+
+def _from_pandas(cls, df, *args, **kwargs):
+    return cls(df.to_dict("records"), columns=list(df.columns))
+
+
+if not hasattr(datasets.Dataset, "from_pandas"):
+    datasets.Dataset.from_pandas = classmethod(_from_pandas)

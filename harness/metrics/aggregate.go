@@ -3,6 +3,7 @@ package metrics
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"sync"
 )
@@ -18,6 +19,12 @@ type (
 	Brier struct {
 		Gold  int
 		Probs []float64
+	}
+	// Likelihood is (gold, the choices' log-likelihoods): lm-eval's
+	// likelihood metric of a multiple-choice document.
+	Likelihood struct {
+		Gold    int
+		LogLiks []float64
 	}
 	// RefPred is (references, prediction) for corpus BLEU, chrF and TER.
 	RefPred struct {
@@ -102,6 +109,18 @@ func Float(v any) (float64, error) {
 			return 1, nil
 		}
 		return 0, nil
+	}
+	// a port's own number types (numpy's bool_ printing as Python's str)
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Bool:
+		if rv.Bool() {
+			return 1, nil
+		}
+		return 0, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(rv.Int()), nil
+	case reflect.Float32, reflect.Float64:
+		return rv.Float(), nil
 	}
 	return 0, fmt.Errorf("want a number, got %T", v)
 }

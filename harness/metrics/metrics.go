@@ -238,11 +238,16 @@ func init() {
 			Doc: byType("acc_norm", mc(mcAccNorm))},
 		{Name: "acc_bytes", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{MultipleChoice}, Rank: 5,
 			Doc: byType("acc_bytes", mc(mcAccBytes))},
-		{Name: "acc_mutual_info", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{MultipleChoice}, Rank: 8,
+		{Name: "acc_mutual_info", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{MultipleChoice}, Rank: 9,
 			Doc: byType("acc_mutual_info", mc(mcMutualInfo))},
 		{Name: "acc_all", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{Loglikelihood}},
 		{Name: "brier_score", Aggregation: "brier_score", OutputTypes: []string{MultipleChoice}, Rank: 7,
 			Doc: byType("brier_score", mc(mcBrier))},
+		// (gold, the choices' log-likelihoods), for a task's own
+		// aggregation (lm-eval registers it with mean, which such items
+		// cannot have).
+		{Name: "likelihood", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{MultipleChoice}, Rank: 8,
+			Doc: byType("likelihood", mc(mcLikelihood))},
 		{Name: "exact_match", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{GenerateUntil, MultipleChoice}, Rank: 6,
 			Doc: byType("exact_match", map[string]DocFunc{MultipleChoice: exactMatch, GenerateUntil: exactMatch})},
 		{Name: "perplexity", Aggregation: "perplexity", OutputTypes: []string{Loglikelihood},

@@ -185,6 +185,9 @@ func score(specs []Spec, d *DocResult) (map[string]any, error) {
 		}
 		fn := s.Doc
 		if fn == nil {
+			if !s.Registered {
+				continue // the task's own function gives its values
+			}
 			m, ok := Lookup(s.Name)
 			if !ok || m.Doc == nil {
 				continue
@@ -229,6 +232,10 @@ func mcAccBytes(_ Spec, d *DocResult) (any, error) { return d.hit(d.mcPreds().by
 
 func mcPair(_ Spec, d *DocResult) (any, error) {
 	return Pair{Gold: d.MC.Gold[0], Pred: d.mcPreds().raw}, nil
+}
+
+func mcLikelihood(_ Spec, d *DocResult) (any, error) {
+	return Likelihood{Gold: d.MC.Gold[0], LogLiks: append([]float64(nil), d.MC.LogLiks...)}, nil
 }
 
 func mcBrier(_ Spec, d *DocResult) (any, error) {

@@ -1,0 +1,9 @@
+package aime
+
+import "lmeval/harness/task"
+
+func init() {
+	task.RegisterHelper(task.Helper{File: "aime/utils.py", Function: "process_results",
+		SHA256: "9de1e884abd9fae04868cdc4c98e73f759f1451217e075b19c0927acf162ad21",
+		Fn:     task.ProcessResultsFunc(ProcessResults)})
+}

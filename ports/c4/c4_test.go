@@ -1,0 +1,12 @@
+package c4_test
+
+import (
+	"testing"
+
+	_ "lmeval/ports/c4"
+	"lmeval/ports/internal/vectest"
+)
+
+// TestVectors replays calls of lm-eval's own functions
+// (testdata/gen_vectors.py) through the registered ports.
+func TestVectors(t *testing.T) { vectest.Run(t, "testdata/vectors.json") }

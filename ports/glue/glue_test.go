@@ -1,0 +1,12 @@
+package glue_test
+
+import (
+	"testing"
+
+	_ "lmeval/ports/glue"
+	"lmeval/ports/internal/vectest"
+)
+
+// TestVectors replays calls of lm-eval's own functions
+// (testdata/gen_vectors.py) through the registered ports.
+func TestVectors(t *testing.T) { vectest.Run(t, "testdata/vectors.json") }

@@ -1,0 +1,12 @@
+package super_glue_test
+
+import (
+	"testing"
+
+	"lmeval/ports/internal/vectest"
+	_ "lmeval/ports/super_glue"
+)
+
+// TestVectors replays calls of lm-eval's own super_glue functions
+// (testdata/gen_vectors.py) through the registered ports.
+func TestVectors(t *testing.T) { vectest.Run(t, "testdata/vectors.json") }
