@@ -6,6 +6,7 @@ package all
 import (
 	_ "lmeval/ports/bbh"
 	_ "lmeval/ports/bigbench"
+	_ "lmeval/ports/crows_pairs"
 	_ "lmeval/ports/cruxeval"
 	_ "lmeval/ports/drop"
 	_ "lmeval/ports/f1score"
@@ -27,6 +28,12 @@ import (
 	_ "lmeval/ports/mmlu_pro"
 	_ "lmeval/ports/mmlu_prox"
 	_ "lmeval/ports/openai_mmmlu"
+	_ "lmeval/ports/paloma"
+	_ "lmeval/ports/pubmedqa"
 	_ "lmeval/ports/race"
+	_ "lmeval/ports/toxigen"
+	_ "lmeval/ports/webqs"
+	_ "lmeval/ports/winogender"
+	_ "lmeval/ports/wsc273"
 	_ "lmeval/ports/xcopa"
 )

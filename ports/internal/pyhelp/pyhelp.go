@@ -1,0 +1,195 @@
+// Package pyhelp holds the small pieces of Python semantics that several
+// ports of lm-eval's task helpers share: reading the answers a
+// process_results receives, documents' fields with Python's KeyError and
+// TypeError, and datasets' filter.
+package pyhelp
+
+import (
+	"fmt"
+	"strings"
+
+	"lmeval/harness/model"
+	"lmeval/harness/pyval"
+	"lmeval/harness/task"
+)
+
+// LogLik is one answer's log-likelihood: the first element of a
+// loglikelihood request's (ll, is_greedy), or a loglikelihood_rolling
+// request's float.
+func LogLik(r any) (float64, error) {
+	switch x := r.(type) {
+	case model.LoglikelihoodResult:
+		return x.LogProb, nil
+	case *model.LoglikelihoodResult:
+		return x.LogProb, nil
+	case model.RollingResult:
+		return x.LogProb, nil
+	case *model.RollingResult:
+		return x.LogProb, nil
+	case float64:
+		return x, nil
+	}
+	return 0, fmt.Errorf("result is %T, want a log-likelihood", r)
+}
+
+// LogLiks is `lls, _ = zip(*results)`: the log-likelihoods of a
+// multiple-choice document's answers.
+func LogLiks(results []any) ([]float64, error) {
+	out := make([]float64, len(results))
+	for i, r := range results {
+		x, ok := r.(model.LoglikelihoodResult)
+		if !ok {
+			if p, isPtr := r.(*model.LoglikelihoodResult); isPtr {
+				x, ok = *p, true
+			}
+		}
+		if !ok {
+			return nil, fmt.Errorf("result %d is %T, want a (log-likelihood, is_greedy) pair", i, r)
+		}
+		out[i] = x.LogProb
+	}
+	return out, nil
+}
+
+// Argmax is np.argmax: the first index of the largest value (NaN, as
+// numpy has it, wins at its first occurrence).
+func Argmax(xs []float64) int {
+	best := 0
+	for i, x := range xs {
+		if x != x { // NaN
+			return i
+		}
+		if x > xs[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// Field is doc[key], a KeyError when the document has none.
+func Field(doc task.Doc, key string) (any, error) {
+	v, ok := doc[key]
+	if !ok {
+		return nil, fmt.Errorf("KeyError: %s", pyval.Repr(key))
+	}
+	return v, nil
+}
+
+// Str is doc[key] where the helper uses it as a str (its methods, or
+// concatenation): a TypeError for another type.
+func Str(doc task.Doc, key string) (string, error) {
+	v, err := Field(doc, key)
+	if err != nil {
+		return "", err
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("%s is %s, not str", pyval.Repr(key), TypeName(v))
+	}
+	return s, nil
+}
+
+// TypeName is Python's type(v).__name__ for a JSON-like value.
+func TypeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "NoneType"
+	case string:
+		return "str"
+	case bool:
+		return "bool"
+	case int, int64, int32:
+		return "int"
+	case float64, float32:
+		return "float"
+	case []any:
+		return "list"
+	case map[string]any:
+		return "dict"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// Filter is datasets' Dataset.filter(pred): the documents pred keeps, in
+// order; pred's error stops it.
+func Filter(docs []task.Doc, pred func(task.Doc) (bool, error)) ([]task.Doc, error) {
+	out := make([]task.Doc, 0, len(docs))
+	for _, d := range docs {
+		keep, err := pred(d)
+		if err != nil {
+			return nil, err
+		}
+		if keep {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// JoinStrs is sep.join(v): v's items (a str's characters) must be strs.
+func JoinStrs(sep string, v any) (string, error) {
+	switch x := v.(type) {
+	case string:
+		rs := []rune(x)
+		parts := make([]string, len(rs))
+		for i, r := range rs {
+			parts[i] = string(r)
+		}
+		return strings.Join(parts, sep), nil
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				return "", fmt.Errorf("TypeError: sequence item %d: expected str instance, %s found", i, TypeName(e))
+			}
+			parts[i] = s
+		}
+		return strings.Join(parts, sep), nil
+	case []string:
+		return strings.Join(x, sep), nil
+	}
+	return "", fmt.Errorf("TypeError: can only join an iterable, not %s", TypeName(v))
+}
+
+// Number is a JSON-like number (or bool, Python's int subclass) as a
+// float64.
+func Number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
+
+// Int is a JSON-like integer (or bool) as an int; a float is not one
+// (Python's str indexing rejects it).
+func Int(v any) (int, bool) {
+	switch x := v.(type) {
+	case int:
+		return x, true
+	case int64:
+		return int(x), true
+	case int32:
+		return int(x), true
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
