@@ -6,6 +6,7 @@ package all
 import (
 	_ "lmeval/ports/bbh"
 	_ "lmeval/ports/bigbench"
+	_ "lmeval/ports/code_x_glue"
 	_ "lmeval/ports/crows_pairs"
 	_ "lmeval/ports/cruxeval"
 	_ "lmeval/ports/drop"
@@ -24,6 +25,7 @@ import (
 	_ "lmeval/ports/logiqa2"
 	_ "lmeval/ports/mathqa"
 	_ "lmeval/ports/mbpp"
+	_ "lmeval/ports/med_text_classification"
 	_ "lmeval/ports/minerva_math"
 	_ "lmeval/ports/mmlu_pro"
 	_ "lmeval/ports/mmlu_prox"

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"lmeval/harness/model"
+	"lmeval/harness/pyre"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
 )
@@ -192,4 +193,50 @@ func Int(v any) (int, bool) {
 		return 0, true
 	}
 	return 0, false
+}
+
+// PyInt is Python's int(v) for a JSON-like value: an int as it is, a
+// float truncated, a bool 0 or 1, a str parsed as int() parses it
+// (surrounding whitespace, a sign, underscores between digits).
+func PyInt(v any) (int, error) {
+	switch x := v.(type) {
+	case float64:
+		if x != x || x > 9.2e18 || x < -9.2e18 {
+			return 0, fmt.Errorf("ValueError: cannot convert float %s to integer", pyval.Repr(x))
+		}
+		return int(x), nil
+	case string:
+		s := strings.TrimFunc(x, pyre.IsSpace)
+		t := strings.TrimLeft(s, "+-")
+		if len(s)-len(t) > 1 || t == "" || t[0] == '_' || t[len(t)-1] == '_' || strings.Contains(t, "__") {
+			return 0, fmt.Errorf("ValueError: invalid literal for int() with base 10: %s", pyval.Repr(x))
+		}
+		t = strings.ReplaceAll(t, "_", "")
+		n := 0
+		for _, r := range t {
+			d := digitValue(r)
+			if d < 0 {
+				return 0, fmt.Errorf("ValueError: invalid literal for int() with base 10: %s", pyval.Repr(x))
+			}
+			n = n*10 + d
+		}
+		if strings.HasPrefix(s, "-") {
+			n = -n
+		}
+		return n, nil
+	}
+	if n, ok := Int(v); ok {
+		return n, nil
+	}
+	return 0, fmt.Errorf("TypeError: int() argument must be a string, a bytes-like object or a real number, not '%s'", TypeName(v))
+}
+
+// digitValue is an ASCII digit's value, -1 for another rune (Python's
+// int() also reads other Unicode decimal digits; datasets' numeric
+// columns do not hold them).
+func digitValue(r rune) int {
+	if r >= '0' && r <= '9' {
+		return int(r - '0')
+	}
+	return -1
 }
