@@ -276,6 +276,10 @@ func (tr *taskRun) sample(p int, filter string, filtered []any, sc docScore) *re
 // logs: (log-likelihood, is_greedy) tuples, (value, weight) pairs, ...
 func pyValue(v any) any {
 	switch x := v.(type) {
+	case interface{ PyValue() any }:
+		// A port's own value type, logged as the Python value it stands
+		// for (a numpy array as its str, ...).
+		return pyValue(x.PyValue())
 	case model.LoglikelihoodResult:
 		return []any{x.LogProb, x.IsGreedy}
 	case model.RollingResult:

@@ -5,11 +5,13 @@ package all
 
 import (
 	_ "lmeval/ports/bbh"
+	_ "lmeval/ports/bbq"
 	_ "lmeval/ports/bigbench"
 	_ "lmeval/ports/code_x_glue"
 	_ "lmeval/ports/crows_pairs"
 	_ "lmeval/ports/cruxeval"
 	_ "lmeval/ports/drop"
+	_ "lmeval/ports/esbbq"
 	_ "lmeval/ports/f1score"
 	_ "lmeval/ports/global_mmlu"
 	_ "lmeval/ports/gpqa"

@@ -240,3 +240,38 @@ func digitValue(r rune) int {
 	}
 	return -1
 }
+
+// In is Python's `x in container` for a JSON-like container: membership
+// (==) in a list or among a dict's keys, a substring of a str.
+func In(x, container any) (bool, error) {
+	switch c := container.(type) {
+	case []any:
+		for _, e := range c {
+			if pyval.Equal(x, e) {
+				return true, nil
+			}
+		}
+		return false, nil
+	case []string:
+		for _, e := range c {
+			if pyval.Equal(x, e) {
+				return true, nil
+			}
+		}
+		return false, nil
+	case map[string]any:
+		s, ok := x.(string)
+		if !ok {
+			return false, nil
+		}
+		_, in := c[s]
+		return in, nil
+	case string:
+		s, ok := x.(string)
+		if !ok {
+			return false, fmt.Errorf("TypeError: 'in <string>' requires string as left operand, not %s", TypeName(x))
+		}
+		return strings.Contains(c, s), nil
+	}
+	return false, fmt.Errorf("TypeError: argument of type '%s' is not iterable", TypeName(container))
+}

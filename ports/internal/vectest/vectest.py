@@ -132,8 +132,8 @@ def call(file, function, kind, fn, inp, *args, tol=0):
 def write(path):
     data = json.dumps(vectors, ensure_ascii=False, indent=0, allow_nan=False) + "\n"
     if path.endswith(".gz"):
-        with gzip.open(path, "wt", encoding="utf-8") as f:
-            f.write(data)
+        with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as f:
+            f.write(data.encode("utf-8"))
     else:
         with open(path, "w", encoding="utf-8") as f:
             f.write(data)
