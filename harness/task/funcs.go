@@ -33,6 +33,38 @@ type (
 	CustomDatasetFunc func(kwargs map[string]any) (map[string][]Doc, error)
 )
 
+// Unavailable is registered (RegisterHelper) for an lm-eval helper that
+// lmeval cannot reproduce on this machine: one that calls a hosted model
+// or API, or a neural metric whose weights lmeval cannot run. A task whose
+// YAML names it is unavailable, with Reason (a sentence for users) as the
+// why.
+type Unavailable struct{ Reason string }
+
+// unavailableReasons lists, sorted and without repeats, the reasons of the
+// Unavailable helpers a resolved configuration names.
+func unavailableReasons(v any) []string {
+	seen := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case *Func:
+			if u, ok := x.Fn.(Unavailable); ok {
+				seen[x.Name+": "+u.Reason] = true
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return sortedKeys(seen)
+}
+
 // resolveFuncs replaces every FuncRef in v with a *Func, collecting the
 // names of those with no registered implementation, and the warnings for
 // ports whose Python source on disk differs from the one they reproduce.

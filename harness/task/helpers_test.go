@@ -1,6 +1,7 @@
 package task
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,5 +171,25 @@ func TestLookupPrefersTheTablesLongerFile(t *testing.T) {
 	bf, _, _ := strings.Cut(b, ":")
 	if _, ok := LookupFunction("/x/lm_eval/tasks/"+filepath.Dir(bf), mod); ok {
 		t.Errorf("%s (another source) is served by the port of %s", b, a)
+	}
+}
+
+func TestUnavailableHelper(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("u.yaml", "task: needs_judge\ndataset_path: x\noutput_type: generate_until\ndoc_to_text: q\ndoc_to_target: a\nprocess_results: !function judge_utils.judge\n")
+	RegisterFunction(dir, "judge_utils.judge", Unavailable{Reason: "it asks a hosted judge model"})
+	r := NewRegistry()
+	if err := r.AddDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.Load([]string{"needs_judge"})
+	var ue *UnavailableError
+	if !errors.As(err, &ue) || ue.Reason != "judge_utils.judge: it asks a hosted judge model" {
+		t.Fatalf("Load: %v, want unavailable with the registered reason", err)
 	}
 }

@@ -255,6 +255,9 @@ func (r *Registry) newTask(cfg map[string]any, file string) (*Task, error) {
 		return nil, &UnavailableError{Task: name, File: file, Missing: m,
 			Reason: "needs Python function " + strings.Join(m, ", ")}
 	}
+	if r := unavailableReasons(cfg); len(r) > 0 {
+		return nil, &UnavailableError{Task: name, File: file, Reason: strings.Join(r, "; ")}
+	}
 	c, warnings, err := parseConfig(cfg, file)
 	r.warnings = append(r.warnings, warnings...)
 	if err != nil {
