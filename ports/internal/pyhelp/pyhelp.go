@@ -275,3 +275,79 @@ func In(x, container any) (bool, error) {
 	}
 	return false, fmt.Errorf("TypeError: argument of type '%s' is not iterable", TypeName(container))
 }
+
+// Index is v[keys[0]][keys[1]]...: a string key indexes a dict, an int a
+// list (negative from the end), with Python's KeyError, IndexError and
+// TypeError.
+func Index(v any, keys ...any) (any, error) {
+	for _, k := range keys {
+		switch key := k.(type) {
+		case string:
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("TypeError: %s indices must be integers, not str (%s)", TypeName(v), pyval.Repr(key))
+			}
+			e, ok := m[key]
+			if !ok {
+				return nil, fmt.Errorf("KeyError: %s", pyval.Repr(key))
+			}
+			v = e
+		case int:
+			switch l := v.(type) {
+			case []any:
+				i := key
+				if i < 0 {
+					i += len(l)
+				}
+				if i < 0 || i >= len(l) {
+					return nil, fmt.Errorf("IndexError: list index out of range (%d of %d)", key, len(l))
+				}
+				v = l[i]
+			case string:
+				rs := []rune(l)
+				i := key
+				if i < 0 {
+					i += len(rs)
+				}
+				if i < 0 || i >= len(rs) {
+					return nil, fmt.Errorf("IndexError: string index out of range (%d of %d)", key, len(rs))
+				}
+				v = string(rs[i])
+			case map[string]any:
+				return nil, fmt.Errorf("KeyError: %d", key)
+			default:
+				return nil, fmt.Errorf("TypeError: '%s' object is not subscriptable", TypeName(v))
+			}
+		default:
+			return nil, fmt.Errorf("pyhelp.Index: key %v is %T", k, k)
+		}
+	}
+	return v, nil
+}
+
+// Slice is s[start:end] of a str (code points), with Python's negative
+// and out-of-range bounds; end < 0 with noEnd set means s[start:].
+func Slice(s []rune, start, end int, noEnd bool) string {
+	n := len(s)
+	clamp := func(i int) int {
+		if i < 0 {
+			i += n
+			if i < 0 {
+				i = 0
+			}
+		}
+		if i > n {
+			i = n
+		}
+		return i
+	}
+	a := clamp(start)
+	b := n
+	if !noEnd {
+		b = clamp(end)
+	}
+	if a >= b {
+		return ""
+	}
+	return string(s[a:b])
+}
