@@ -250,13 +250,14 @@ func (r *Registry) newTask(cfg map[string]any, file string) (*Task, error) {
 			r.warnings = append(r.warnings, w)
 		}
 	}
+	// A helper lmeval cannot reproduce says more than one not ported yet.
+	if why := unavailableReasons(cfg); len(why) > 0 {
+		return nil, &UnavailableError{Task: name, File: file, Reason: strings.Join(why, "; ")}
+	}
 	if len(missing) > 0 {
 		m := sortedKeys(missing)
 		return nil, &UnavailableError{Task: name, File: file, Missing: m,
 			Reason: "needs Python function " + strings.Join(m, ", ")}
-	}
-	if r := unavailableReasons(cfg); len(r) > 0 {
-		return nil, &UnavailableError{Task: name, File: file, Reason: strings.Join(r, "; ")}
 	}
 	c, warnings, err := parseConfig(cfg, file)
 	r.warnings = append(r.warnings, warnings...)
