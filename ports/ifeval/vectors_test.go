@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -45,27 +46,44 @@ var (
 	vecErr  error
 )
 
-func loadVectors(t *testing.T) *vectors {
-	t.Helper()
-	vecOnce.Do(func() {
-		f, err := os.Open("testdata/vectors.json.gz")
+// readVectors reads testdata/vectors-*.json.gz, parts of one JSON object
+// (kept under 2 MiB each); the texts are split over several, in order.
+func readVectors() (*vectors, error) {
+	files, err := filepath.Glob("testdata/vectors-*.json.gz")
+	if err != nil || len(files) == 0 {
+		return nil, fmt.Errorf("no testdata/vectors-*.json.gz (%v)", err)
+	}
+	sort.Slice(files, func(i, j int) bool {
+		return len(files[i]) < len(files[j]) || len(files[i]) == len(files[j]) && files[i] < files[j]
+	})
+	var v vectors
+	for _, name := range files {
+		f, err := os.Open(name)
 		if err != nil {
-			vecErr = err
-			return
+			return nil, err
 		}
-		defer f.Close()
 		zr, err := gzip.NewReader(f)
 		if err != nil {
-			vecErr = err
-			return
+			f.Close()
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		d := json.NewDecoder(zr)
 		d.UseNumber()
-		var v vectors
-		if vecErr = d.Decode(&v); vecErr == nil {
-			vec = &v
+		texts := v.Texts
+		v.Texts = nil
+		err = d.Decode(&v)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-	})
+		v.Texts = append(texts, v.Texts...)
+	}
+	return &v, nil
+}
+
+func loadVectors(t *testing.T) *vectors {
+	t.Helper()
+	vecOnce.Do(func() { vec, vecErr = readVectors() })
 	if vecErr != nil {
 		t.Fatalf("vectors: %v", vecErr)
 	}

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Generates vectors.json.gz: responses of many shapes, and the verdicts of
+"""Generates vectors-*.json.gz: responses of many shapes, and the verdicts of
 lm-eval's own ifeval code on them (each registered checker with its
 arguments, punkt sentence counts and splits, nltk.word_tokenize,
 count_words, langdetect with seed 0, and process_results on whole
@@ -320,5 +320,20 @@ out = {
     "docs": docs,
     "agg_inst_level_acc": UT.agg_inst_level_acc(agg_items),
 }
-with gzip.GzipFile("vectors.json.gz", "wb", mtime=0) as f:
-    f.write(json.dumps(out, ensure_ascii=False, sort_keys=True).encode())
+
+def write_parts(out):
+    """vectors-N.json.gz: the vectors in parts under 2 MiB each (the Go
+    test reads them all, appending the texts in file order)."""
+    half = len(out["texts"]) // 2
+    parts = [{"texts": out["texts"][:half]}, {"texts": out["texts"][half:]},
+             {k: out[k] for k in ("checks", "n_responses", "tok_idx")},
+             {k: out[k] for k in ("docs", "agg_inst_level_acc", "count_words", "langdetect")},
+             {"punkt": out["punkt"]}, {"word_tokenize": out["word_tokenize"]}]
+    assert sorted(k for p in parts for k in p) == sorted(list(out) + ["texts"])
+    for i, part in enumerate(parts, 1):
+        with gzip.GzipFile(f"vectors-{i}.json.gz", "wb", mtime=0) as f:
+            f.write(json.dumps(part, ensure_ascii=False, sort_keys=True).encode())
+
+
+if __name__ == "__main__":
+    write_parts(out)
