@@ -38,18 +38,31 @@ type (
 // or API, or a neural metric whose weights lmeval cannot run. A task whose
 // YAML names it is unavailable, with Reason (a sentence for users) as the
 // why.
-type Unavailable struct{ Reason string }
+//
+// A helper that several tasks share, only some of which need what lmeval
+// lacks, sets If (true for the task configurations that cannot run) and
+// Port (the port serving the others).
+type Unavailable struct {
+	Reason string
+	If     func(cfg map[string]any) bool
+	Port   any
+}
 
 // unavailableReasons lists, sorted and without repeats, the reasons of the
-// Unavailable helpers a resolved configuration names.
-func unavailableReasons(v any) []string {
+// Unavailable helpers a resolved configuration names; an Unavailable whose
+// If does not accept the configuration is replaced by its Port.
+func unavailableReasons(cfg map[string]any) []string {
 	seen := map[string]bool{}
 	var walk func(v any)
 	walk = func(v any) {
 		switch x := v.(type) {
 		case *Func:
 			if u, ok := x.Fn.(Unavailable); ok {
-				seen[x.Name+": "+u.Reason] = true
+				if u.If != nil && !u.If(cfg) {
+					x.Fn = u.Port
+				} else {
+					seen[x.Name+": "+u.Reason] = true
+				}
 			}
 		case map[string]any:
 			for _, e := range x {
@@ -61,7 +74,7 @@ func unavailableReasons(v any) []string {
 			}
 		}
 	}
-	walk(v)
+	walk(cfg)
 	return sortedKeys(seen)
 }
 

@@ -4,6 +4,7 @@
 package all
 
 import (
+	_ "lmeval/ports/acpbench"
 	_ "lmeval/ports/bbh"
 	_ "lmeval/ports/bbq"
 	_ "lmeval/ports/bigbench"
