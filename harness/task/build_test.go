@@ -354,9 +354,10 @@ func TestLoadYAMLPathAndProcessResults(t *testing.T) {
 }
 
 // A task whose shots come from its own test split without naming it as
-// fewshot_split draws n, not n+1 (lm-eval's sampler), so the evaluated
-// document, when drawn, leaves n-1 shots. That is lm-eval's prompt, not a
-// cut to fit the context, and must not be reported as one.
+// fewshot_split draws n, not n+1, and keeps the evaluated document when it
+// is drawn (lm-eval's fewshot_context passes eval_doc to the sampler only
+// when fewshot_split is the test split): every document has n shots, some
+// itself among them, and nothing is reported cut.
 func TestShotsFromOwnSplitNotReported(t *testing.T) {
 	dir := t.TempDir()
 	yaml := "task: own_split\ndataset_path: mem/qa\noutput_type: multiple_choice\ntest_split: test\n" +
@@ -369,16 +370,20 @@ func TestShotsFromOwnSplitNotReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	tk := built(t, r, "own_split", BuildOptions{})
-	short := 0
+	self := 0
 	for _, d := range tk.Docs {
-		if d.Shots < 3 {
-			short++
+		if d.Shots != 3 {
+			t.Errorf("doc %d: %d shots, want 3", d.ID, d.Shots)
 		}
 		if d.Cut != 0 {
 			t.Errorf("doc %d: %d shots reported cut with no context limit", d.ID, d.Cut)
 		}
+		q, _ := d.Doc["question"].(string)
+		if strings.Count(tk.Instances[instanceOf(tk, d)].Loglikelihood.Context, q) > 1 {
+			self++
+		}
 	}
-	if short == 0 {
+	if self == 0 {
 		t.Fatal("no document drew itself: the case this test is about did not occur")
 	}
 	if tk.Fewshot.Reduced != 0 || tk.Fewshot.MinShots != 3 {
@@ -391,4 +396,14 @@ func TestShotsFromOwnSplitNotReported(t *testing.T) {
 	if strings.Contains(b.String(), "cut to fit") {
 		t.Errorf("write-out claims a cut:\n%s", b.String())
 	}
+}
+
+// instanceOf is the index of the first instance of document d.
+func instanceOf(tk *Task, d *DocInfo) int {
+	for i := range tk.Instances {
+		if tk.Instances[i].Doc == d {
+			return i
+		}
+	}
+	return 0
 }

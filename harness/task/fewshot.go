@@ -120,14 +120,30 @@ type shot struct {
 // prompt too long for the context can drop examples from the end.
 func (t *Task) shots(s *sampler, doc Doc, k int) ([]shot, error) {
 	c := t.Config
-	drawn, err := s.sample(t.drawCount(k))
-	if err != nil {
-		return nil, err
-	}
+	// lm-eval passes the evaluated document to the sampler (eval_doc) only
+	// when the few-shot split is the test split: then the default sampler
+	// draws k+1 and drops it, first_n drops it from the pool first.
+	// Otherwise an equal document may be a shot.
+	same := c.fewshotSplit() == c.TestSplit
 	var selected []Doc
-	for _, x := range drawn {
-		if !pyval.Equal(x, doc) {
-			selected = append(selected, x)
+	if s.kind == "first_n" && same {
+		for _, x := range s.docs {
+			if !pyval.Equal(x, doc) {
+				selected = append(selected, x)
+			}
+		}
+		if k > len(selected) {
+			return nil, fmt.Errorf("number of fewshot samples requested (%d) exceeds the %d that are available", k, len(selected))
+		}
+	} else {
+		drawn, err := s.sample(t.drawCount(k))
+		if err != nil {
+			return nil, err
+		}
+		for _, x := range drawn {
+			if !same || !pyval.Equal(x, doc) {
+				selected = append(selected, x)
+			}
 		}
 	}
 	if len(selected) > k {

@@ -7,12 +7,20 @@ calls a task's process_docs several times (few-shot docs, evaluation docs,
 requests, scoring); with a fresh cache every call returns the first one's
 result. Helpers that draw random numbers in map (gpqa's shuffles) depend on
 this, so gen_requests.py runs lm-eval with this cache in place.
+
+A real dataset is also an immutable Arrow table: map's function, and
+whoever iterates or indexes the dataset, get fresh rows, so a helper that
+changes a row's list in place (wsc273's process_doc) changes nothing
+stored. The stand-in's rows are Python objects shared by shallow copies;
+here map, iteration and indexing hand out deep copies, as Arrow would.
 """
+import copy
 import json
 
 import datasets
 
 _orig_map = datasets.Dataset.map
+_orig_getitem = datasets.Dataset.__getitem__
 _cache = {}
 
 
@@ -23,8 +31,24 @@ def _map(self, function=None, *args, **kwargs):
     except Exception:
         return _orig_map(self, function, *args, **kwargs)
     if key not in _cache:
-        _cache[key] = _orig_map(self, function, *args, **kwargs)
+        rows = self._rows
+        self._rows = copy.deepcopy(rows)
+        try:
+            _cache[key] = _orig_map(self, function, *args, **kwargs)
+        finally:
+            self._rows = rows
     return _cache[key]
 
 
+def _iter(self):
+    for r in self._rows:
+        yield copy.deepcopy(r)
+
+
+def _getitem(self, key):
+    return copy.deepcopy(_orig_getitem(self, key))
+
+
 datasets.Dataset.map = _map
+datasets.Dataset.__iter__ = _iter
+datasets.Dataset.__getitem__ = _getitem
