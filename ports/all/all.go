@@ -48,6 +48,7 @@ import (
 	_ "lmeval/ports/toxigen"
 	_ "lmeval/ports/webqs"
 	_ "lmeval/ports/winogender"
+	_ "lmeval/ports/wmt2016"
 	_ "lmeval/ports/wsc273"
 	_ "lmeval/ports/xcopa"
 )

@@ -14,7 +14,9 @@
 //	aggregate        input: {"process_results": "file:function", "items":
 //	                 [{"doc", "results"}], "metric": name}: the
 //	                 process_results port's values of metric for each item,
-//	                 aggregated by this (*metrics.Aggregation) port
+//	                 aggregated by this (*metrics.Aggregation) port; or
+//	                 {"metric_fn": "file:function", "items": [{"references",
+//	                 "predictions"}]}: the function metric's values
 //	filter           input: {"args", "resps", "docs"}; a filters.Factory
 //
 // "error": true says the Python function raised: the port must fail too.
@@ -182,29 +184,48 @@ func runOne(t *testing.T, v Vector) {
 			got = m
 		}
 	case "aggregate":
-		prName, _ := field("process_results").(string)
-		metric, _ := field("metric").(string)
 		raw, _ := field("items").([]any)
-		pr, ok := lookup(t, prName).(task.ProcessResultsFunc)
-		if !ok {
-			t.Fatalf("%s is not a task.ProcessResultsFunc", prName)
-		}
 		agg, ok := fn.(*metrics.Aggregation)
 		if !ok {
 			t.Fatalf("port is %T, want *metrics.Aggregation", fn)
 		}
 		items := make([]any, len(raw))
-		for i, r := range raw {
-			it := asDocResults(t, r)
-			m, err := pr(it.Doc, Results(it.Results))
-			if err != nil {
-				t.Fatalf("item %d: %s: %v", i, prName, err)
-			}
-			x, ok := m[metric]
+		if mfName, _ := field("metric_fn").(string); mfName != "" {
+			// Items from a metric_list function metric:
+			// fn(references=..., predictions=...) per document.
+			mf, ok := lookup(t, mfName).(task.MetricFunc)
 			if !ok {
-				t.Fatalf("item %d: %s gave no %s", i, prName, metric)
+				t.Fatalf("%s is not a task.MetricFunc", mfName)
 			}
-			items[i] = x
+			for i, r := range raw {
+				m, _ := r.(map[string]any)
+				refs, _ := m["references"].([]any)
+				preds, _ := m["predictions"].([]any)
+				x, err := mf(context.Background(), refs, preds, map[string]any{})
+				if err != nil {
+					t.Fatalf("item %d: %s: %v", i, mfName, err)
+				}
+				items[i] = x
+			}
+		} else {
+			prName, _ := field("process_results").(string)
+			metric, _ := field("metric").(string)
+			pr, ok := lookup(t, prName).(task.ProcessResultsFunc)
+			if !ok {
+				t.Fatalf("%s is not a task.ProcessResultsFunc", prName)
+			}
+			for i, r := range raw {
+				it := asDocResults(t, r)
+				m, err := pr(it.Doc, Results(it.Results))
+				if err != nil {
+					t.Fatalf("item %d: %s: %v", i, prName, err)
+				}
+				x, ok := m[metric]
+				if !ok {
+					t.Fatalf("item %d: %s gave no %s", i, prName, metric)
+				}
+				items[i] = x
+			}
 		}
 		got, err = agg.Fn(items)
 	case "filter":
