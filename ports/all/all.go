@@ -20,6 +20,7 @@ import (
 	_ "lmeval/ports/humaneval"
 	_ "lmeval/ports/humaneval_infilling"
 	_ "lmeval/ports/ifeval" // lm_eval/tasks/ifeval, leaderboard/ifeval
+	_ "lmeval/ports/ifeval_multilingual"
 	_ "lmeval/ports/leaderboard/gpqa"
 	_ "lmeval/ports/leaderboard/math"
 	_ "lmeval/ports/leaderboard/mmlu_pro"
@@ -28,6 +29,7 @@ import (
 	_ "lmeval/ports/logiqa2"
 	_ "lmeval/ports/mathqa"
 	_ "lmeval/ports/mbpp"
+	_ "lmeval/ports/med_prescriptions"
 	_ "lmeval/ports/med_text_classification"
 	_ "lmeval/ports/meddialog"
 	_ "lmeval/ports/mediqa_qa2019"
