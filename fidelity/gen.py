@@ -84,10 +84,18 @@ def sample_metrics(sample, metric_names):
     return {k: sample[k] for k in metric_names if k in sample}
 
 
-def run_ref(lmeval, tmp, names, num_fewshot, extra):
+def is_class_task(tasks_dir, case):
+    """A task lm-eval implements as a Python class (`class: !function`)."""
+    with open(os.path.join(tasks_dir, case["include"]), encoding="utf-8") as f:
+        return any(line.startswith("class:") for line in f)
+
+
+def run_ref(lmeval, tmp, names, num_fewshot, extra, classes=False):
     runner = os.path.join(os.path.dirname(lmeval), "lm-eval-runner", "run_ref.py")
     out = os.path.join(tmp, "out.json")
-    cmd = [sys.executable, runner, "--tasks", ",".join(names), "--include_path", tmp,
+    # Class tasks ignore the wrapper's data files: classref.py points them there.
+    pre = [os.path.join(HERE, "classref.py")] if classes else []
+    cmd = [sys.executable] + pre + [runner, "--tasks", ",".join(names), "--include_path", tmp,
            "--output", out, "--no-table"] + extra
     if num_fewshot is not None:
         cmd += ["--num_fewshot", str(num_fewshot)]
@@ -108,12 +116,13 @@ def run_cases(lmeval, family, cases):
     names = [c["task"] for c in cases]
     by_name = {c["task"]: c for c in cases}
     nf = cases[0].get("num_fewshot")
+    classes = any(is_class_task(tasks_dir, c) for c in cases)
     with tempfile.TemporaryDirectory() as tmp:
         for c in cases:
             open(os.path.join(tmp, c["task"] + ".yaml"), "w").write(
                 wrapper(c, tasks_dir, os.path.join(fam_dir, "data")))
         reqs = os.path.join(tmp, "reqs.jsonl")
-        run_ref(lmeval, tmp, names, nf, ["--dump-requests", reqs])
+        run_ref(lmeval, tmp, names, nf, ["--dump-requests", reqs], classes)
         requests = {n: [] for n in names}
         for line in open(reqs):
             r = json.loads(line)
@@ -132,7 +141,7 @@ def run_cases(lmeval, family, cases):
                     f.write(json.dumps({"doc_id": d, "arguments": [r["arguments"] for r in rr],
                                         "resps": [[r["answer"]] for r in rr],
                                         "filtered_resps": [r["answer"] for r in rr]}, ensure_ascii=False) + "\n")
-        res = run_ref(lmeval, tmp, names, nf, ["--replay", sdir, "--log-samples"])
+        res = run_ref(lmeval, tmp, names, nf, ["--replay", sdir, "--log-samples"], classes)
     out = {}
     for n in names:
         entry = res["results"][n]

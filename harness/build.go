@@ -276,9 +276,11 @@ func limitValue(l config.Limit) float64 {
 func (tr *taskRun) prepare(predictOnly bool) error {
 	c := tr.t.Config
 	var err error
-	if predictOnly {
+	if predictOnly && c.Class == nil {
 		// lm-eval's override_metric("bypass"): no process_results, one
-		// metric that records nothing.
+		// metric that records nothing. (A Python class task keeps its
+		// own process_results and aggregation(), which override_metric
+		// does not replace.)
 		tr.specs, err = metrics.ParseMetricList([]any{map[string]any{"metric": "bypass"}}, c.OutputType)
 	} else {
 		var (

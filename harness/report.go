@@ -363,6 +363,9 @@ func dumpConfig(t *task.Task) map[string]any {
 	c := t.Config
 	out := map[string]any{}
 	for k, v := range c.Raw {
+		if k == "class" {
+			continue // not a TaskConfig field
+		}
 		out[k] = configValue(v)
 	}
 	out["task"] = t.Name
@@ -376,7 +379,11 @@ func dumpConfig(t *task.Task) map[string]any {
 	}
 	out["repeats"] = repeats
 	out["should_decontaminate"] = c.ShouldDecontaminate
-	if c.OutputType == task.OutputGenerateUntil && len(t.Instances) > 0 {
+	switch {
+	case c.Class != nil:
+		// The config's, which a class's own requests need not use.
+		out["generation_kwargs"] = configValue(c.GenerationKwargs)
+	case c.OutputType == task.OutputGenerateUntil && len(t.Instances) > 0:
 		out["generation_kwargs"] = configValue(t.Instances[0].GenKwargs)
 	}
 	if c.Metadata != nil {

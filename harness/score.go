@@ -114,7 +114,18 @@ func (tr *taskRun) score(ctx context.Context, d *task.DocInfo, filtered []any) (
 		if !ok {
 			s = pyval.Str(res)
 		}
-		if m, err = metrics.ScoreGeneration(tr.specs, golds, multiple, s); err != nil {
+		if l, isList := res.([]any); isList {
+			// A list answer (a filter pipeline without take_first):
+			// lm-eval leaves the target uncast.
+			gold := d.Target
+			if i, ok := gold.(int); ok && d.Choices != nil && i >= 0 && i < len(d.Choices) {
+				gold = d.Choices[i]
+			}
+			m, err = metrics.ScoreGenerationAnswer(tr.specs, golds, multiple, s, l, gold)
+		} else {
+			m, err = metrics.ScoreGeneration(tr.specs, golds, multiple, s)
+		}
+		if err != nil {
 			return docScore{}, err
 		}
 		if len(tr.metricFns) > 0 {
@@ -276,10 +287,6 @@ func (tr *taskRun) sample(p int, filter string, filtered []any, sc docScore) *re
 // logs: (log-likelihood, is_greedy) tuples, (value, weight) pairs, ...
 func pyValue(v any) any {
 	switch x := v.(type) {
-	case interface{ PyValue() any }:
-		// A port's own value type, logged as the Python value it stands
-		// for (a numpy array as its str, ...).
-		return pyValue(x.PyValue())
 	case model.LoglikelihoodResult:
 		return []any{x.LogProb, x.IsGreedy}
 	case model.RollingResult:
@@ -306,6 +313,8 @@ func pyValue(v any) any {
 			out[i] = pyValue(e)
 		}
 		return out
+	case task.SampleValuer:
+		return x.SampleValue()
 	}
 	return v
 }

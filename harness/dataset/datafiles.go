@@ -410,6 +410,13 @@ func builderFiles(spec Spec, opts Options) (map[string][]string, error) {
 	out := map[string][]string{}
 	for split, ps := range pats {
 		for _, p := range ps {
+			if member, target, ok := zipEntry(p); ok {
+				if !isRemote(target) && !filepath.IsAbs(target) {
+					p = "zip://" + member + "::" + filepath.Join(base, target)
+				}
+				out[split] = append(out[split], p)
+				continue
+			}
 			if isRemote(p) {
 				if _, rest, _ := strings.Cut(p, "://"); strings.ContainsAny(rest, "*?[") {
 					return nil, fmt.Errorf("data_files (split %s): wildcards in remote paths are not supported: %s", split, p)

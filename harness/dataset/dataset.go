@@ -130,11 +130,18 @@ func load(ctx context.Context, spec Spec, split string, opts Options) ([]map[str
 		local := make([]string, len(names))
 		for i, n := range names {
 			local[i] = n
-			if !isRemote(n) {
+			_, _, isZip := zipEntry(n)
+			if !isRemote(n) && !isZip {
 				continue
 			}
 			if c == nil {
 				c = opts.client()
+			}
+			if isZip {
+				if local[i], err = localZipFile(ctx, c, n); err != nil {
+					return nil, nil, friendly(Spec{Path: n}, err)
+				}
+				continue
 			}
 			if local[i], err = c.DownloadURL(ctx, n); err != nil {
 				return nil, nil, friendly(Spec{Path: n}, err)

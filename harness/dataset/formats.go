@@ -256,8 +256,9 @@ func convertJSON(v any) any {
 	return v
 }
 
-// readCSVFile reads a CSV file with a header row (a .tsv file, or
-// kwargs["sep"]/["delimiter"], sets the separator) and infers column types as
+// readCSVFile reads a CSV file with a header row, or with the columns
+// kwargs["column_names"] names (see csvHeader); a .tsv file, or
+// kwargs["sep"]/["delimiter"], sets the separator, and infers column types as
 // pandas does for the common cases: a column whose every non-empty value is
 // an integer is int64 (float64 if some are empty, as pandas turns it into a
 // float column with NaN), else one that parses as numbers is float64, else
@@ -284,18 +285,17 @@ func readCSVFile(name string, kwargs map[string]any) ([]map[string]any, *pyval.C
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(records) == 0 {
-		return nil, nil, errors.New("empty CSV file (no header row)")
+	if len(records) > 0 && len(records[0]) > 0 {
+		records[0][0] = strings.TrimPrefix(records[0][0], "\ufeff")
 	}
-	header := records[0]
-	if len(header) > 0 {
-		header[0] = strings.TrimPrefix(header[0], "\ufeff")
+	header, rows, err := csvHeader(records, kwargs)
+	if err != nil {
+		return nil, nil, err
 	}
 	cols := &pyval.Columns{}
 	for _, h := range header {
 		cols.Add(h)
 	}
-	rows := records[1:]
 	convs := make([]func(string) any, len(header))
 	for j := range header {
 		convs[j] = inferColumn(rows, j)
@@ -313,6 +313,70 @@ func readCSVFile(name string, kwargs map[string]any) ([]map[string]any, *pyval.C
 		docs[i] = doc
 	}
 	return docs, cols, nil
+}
+
+// csvHeader splits the records into column names and data rows as
+// datasets' CSV builder (pandas.read_csv) does with its header and
+// column_names (or names) arguments: by default the first row names the
+// columns; given names, there is no header row unless header is a row
+// number (whose row, and those before it, are skipped); header None
+// means no header row.
+func csvHeader(records [][]string, kwargs map[string]any) ([]string, [][]string, error) {
+	var names []string
+	for _, k := range []string{"names", "column_names"} { // CsvConfig: column_names wins
+		v, ok := kwargs[k]
+		if !ok || v == nil {
+			continue
+		}
+		l, ok := v.([]any)
+		if !ok {
+			return nil, nil, fmt.Errorf("CSV %s: want a list of column names, got %T", k, v)
+		}
+		names = names[:0]
+		for _, e := range l {
+			s, ok := e.(string)
+			if !ok {
+				return nil, nil, fmt.Errorf("CSV %s: column name %v is not text", k, e)
+			}
+			names = append(names, s)
+		}
+	}
+	headerRow := 0 // "infer"
+	if names != nil {
+		headerRow = -1
+	}
+	if h, ok := kwargs["header"]; ok {
+		switch x := h.(type) {
+		case nil:
+			headerRow = -1
+		case string:
+			if x != "infer" {
+				return nil, nil, fmt.Errorf("CSV header %q: want a row number, None or \"infer\"", x)
+			}
+		case int:
+			headerRow = x
+		case int64:
+			headerRow = int(x)
+		case float64:
+			headerRow = int(x)
+		default:
+			return nil, nil, fmt.Errorf("CSV header: want a row number, None or \"infer\", got %T", h)
+		}
+	}
+	if headerRow < 0 {
+		if names == nil {
+			return nil, nil, errors.New("CSV without a header row needs column_names")
+		}
+		return names, records, nil
+	}
+	if headerRow >= len(records) {
+		return nil, nil, errors.New("empty CSV file (no header row)")
+	}
+	header := records[headerRow]
+	if names != nil {
+		header = names
+	}
+	return header, records[headerRow+1:], nil
 }
 
 // naValues are the cells pandas.read_csv reads as NaN by default; datasets

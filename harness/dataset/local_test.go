@@ -310,3 +310,38 @@ func TestNeitherLocalNorHub(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVColumnNames: datasets' CSV builder passes header and
+// column_names to pandas.read_csv (mmlusr's header-less CSVs). Expected
+// from pandas: read_csv(header=None | "infer" | 0, names=[...]).
+func TestCSVColumnNames(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "n.csv"), []byte("q1,a,b,c,d,A\nq2,1,2,3,4, B\n"))
+	names := []any{"question", "choice1", "choice2", "choice3", "choice4", "answer"}
+	load := func(kw map[string]any) []map[string]any {
+		t.Helper()
+		kw["data_files"] = "n.csv"
+		got, err := Load(context.Background(), Spec{Path: "csv", Kwargs: kw}, "train", Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	both := docs(
+		map[string]any{"question": "q1", "choice1": "a", "choice2": "b", "choice3": "c", "choice4": "d", "answer": "A"},
+		map[string]any{"question": "q2", "choice1": "1", "choice2": "2", "choice3": "3", "choice4": "4", "answer": " B"},
+	)
+	for _, kw := range []map[string]any{
+		{"column_names": names, "header": nil},
+		{"column_names": names},
+		{"names": names, "header": "infer"},
+	} {
+		if got := load(kw); !reflect.DeepEqual(got, both) {
+			t.Errorf("%v:\n got %v\nwant %v", kw, got, both)
+		}
+	}
+	want := docs(map[string]any{"question": "q2", "choice1": int64(1), "choice2": int64(2), "choice3": int64(3), "choice4": int64(4), "answer": " B"})
+	if got := load(map[string]any{"column_names": names, "header": int64(0)}); !reflect.DeepEqual(got, want) {
+		t.Errorf("header 0:\n got %v\nwant %v", got, want)
+	}
+}

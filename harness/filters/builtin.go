@@ -15,7 +15,7 @@ func init() {
 	Register("identity", noArgs("identity", FilterFunc(func(r []any, _ []map[string]any) ([]any, error) { return r, nil })))
 	Register("lowercase", noArgs("lowercase", textMap(pyre.Lower)))
 	Register("uppercase", noArgs("uppercase", textMap(pyre.Upper)))
-	Register("remove_whitespace", noArgs("remove_whitespace", textMap(pyre.LStrip)))
+	Register("remove_whitespace", noArgs("remove_whitespace", textMap(pyre.Strip)))
 	Register("map", newMap)
 	Register("regex", func(args map[string]any) (Filter, error) { return NewRegex(args) })
 	Register("multi_choice_regex", newMultiChoiceRegex)

@@ -143,7 +143,7 @@ func TestTransformations(t *testing.T) {
 	}{
 		{Step{Function: "lowercase", Args: nil}, []any{[]any{"  yes", "ß no"}, []any{"\tmaybe "}}},
 		{Step{Function: "uppercase", Args: nil}, []any{[]any{"  YES", "SS NO"}, []any{"\tMAYBE "}}},
-		{Step{Function: "remove_whitespace", Args: nil}, []any{[]any{"Yes", "ß No"}, []any{"maybe "}}},
+		{Step{Function: "remove_whitespace", Args: nil}, []any{[]any{"Yes", "ß No"}, []any{"maybe"}}},
 		{Step{Function: "map", Args: map[string]any{"mapping_dict": map[string]any{"  Yes": 1, "\tmaybe ": 0}, "default_value": -1}},
 			[]any{[]any{1, -1}, []any{0}}},
 		{Step{Function: "identity", Args: nil}, []any{[]any{"  Yes", "ß No"}, []any{"\tmaybe "}}},

@@ -214,7 +214,7 @@ func init() {
 	gen := func(f DocFunc) map[string]DocFunc { return map[string]DocFunc{GenerateUntil: f} }
 	for _, m := range []Metric{
 		{Name: "acc", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{Loglikelihood, MultipleChoice}, Rank: 1,
-			Doc: byType("acc", map[string]DocFunc{MultipleChoice: mcAcc, Loglikelihood: llAcc})},
+			Doc: byType("acc", map[string]DocFunc{MultipleChoice: mcAcc, Loglikelihood: llAcc, GenerateUntil: genPassthrough})},
 		{Name: "acc_norm", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{Loglikelihood, MultipleChoice}, Rank: 4,
 			Doc: byType("acc_norm", mc(mcAccNorm))},
 		{Name: "acc_bytes", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{MultipleChoice}, Rank: 5,
@@ -237,7 +237,7 @@ func init() {
 		{Name: "mcc", HigherIsBetter: true, Aggregation: "matthews_corrcoef", OutputTypes: []string{MultipleChoice}, Rank: 3,
 			Doc: byType("mcc", mc(mcPair))},
 		{Name: "f1", HigherIsBetter: true, Aggregation: "f1", OutputTypes: []string{MultipleChoice}, Rank: 2,
-			Doc: byType("f1", mc(mcPair))},
+			Doc: byType("f1", map[string]DocFunc{MultipleChoice: mcPair, GenerateUntil: genPassthrough})},
 		{Name: "bleu", HigherIsBetter: true, Aggregation: "bleu", OutputTypes: []string{GenerateUntil}, Doc: byType("bleu", gen(genRefPred))},
 		{Name: "chrf", HigherIsBetter: true, Aggregation: "chrf", OutputTypes: []string{GenerateUntil}, Doc: byType("chrf", gen(genRefPred))},
 		// lm-eval registers ter with higher_is_better=True although TER is

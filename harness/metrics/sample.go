@@ -135,6 +135,10 @@ type DocResult struct {
 	Golds    []string
 	Multiple bool
 	Result   string
+	// Answer is the filtered answer itself when it is not a string (a
+	// filter's list: Result is then its str()), and Gold the target
+	// lm-eval pairs it with, uncast; passthrough metrics read them.
+	Answer, Gold any
 
 	preds *mcPreds
 }
@@ -358,7 +362,9 @@ func ParseExactMatchOptions(kwargs map[string]any) (ExactMatchOptions, error) {
 	for k, v := range kwargs {
 		switch k {
 		case "ignore_case", "ignore_punctuation", "ignore_numbers":
-			b, ok := v.(bool)
+			// exact_match_hf_evaluate tests them with `if ...:`, so any
+			// value counts by its truth (afriqa's YAML gives a string).
+			b, ok := pyTruth(v)
 			if !ok {
 				return o, fmt.Errorf("exact_match: %s must be true or false, got %v", k, v)
 			}
@@ -429,6 +435,31 @@ func ExactMatch(pred, ref string, o ExactMatchOptions) float64 {
 	return 0
 }
 
+// pyTruth is bool(v) for the values YAML gives.
+func pyTruth(v any) (bool, bool) {
+	switch x := v.(type) {
+	case bool:
+		return x, true
+	case nil:
+		return false, true
+	case string:
+		return x != "", true
+	case int:
+		return x != 0, true
+	case int64:
+		return x != 0, true
+	case uint64:
+		return x != 0, true
+	case float64:
+		return x != 0, true
+	case []any:
+		return len(x) > 0, true
+	case map[string]any:
+		return len(x) > 0, true
+	}
+	return false, false
+}
+
 // HELM's normalisation (quasi_exact_match, word_f1): lowercase, drop ASCII
 // punctuation, drop the articles a/an/the, collapse whitespace.
 var articles = pyre.MustCompile(`\b(a|an|the)\b`)
@@ -495,6 +526,38 @@ func ScoreGeneration(specs []Spec, golds []string, multiple bool, result string)
 		return nil, fmt.Errorf("no target")
 	}
 	return score(specs, &DocResult{OutputType: GenerateUntil, Golds: golds, Multiple: multiple, Result: result})
+}
+
+// ScoreGenerationAnswer is ScoreGeneration for an answer that a filter
+// left as something other than a string (a list): result is its str(),
+// answer the value itself and gold the target uncast (lm-eval casts the
+// target to the answer's type only when the answer is not a list).
+func ScoreGenerationAnswer(specs []Spec, golds []string, multiple bool, result string, answer, gold any) (map[string]any, error) {
+	if len(golds) == 0 {
+		return nil, fmt.Errorf("no target")
+	}
+	return score(specs, &DocResult{OutputType: GenerateUntil, Golds: golds, Multiple: multiple, Result: result, Answer: answer, Gold: gold})
+}
+
+// genPassthrough is a generate_until document's value for the metrics
+// lm-eval defines as passthrough functions of one argument (acc, f1:
+// `def acc_fn(items): return items`). process_results calls them with
+// references= and predictions=, gets a TypeError and calls them again
+// with [gold, result]: the value is that pair, for a custom aggregation
+// to read. With several targets each is tried in turn and the document
+// scores 1.0 when any call returned something truthy, a non-empty pair
+// always: 1.0 unless there are no targets.
+func genPassthrough(_ Spec, d *DocResult) (any, error) {
+	if d.Multiple {
+		if len(d.Golds) > 0 {
+			return 1.0, nil
+		}
+		return 0.0, nil
+	}
+	if d.Answer != nil {
+		return []any{d.Gold, d.Answer}, nil
+	}
+	return []any{d.Golds[0], d.Result}, nil
 }
 
 // pairwise makes a generation metric of a (prediction, gold) score:

@@ -101,6 +101,9 @@ type Config struct {
 	Raw         map[string]any
 	File        string
 	Unsupported string // why lmeval cannot run this task, "" when it can
+	// Class is the native port of the Python class implementing the
+	// task (`class: !function task.X`), nil for a YAML task.
+	Class *Class
 }
 
 // FewshotConfig is fewshot_config.

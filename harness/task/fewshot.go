@@ -120,30 +120,18 @@ type shot struct {
 // prompt too long for the context can drop examples from the end.
 func (t *Task) shots(s *sampler, doc Doc, k int) ([]shot, error) {
 	c := t.Config
-	// lm-eval passes the evaluated document to the sampler (eval_doc) only
-	// when the few-shot split is the test split: then the default sampler
-	// draws k+1 and drops it, first_n drops it from the pool first.
-	// Otherwise an equal document may be a shot.
-	same := c.fewshotSplit() == c.TestSplit
+	n := t.drawCount(k)
+	drawn, err := s.sample(n)
+	if err != nil {
+		return nil, err
+	}
+	// lm-eval's sampler drops the evaluated document (and any equal to it)
+	// only when the shots come from the test split (sample's eval_doc);
+	// from another split an equal document stays a shot.
 	var selected []Doc
-	if s.kind == "first_n" && same {
-		for _, x := range s.docs {
-			if !pyval.Equal(x, doc) {
-				selected = append(selected, x)
-			}
-		}
-		if k > len(selected) {
-			return nil, fmt.Errorf("number of fewshot samples requested (%d) exceeds the %d that are available", k, len(selected))
-		}
-	} else {
-		drawn, err := s.sample(t.drawCount(k))
-		if err != nil {
-			return nil, err
-		}
-		for _, x := range drawn {
-			if !same || !pyval.Equal(x, doc) {
-				selected = append(selected, x)
-			}
+	for _, x := range drawn {
+		if n == k || !pyval.Equal(x, doc) {
+			selected = append(selected, x)
 		}
 	}
 	if len(selected) > k {
@@ -512,6 +500,9 @@ func (t *Task) requests(d *DocInfo, genKwargs map[string]any, opts BuildOptions)
 	}
 	base := Instance{Task: t.Name, DocID: d.ID, Doc: d, Repeats: c.Repeats}
 	add := func(in Instance) { t.Instances = append(t.Instances, in) }
+	if c.Class != nil {
+		return t.classRequests(d, base, genKwargs, opts)
+	}
 	switch c.OutputType {
 	case OutputLoglikelihood:
 		in := base
@@ -628,4 +619,28 @@ func genRequest(g map[string]any) model.GenerateRequest {
 		r.Seed = int64(n)
 	}
 	return r
+}
+
+// classRequests is a Python class task's construct_requests.
+func (t *Task) classRequests(d *DocInfo, base Instance, genKwargs map[string]any, opts BuildOptions) error {
+	reqs, err := t.Config.Class.Requests(d.Doc, d.Context, RequestOptions{GenKwargs: genKwargs, ChatTemplate: opts.ChatTemplate != nil})
+	if err != nil {
+		return fmt.Errorf("construct_requests: %w", err)
+	}
+	for _, r := range reqs {
+		in := base
+		in.Type, in.Idx = r.Type, r.Idx
+		switch r.Type {
+		case OutputLoglikelihood:
+			in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Context, Continuation: r.Continuation}
+		case OutputGenerateUntil:
+			in.GenKwargs = pyval.DeepCopy(r.GenKwargs).(map[string]any)
+			in.Generate = genRequest(r.GenKwargs)
+			in.Generate.Context = d.Context
+		default:
+			return fmt.Errorf("construct_requests: request type %q", r.Type)
+		}
+		t.Instances = append(t.Instances, in)
+	}
+	return nil
 }

@@ -2,7 +2,12 @@ package task
 
 import (
 	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
 	"sort"
+	"strings"
 )
 
 // Doc is one dataset document: JSON-like values (string, int64, float64,
@@ -24,7 +29,9 @@ type (
 	DocFunc func(doc Doc) (any, error)
 	// ProcessResultsFunc is process_results: results holds, per request of
 	// the document, a model.LoglikelihoodResult, a model.RollingResult or
-	// the (filtered) generated string.
+	// the (filtered) generated string. A value that is not a number or
+	// JSON-like may implement SampleValuer to be logged as lm-eval logs
+	// its Python value.
 	ProcessResultsFunc func(doc Doc, results []any) (map[string]any, error)
 	// SamplesFunc is fewshot_config.samples given as a function.
 	SamplesFunc func() ([]Doc, error)
@@ -33,50 +40,11 @@ type (
 	CustomDatasetFunc func(kwargs map[string]any) (map[string][]Doc, error)
 )
 
-// Unavailable is registered (RegisterHelper) for an lm-eval helper that
-// lmeval cannot reproduce on this machine: one that calls a hosted model
-// or API, or a neural metric whose weights lmeval cannot run. A task whose
-// YAML names it is unavailable, with Reason (a sentence for users) as the
-// why.
-//
-// A helper that several tasks share, only some of which need what lmeval
-// lacks, sets If (true for the task configurations that cannot run) and
-// Port (the port serving the others).
-type Unavailable struct {
-	Reason string
-	If     func(cfg map[string]any) bool
-	Port   any
-}
-
-// unavailableReasons lists, sorted and without repeats, the reasons of the
-// Unavailable helpers a resolved configuration names; an Unavailable whose
-// If does not accept the configuration is replaced by its Port.
-func unavailableReasons(cfg map[string]any) []string {
-	seen := map[string]bool{}
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case *Func:
-			if u, ok := x.Fn.(Unavailable); ok {
-				if u.If != nil && !u.If(cfg) {
-					x.Fn = u.Port
-				} else {
-					seen[x.Name+": "+u.Reason] = true
-				}
-			}
-		case map[string]any:
-			for _, e := range x {
-				walk(e)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
-		}
-	}
-	walk(cfg)
-	return sortedKeys(seen)
-}
+// SampleValuer is a per-document metric value (of a native
+// process_results) that a samples file records as SampleValue(): the
+// JSON-like form of the Python value lm-eval logs, a tuple as []any, a
+// dict as an ordered map.
+type SampleValuer interface{ SampleValue() any }
 
 // resolveFuncs replaces every FuncRef in v with a *Func, collecting the
 // names of those with no registered implementation, and the warnings for
@@ -87,6 +55,10 @@ func resolveFuncs(v any, missing, stale map[string]bool) any {
 		fn, ok := LookupFunction(x.Dir, x.Name)
 		if !ok {
 			missing[x.Name] = true
+			return x
+		}
+		if u, isU := fn.(Unavailable); isU && u.If == nil {
+			missing[x.Name+" ("+u.Reason+")"] = true // said after its name
 			return x
 		}
 		if w := checkStale(x.Dir, x.Name); w != "" {
@@ -103,6 +75,79 @@ func resolveFuncs(v any, missing, stale map[string]bool) any {
 		}
 	}
 	return v
+}
+
+// resolveConditional settles the Unavailable helpers with an If in a
+// resolved configuration: those the configuration needs are missing (with
+// their reason), the others become their Port.
+func resolveConditional(cfg map[string]any, missing map[string]bool) {
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case *Func:
+			if u, ok := x.Fn.(Unavailable); ok {
+				if u.If(cfg) {
+					missing[x.Name+" ("+u.Reason+")"] = true
+				} else {
+					x.Fn = u.Port
+				}
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(cfg)
+}
+
+// undefinedFuncs finds the `!function`s left unresolved in v whose
+// module lies on disk and neither defines nor imports the name: lm-eval
+// cannot load such a task (getattr fails). out maps each such name to
+// its module's file name ("utils.py").
+func undefinedFuncs(v any, out map[string]string) {
+	switch x := v.(type) {
+	case FuncRef:
+		file, function := helperFile(filepath.ToSlash(x.Dir), x.Name)
+		data, err := os.ReadFile(filepath.FromSlash(file))
+		if err != nil {
+			return // not on disk (embedded tree) or no such module
+		}
+		src := string(data)
+		if pyDefinition(src, function) != "" || strings.Contains(src, "globals()") || pyImportsName(src, function) {
+			return
+		}
+		out[x.Name] = path.Base(file)
+	case map[string]any:
+		for _, e := range x {
+			undefinedFuncs(e, out)
+		}
+	case []any:
+		for _, e := range x {
+			undefinedFuncs(e, out)
+		}
+	}
+}
+
+// pyImportsName reports an import statement that may bind name (a loose
+// check: a name it cannot rule out counts as imported).
+func pyImportsName(src, name string) bool {
+	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
+	for _, re := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t][^\n]*`),
+		regexp.MustCompile(`(?m)^[ \t]*from[ \t]+\S+[ \t]+import[ \t]*\([^)]*\)`),
+	} {
+		for _, stmt := range re.FindAllString(src, -1) {
+			if word.MatchString(stmt) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func sortedKeys(m map[string]bool) []string {

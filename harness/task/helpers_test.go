@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 const sharedTasks = "../../../shared/lm-eval/lm_eval/tasks"
@@ -174,23 +175,23 @@ func TestLookupPrefersTheTablesLongerFile(t *testing.T) {
 	}
 }
 
-func TestUnavailableHelper(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, body string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("u.yaml", "task: needs_judge\ndataset_path: x\noutput_type: generate_until\ndoc_to_text: q\ndoc_to_target: a\nprocess_results: !function judge_utils.judge\n")
-	RegisterFunction(dir, "judge_utils.judge", Unavailable{Reason: "it asks a hosted judge model"})
+// TestUnavailableHelperSaysWhy: a helper registered as Unavailable makes
+// its tasks unavailable, and the reason follows the function's name.
+func TestUnavailableHelperSaysWhy(t *testing.T) {
+	RegisterFunction("unav", "utils.judge", Unavailable{Reason: "it asks a hosted judge model"})
 	r := NewRegistry()
-	if err := r.AddDir(dir); err != nil {
+	if err := r.AddFS("mem", fstest.MapFS{
+		"unav/t.yaml": {Data: []byte("task: unav_task\ndataset_path: d\ntest_split: t\nprocess_results: !function utils.judge\ndoc_to_text: !function utils.other\n")},
+	}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := r.Load([]string{"needs_judge"})
+	_, err := r.Load([]string{"unav_task"})
 	var ue *UnavailableError
-	if !errors.As(err, &ue) || ue.Reason != "judge_utils.judge: it asks a hosted judge model" {
-		t.Fatalf("Load: %v, want unavailable with the registered reason", err)
+	if !errors.As(err, &ue) {
+		t.Fatalf("unav_task: %v, want an UnavailableError", err)
+	}
+	if want := "needs Python function utils.judge (it asks a hosted judge model), utils.other"; ue.Reason != want {
+		t.Errorf("reason %q\nwant %q", ue.Reason, want)
 	}
 }
 
@@ -221,7 +222,7 @@ func TestUnavailableIf(t *testing.T) {
 		t.Fatalf("plan_easy: process_results is %T, want the port", f.Fn)
 	}
 	var ue *UnavailableError
-	if _, err := r.Load([]string{"plan_hard"}); !errors.As(err, &ue) || ue.Reason != "plan_utils.score: it runs a planner" {
+	if _, err := r.Load([]string{"plan_hard"}); !errors.As(err, &ue) || ue.Reason != "needs Python function plan_utils.score (it runs a planner)" {
 		t.Fatalf("plan_hard: %v, want unavailable", err)
 	}
 }

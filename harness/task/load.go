@@ -203,12 +203,14 @@ func (r *Registry) entryFromFile(p string) (*Entry, error) {
 func isString(v any) bool { _, ok := v.(string); return ok }
 
 func (r *Registry) buildTask(e *Entry, overrides map[string]any) (*Task, error) {
-	if e.Kind == KindPythonTask {
-		return nil, &UnavailableError{Task: e.Name, File: e.File, Reason: "it is implemented by a Python class (class: ...); lmeval runs YAML tasks only"}
-	}
 	cfg, err := loadYAML(e.ref, nil)
 	if err != nil {
 		return nil, fmt.Errorf("task %s: %w", e.Name, err)
+	}
+	if e.Kind == KindPythonTask {
+		// lm-eval's class ignores group and command-line overrides of
+		// its config (classes.go).
+		return r.classTask(e, cfg)
 	}
 	if e.listItem >= 0 {
 		list, _ := cfg["task_list"].([]any)
@@ -242,6 +244,9 @@ func (r *Registry) newTask(cfg map[string]any, file string) (*Task, error) {
 		}
 		cfg["metadata"] = md
 	}
+	if reason := multimodal(cfg); reason != "" {
+		return nil, &UnavailableError{Task: name, File: file, Reason: reason}
+	}
 	missing, stale := map[string]bool{}, map[string]bool{}
 	resolveFuncs(cfg, missing, stale)
 	for _, w := range sortedKeys(stale) {
@@ -250,14 +255,27 @@ func (r *Registry) newTask(cfg map[string]any, file string) (*Task, error) {
 			r.warnings = append(r.warnings, w)
 		}
 	}
-	// A helper lmeval cannot reproduce says more than one not ported yet.
-	if why := unavailableReasons(cfg); len(why) > 0 {
-		return nil, &UnavailableError{Task: name, File: file, Reason: strings.Join(why, "; ")}
-	}
+	resolveConditional(cfg, missing)
 	if len(missing) > 0 {
 		m := sortedKeys(missing)
-		return nil, &UnavailableError{Task: name, File: file, Missing: m,
-			Reason: "needs Python function " + strings.Join(m, ", ")}
+		undefined := map[string]string{}
+		undefinedFuncs(cfg, undefined)
+		var needs, broken []string
+		for _, n := range m {
+			if mod, ok := undefined[n]; ok {
+				broken = append(broken, fmt.Sprintf("%s defines no %s", mod, n[strings.LastIndexByte(n, '.')+1:]))
+			} else {
+				needs = append(needs, n)
+			}
+		}
+		var reason []string
+		if len(needs) > 0 {
+			reason = append(reason, "needs Python function "+strings.Join(needs, ", "))
+		}
+		if len(broken) > 0 {
+			reason = append(reason, "its `!function` names a function its Python file lacks ("+strings.Join(broken, "; ")+"), so lm-eval itself cannot load it (AttributeError)")
+		}
+		return nil, &UnavailableError{Task: name, File: file, Missing: m, Reason: strings.Join(reason, "; ")}
 	}
 	c, warnings, err := parseConfig(cfg, file)
 	r.warnings = append(r.warnings, warnings...)
@@ -450,4 +468,20 @@ func (r *Registry) withMeta(md map[string]any) map[string]any {
 		md[k] = v
 	}
 	return md
+}
+
+// multimodal says why a task that feeds the model images or audio
+// (doc_to_image, doc_to_audio) cannot run, "" for a text task.
+func multimodal(cfg map[string]any) string {
+	var kinds []string
+	if cfg["doc_to_image"] != nil {
+		kinds = append(kinds, "images")
+	}
+	if cfg["doc_to_audio"] != nil {
+		kinds = append(kinds, "audio")
+	}
+	if len(kinds) == 0 {
+		return ""
+	}
+	return "multimodal (" + strings.Join(kinds, " and ") + "): lmeval evaluates text-only models"
 }

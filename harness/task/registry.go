@@ -19,7 +19,7 @@ const (
 	KindTask       Kind = iota + 1 // a YAML task
 	KindGroup                      // a group of tasks, tags and groups
 	KindTag                        // a set of tasks sharing a `tag`
-	KindPythonTask                 // a task implemented by a Python class (unsupported)
+	KindPythonTask                 // a task implemented by a Python class (runs when a native port of the class is registered)
 )
 
 func (k Kind) String() string {

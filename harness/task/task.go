@@ -246,6 +246,9 @@ func (t *Task) build(ctx context.Context, opts BuildOptions) error {
 	if t.NumFewshot < 0 {
 		return fmt.Errorf("num_fewshot %d is negative", t.NumFewshot)
 	}
+	if c.Class != nil && t.NumFewshot > 0 {
+		return c.Class.fewshotError()
+	}
 
 	// Rolling loglikelihood scores the target alone: lm-eval builds (and
 	// discards) a few-shot context; no shots are drawn here.

@@ -332,8 +332,8 @@ func ProcessDocsDisambig(docs []task.Doc) ([]task.Doc, error) {
 // numpy array: lm-eval logs it as its str, "True" or "False".
 type Mask bool
 
-// PyValue is the value lm-eval logs.
-func (m Mask) PyValue() any {
+// SampleValue is the value lm-eval logs (task.SampleValuer).
+func (m Mask) SampleValue() any {
 	if m {
 		return "True"
 	}

@@ -4,16 +4,13 @@
 package gpqa
 
 import (
-	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 
 	"lmeval/harness/pyrand"
 	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
 	"lmeval/harness/task"
+	"lmeval/ports/internal/pydoc"
 )
 
 var brackets = pyre.MustCompile(`\[.*?\]`)
@@ -93,39 +90,9 @@ func ProcessDocs(docs []task.Doc, rnd *pyrand.Rand, o Options) ([]task.Doc, erro
 // generator, with a fresh datasets cache. The result is cached by the
 // input documents, so every use of the split sees the same shuffle.
 func ProcessDocsGlobal(o Options) task.ProcessDocsFunc {
-	return memo(func(docs []task.Doc) ([]task.Doc, error) {
+	return pydoc.Memo(func(docs []task.Doc) ([]task.Doc, error) {
 		return ProcessDocs(docs, pyrand.New(pyrand.GlobalSeed()), o)
 	})
-}
-
-// memo caches fn's results by the JSON of its input, as datasets'
-// fingerprinted map cache does. Callers get copies.
-func memo(fn task.ProcessDocsFunc) task.ProcessDocsFunc {
-	var (
-		mu    sync.Mutex
-		cache = map[[32]byte][]task.Doc{}
-	)
-	return func(docs []task.Doc) ([]task.Doc, error) {
-		b, err := json.Marshal(docs)
-		if err != nil {
-			return nil, fmt.Errorf("gpqa process_docs: %w", err)
-		}
-		key := sha256.Sum256(b)
-		mu.Lock()
-		defer mu.Unlock()
-		out, ok := cache[key]
-		if !ok {
-			if out, err = fn(docs); err != nil {
-				return nil, err
-			}
-			cache[key] = out
-		}
-		cp := make([]task.Doc, len(out))
-		for i, d := range out {
-			cp[i] = pyval.DeepCopy(d).(map[string]any)
-		}
-		return cp, nil
-	}
 }
 
 // NShotProcessDocs is process_docs for gpqa/n_shot, whose module creates
@@ -133,7 +100,7 @@ func memo(fn task.ProcessDocsFunc) task.ProcessDocsFunc {
 // ProcessDocsGlobal, each distinct split is shuffled with the draws of a
 // fresh Random(42) (the first call after the import) and cached.
 func NShotProcessDocs() task.ProcessDocsFunc {
-	return memo(func(docs []task.Doc) ([]task.Doc, error) {
+	return pydoc.Memo(func(docs []task.Doc) ([]task.Doc, error) {
 		return ProcessDocs(docs, pyrand.New(42), Options{})
 	})
 }

@@ -20,6 +20,14 @@ var letters = []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J"}
 // with "A: Let's think step by step." made "Answer: ..." (with the
 // answer) or the "Answer: Let's think step by step." cue (without).
 func FormatCOTExample(doc task.Doc, includingAnswer bool) (string, error) {
+	return FormatCOTExampleLetters(doc, includingAnswer, letters, true)
+}
+
+// FormatCOTExampleLetters is format_cot_example with the option letters
+// of the file's module-level choices: options past the last letter are
+// dropped when stop (mmlu_pro/utils.py's `if i >= len(choices): break`),
+// else they are an IndexError (mmlu-pro-plus/utils.py has no such check).
+func FormatCOTExampleLetters(doc task.Doc, includingAnswer bool, letters []string, stop bool) (string, error) {
 	q, ok := doc["question"].(string)
 	if !ok {
 		return "", fmt.Errorf("mmlu_pro: question is %T, want text", doc["question"])
@@ -32,6 +40,9 @@ func FormatCOTExample(doc task.Doc, includingAnswer bool) (string, error) {
 	b.WriteString("Question:\n" + q + "\nOptions:\n")
 	for i, o := range opts {
 		if i >= len(letters) {
+			if !stop {
+				return "", fmt.Errorf("IndexError: list index out of range (option %d of %d, %d letters)", i, len(opts), len(letters))
+			}
 			break
 		}
 		s, ok := o.(string)

@@ -31,7 +31,7 @@ import os
 import re
 import sys
 
-TAG = re.compile(r"!function\s+([A-Za-z0-9_.]+)")
+TAG = re.compile(r"!function\s+['\"]?([A-Za-z0-9_.]+)")  # include/ quotes it: !function 'utils.fn'
 TASK = re.compile(r"^task:\s*['\"]?([^'\"\s#]+)", re.M)
 
 

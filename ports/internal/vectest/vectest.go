@@ -348,10 +348,6 @@ func Results(rs []any) []any {
 	return out
 }
 
-// PyValuer is a value that lm-eval would log as PyValue() gives it (the
-// same interface the evaluator's samples honour).
-type PyValuer interface{ PyValue() any }
-
 // Normal writes a port's value as JSON-like data the way lm-eval logs the
 // Python value: tuples and lists as lists, NaN and infinities as the
 // strings "NaN", "Infinity", "-Infinity", whole numbers as float64.
@@ -359,8 +355,8 @@ func Normal(v any) any {
 	switch x := v.(type) {
 	case nil:
 		return nil
-	case PyValuer:
-		return Normal(x.PyValue())
+	case task.SampleValuer:
+		return Normal(x.SampleValue())
 	case model.LoglikelihoodResult:
 		return []any{Normal(x.LogProb), x.IsGreedy}
 	case model.RollingResult:

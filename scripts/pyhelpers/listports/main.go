@@ -44,11 +44,25 @@ func main() {
 		if h.SHA256 == "" {
 			continue // lmeval's own helpers
 		}
+		if _, ok := h.Fn.(task.Unavailable); ok {
+			continue // knowingly not ported (task.Unavailable says why)
+		}
+
 		name := ""
-		if v := reflect.ValueOf(h.Fn); v.Kind() == reflect.Func {
+		fn := h.Fn
+		switch x := fn.(type) {
+		case *task.Class:
+			fn = x.Setup // a Python class's port: named by its package
+		case task.MapDocs:
+			fn = x.Fn
+		}
+		if v := reflect.ValueOf(fn); v.Kind() == reflect.Func {
 			if f := runtime.FuncForPC(v.Pointer()); f != nil {
 				name = goName(f.Name())
 			}
+		}
+		if _, ok := h.Fn.(*task.Class); ok {
+			name = packageOf(name)
 		}
 		out = append(out, port{h.File, h.Function, name})
 	}
@@ -58,4 +72,13 @@ func main() {
 		os.Exit(1)
 	}
 	os.Stdout.Write(append(b, '\n'))
+}
+
+// packageOf is the package path of a function's runtime name.
+func packageOf(n string) string {
+	slash := strings.LastIndex(n, "/")
+	if i := strings.Index(n[slash+1:], "."); i >= 0 {
+		return n[:slash+1+i]
+	}
+	return n
 }

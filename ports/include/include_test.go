@@ -1,0 +1,17 @@
+package include
+
+import (
+	"testing"
+
+	"lmeval/ports/internal/vectortest"
+)
+
+func TestVectors(t *testing.T) { vectortest.Run(t, "testdata/vectors.json") }
+
+func TestEveryCategoryHasAFile(t *testing.T) {
+	for _, c := range Categories {
+		if firstFile[FuncName(c)] == "" {
+			t.Errorf("%s: no file for %s", c, FuncName(c))
+		}
+	}
+}

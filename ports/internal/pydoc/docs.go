@@ -1,0 +1,262 @@
+package pydoc
+
+// Documents as the ports of process_docs and doc_to_* helpers handle
+// them: fields with Python's errors (KeyError, TypeError), truthiness,
+// int(), list.index, and datasets' Dataset.map/filter (and its map cache).
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"lmeval/harness/pyre"
+	"lmeval/harness/pyval"
+	"lmeval/harness/task"
+)
+
+// String is doc[key] where the helper needs text (concatenation, a str
+// method): a TypeError when the field holds another type.
+func String(doc task.Doc, key string) (string, error) {
+	v, err := Field(doc, key)
+	if err != nil {
+		return "", err
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("TypeError: field %s is %s, not str", pyval.Repr(key), TypeName(v))
+	}
+	return s, nil
+}
+
+// List is doc[key] where the helper needs a list.
+func List(doc task.Doc, key string) ([]any, error) {
+	v, err := Field(doc, key)
+	if err != nil {
+		return nil, err
+	}
+	return AsList(v, key)
+}
+
+// AsList is v as a list ([]any, or []string as some loaders give).
+func AsList(v any, what string) ([]any, error) {
+	switch x := v.(type) {
+	case []any:
+		return x, nil
+	case []string:
+		out := make([]any, len(x))
+		for i, s := range x {
+			out[i] = s
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("TypeError: %s is %s, not a list", what, TypeName(v))
+}
+
+// Dict is doc[key] where the helper needs a dict.
+func Dict(doc task.Doc, key string) (map[string]any, error) {
+	v, err := Field(doc, key)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("TypeError: field %s is %s, not a dict", pyval.Repr(key), TypeName(v))
+	}
+	return m, nil
+}
+
+// TypeName is Python's type(v).__name__ for document values.
+func TypeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "NoneType"
+	case string:
+		return "str"
+	case bool:
+		return "bool"
+	case int, int32, int64:
+		return "int"
+	case float32, float64:
+		return "float"
+	case []any, []string:
+		return "list"
+	case map[string]any:
+		return "dict"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// Truthy is Python's bool(v): None, False, 0, 0.0, "" and empty
+// containers are false; everything else (NaN too) is true.
+func Truthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case int:
+		return x != 0
+	case int32:
+		return x != 0
+	case int64:
+		return x != 0
+	case float32:
+		return x != 0
+	case float64:
+		return x != 0 // NaN != 0
+	case string:
+		return x != ""
+	case []any:
+		return len(x) > 0
+	case []string:
+		return len(x) > 0
+	case map[string]any:
+		return len(x) > 0
+	}
+	return true
+}
+
+// Int is Python's int(v) for the values documents hold: an int, a bool,
+// a float (truncated toward zero), or a string of an integer (surrounding
+// whitespace and underscores between digits allowed).
+func Int(v any) (int64, error) {
+	switch x := v.(type) {
+	case int64:
+		return x, nil
+	case int:
+		return int64(x), nil
+	case int32:
+		return int64(x), nil
+	case bool:
+		if x {
+			return 1, nil
+		}
+		return 0, nil
+	case float64:
+		if math.IsNaN(x) {
+			return 0, fmt.Errorf("ValueError: cannot convert float NaN to integer")
+		}
+		if math.IsInf(x, 0) {
+			return 0, fmt.Errorf("OverflowError: cannot convert float infinity to integer")
+		}
+		return int64(x), nil
+	case string:
+		s := pyre.Strip(x)
+		t := s
+		if strings.HasPrefix(t, "+") || strings.HasPrefix(t, "-") {
+			t = t[1:]
+		}
+		ok := t != "" && !strings.HasPrefix(t, "_") && !strings.HasSuffix(t, "_") && !strings.Contains(t, "__")
+		if ok {
+			n, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64)
+			if err == nil {
+				return n, nil
+			}
+			// Non-ASCII digits (int("٣")) are not handled: report them.
+		}
+		return 0, fmt.Errorf("ValueError: invalid literal for int() with base 10: %s", pyval.Repr(x))
+	}
+	return 0, fmt.Errorf("TypeError: int() argument must be a string or a number, not '%s'", TypeName(v))
+}
+
+// Index is list.index(v): the first element equal to v (Python ==).
+func Index(l []any, v any) (int, error) {
+	for i, e := range l {
+		if pyval.Equal(e, v) {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("ValueError: %s is not in list", pyval.Repr(v))
+}
+
+// Copy is a shallow copy of doc (the row Dataset.map hands its function).
+func Copy(doc task.Doc) task.Doc {
+	out := make(task.Doc, len(doc)+4)
+	for k, v := range doc {
+		out[k] = v
+	}
+	return out
+}
+
+// Map is Dataset.map(fn) for a function that returns a dict: each
+// document keeps its columns (less those fn deleted from the copy it was
+// given) and gains or replaces those of the dict fn returns. Register it as
+// a task.MapDocs naming the added columns in the order the Python dict
+// has them.
+func Map(docs []task.Doc, fn func(task.Doc) (task.Doc, error)) ([]task.Doc, error) {
+	out := make([]task.Doc, len(docs))
+	for i, d := range docs {
+		row := Copy(d)
+		res, err := fn(row)
+		if err != nil {
+			return nil, fmt.Errorf("document %d: %w", i, err)
+		}
+		for k, v := range res {
+			row[k] = v
+		}
+		out[i] = row
+	}
+	return out, nil
+}
+
+// Filter is Dataset.filter(fn).
+func Filter(docs []task.Doc, keep func(task.Doc) (bool, error)) ([]task.Doc, error) {
+	out := []task.Doc{}
+	for i, d := range docs {
+		ok, err := keep(d)
+		if err != nil {
+			return nil, fmt.Errorf("document %d: %w", i, err)
+		}
+		if ok {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// Memo caches a process_docs's results by the JSON of its input, as
+// datasets' fingerprinted map cache does: lm-eval processes a split
+// several times, and a function that draws random numbers gives every
+// call after the first the first one's rows. Callers get deep copies.
+func Memo(fn task.ProcessDocsFunc) task.ProcessDocsFunc {
+	var (
+		mu    sync.Mutex
+		cache = map[[32]byte][]task.Doc{}
+	)
+	return func(docs []task.Doc) ([]task.Doc, error) {
+		b, err := json.Marshal(docs)
+		if err != nil {
+			return nil, err
+		}
+		key := sha256.Sum256(b)
+		mu.Lock()
+		defer mu.Unlock()
+		out, ok := cache[key]
+		if !ok {
+			if out, err = fn(docs); err != nil {
+				return nil, err
+			}
+			cache[key] = out
+		}
+		cp := make([]task.Doc, len(out))
+		for i, d := range out {
+			cp[i] = pyval.DeepCopy(d).(map[string]any)
+		}
+		return cp, nil
+	}
+}
+
+// Pop is doc.pop(key): the value, removed from doc; a KeyError when
+// there is none.
+func Pop(doc task.Doc, key string) (any, error) {
+	v, ok := doc[key]
+	if !ok {
+		return nil, fmt.Errorf("KeyError: %s", pyval.Repr(key))
+	}
+	delete(doc, key)
+	return v, nil
+}

@@ -1,0 +1,9 @@
+package mmlu_pro_plus
+
+import (
+	"testing"
+
+	"lmeval/ports/internal/vectortest"
+)
+
+func TestVectors(t *testing.T) { vectortest.Run(t, "testdata/vectors.json") }

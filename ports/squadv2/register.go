@@ -1,0 +1,5 @@
+package squadv2
+
+import "lmeval/harness/task"
+
+func init() { task.RegisterClass(Class) }

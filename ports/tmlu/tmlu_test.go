@@ -1,0 +1,9 @@
+package tmlu
+
+import (
+	"testing"
+
+	"lmeval/ports/internal/vectortest"
+)
+
+func TestVectors(t *testing.T) { vectortest.Run(t, "testdata/vectors.json") }
