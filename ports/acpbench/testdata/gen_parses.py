@@ -5,8 +5,8 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import acpstubs  # noqa: F401,E402
+sys.path.insert(0, os.path.join(HERE, "pystubs"))
+
 import lmevalref_compat  # noqa: F401,E402
 from lm_eval.tasks.acpbench.gen_2shot import acp_utils as A  # noqa: E402
 

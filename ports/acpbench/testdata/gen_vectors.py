@@ -5,7 +5,7 @@
     /usr/bin/python3 ports/acpbench/testdata/gen_vectors.py
 
 Needs Debian's python3-lark; the planning packages acp_utils.py imports are
-stood in for (acpstubs.py). Writes parses.json.gz (ACPGrammarParser on many
+stood in for (pystubs/README.md). Writes parses.json.gz (ACPGrammarParser on many
 inputs, checked to be the same under several PYTHONHASHSEEDs: Lark's
 error recovery feeds the expected terminals of a set) and vectors.json.gz
 (the filter and process_acp_results).
@@ -20,8 +20,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "../../internal/vectest"))
-sys.path.insert(0, HERE)
-import acpstubs  # noqa: F401,E402
+sys.path.insert(0, os.path.join(HERE, "pystubs"))
+
 from vectest import add, call, write  # noqa: E402,F401
 
 import lmevalref_compat  # noqa: F401,E402
