@@ -8,6 +8,9 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"lmeval/harness/pyrand"
+	"lmeval/harness/pyval"
 )
 
 // Doc is one dataset document: JSON-like values (string, int64, float64,
@@ -40,6 +43,20 @@ type (
 	CustomDatasetFunc func(kwargs map[string]any) (map[string][]Doc, error)
 )
 
+// Unavailable is registered for a helper lmeval cannot run at all (it
+// needs a neural model, a hosted service, a package with no offline
+// equivalent): a task whose YAML names it is unavailable, and Reason, in
+// words a user understands, says why.
+//
+// A helper that several tasks share, only some of which need what lmeval
+// lacks, sets If (true for the task configurations that cannot run) and
+// Port (the port serving the others).
+type Unavailable struct {
+	Reason string
+	If     func(cfg map[string]any) bool
+	Port   any
+}
+
 // SampleValuer is a per-document metric value (of a native
 // process_results) that a samples file records as SampleValue(): the
 // JSON-like form of the Python value lm-eval logs, a tuple as []any, a
@@ -47,9 +64,10 @@ type (
 type SampleValuer interface{ SampleValue() any }
 
 // resolveFuncs replaces every FuncRef in v with a *Func, collecting the
-// names of those with no registered implementation, and the warnings for
-// ports whose Python source on disk differs from the one they reproduce.
-func resolveFuncs(v any, missing, stale map[string]bool) any {
+// names of those with no registered implementation, the reasons of those
+// registered as Unavailable, and the warnings for ports whose Python
+// source on disk differs from the one they reproduce.
+func resolveFuncs(v any, missing, stale map[string]bool, unavailable map[string]string) any {
 	switch x := v.(type) {
 	case FuncRef:
 		fn, ok := LookupFunction(x.Dir, x.Name)
@@ -57,8 +75,8 @@ func resolveFuncs(v any, missing, stale map[string]bool) any {
 			missing[x.Name] = true
 			return x
 		}
-		if u, isU := fn.(Unavailable); isU && u.If == nil {
-			missing[x.Name+" ("+u.Reason+")"] = true // said after its name
+		if u, ok := fn.(Unavailable); ok && u.If == nil {
+			unavailable[x.Name] = u.Reason
 			return x
 		}
 		if w := checkStale(x.Dir, x.Name); w != "" {
@@ -67,27 +85,27 @@ func resolveFuncs(v any, missing, stale map[string]bool) any {
 		return &Func{Dir: x.Dir, Name: x.Name, Fn: fn}
 	case map[string]any:
 		for k, e := range x {
-			x[k] = resolveFuncs(e, missing, stale)
+			x[k] = resolveFuncs(e, missing, stale, unavailable)
 		}
 	case []any:
 		for i, e := range x {
-			x[i] = resolveFuncs(e, missing, stale)
+			x[i] = resolveFuncs(e, missing, stale, unavailable)
 		}
 	}
 	return v
 }
 
 // resolveConditional settles the Unavailable helpers with an If in a
-// resolved configuration: those the configuration needs are missing (with
-// their reason), the others become their Port.
-func resolveConditional(cfg map[string]any, missing map[string]bool) {
+// resolved configuration: those the configuration needs are unavailable
+// (with their reason), the others become their Port.
+func resolveConditional(cfg map[string]any, unavailable map[string]string) {
 	var walk func(v any)
 	walk = func(v any) {
 		switch x := v.(type) {
 		case *Func:
 			if u, ok := x.Fn.(Unavailable); ok {
 				if u.If(cfg) {
-					missing[x.Name+" ("+u.Reason+")"] = true
+					unavailable[x.Name] = u.Reason
 				} else {
 					x.Fn = u.Port
 				}
@@ -197,9 +215,32 @@ func callDoc(f *Func, doc Doc) (any, error) {
 // sets, in its order. Dataset.map keeps the columns a document had in
 // their place and appends the new ones in that order, so the documents
 // lm-eval logs (and their doc_hash) have the keys in that order too.
+//
+// FnColumns, set instead of Fn, is for a function that reads a document's
+// keys in order (doc.keys(), a loop over the dict): it also gets the
+// split's column order, nil when unknown (then pyval.Columns.Keys sorts).
+//
+// FnRand, set instead of Fn, is for a function that draws from Python's
+// module-level generator (random.shuffle): rnd is the task's stream,
+// seeded with the global seed (pyrand.GlobalSeed, random.seed(seed) of
+// the run) when the task first processes a split, and continued by every
+// split it processes, each once (datasets' map cache). The task processes
+// them in lm-eval's order: ConfigurableTask.__init__ calls fewshot_docs()
+// (the few-shot split, else training, validation or test) before
+// eval_docs, whatever num_fewshot is. What it reproduces is a run of that
+// one task with a fresh map cache: in lm-eval the state also depends on
+// what else the run drew and on map caches left by earlier runs.
 type MapDocs struct {
-	Fn      ProcessDocsFunc
-	Columns []string
+	Fn        ProcessDocsFunc
+	FnColumns func(docs []Doc, cols *pyval.Columns) ([]Doc, error)
+	FnRand    func(docs []Doc, rnd *pyrand.Rand) ([]Doc, error)
+	Columns   []string
+}
+
+// drawsModuleRandom reports a process_docs registered with MapDocs.FnRand.
+func drawsModuleRandom(f *Func) bool {
+	m, ok := f.Fn.(MapDocs)
+	return ok && m.FnRand != nil
 }
 
 // addedColumns is the order a process_docs gives the columns it adds (nil:
@@ -211,14 +252,24 @@ func addedColumns(f *Func) []string {
 	return nil
 }
 
-func callProcessDocs(f *Func, docs []Doc) ([]Doc, error) {
+// callProcessDocs calls a process_docs on a split's documents, whose
+// column order is cols (nil when unknown); rnd gives a MapDocs.FnRand its
+// stream.
+func callProcessDocs(f *Func, docs []Doc, cols *pyval.Columns, rnd func() *pyrand.Rand) ([]Doc, error) {
 	var (
 		out []Doc
 		err error
 	)
 	switch fn := f.Fn.(type) {
 	case MapDocs:
-		out, err = fn.Fn(docs)
+		switch {
+		case fn.FnRand != nil:
+			out, err = fn.FnRand(docs, rnd())
+		case fn.FnColumns != nil:
+			out, err = fn.FnColumns(docs, cols)
+		default:
+			out, err = fn.Fn(docs)
+		}
 	case ProcessDocsFunc:
 		out, err = fn(docs)
 	case func([]Doc) ([]Doc, error):

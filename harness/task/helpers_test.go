@@ -105,7 +105,7 @@ func TestCheckStale(t *testing.T) {
 	}
 	r := NewRegistry()
 	missing, stale := map[string]bool{}, map[string]bool{}
-	resolveFuncs(FuncRef{Dir: dir, Name: "utils." + fn}, missing, stale)
+	resolveFuncs(FuncRef{Dir: dir, Name: "utils." + fn}, missing, stale, map[string]string{})
 	if !stale[w] || len(missing) > 0 {
 		t.Errorf("resolveFuncs: stale %v missing %v", stale, missing)
 	}
@@ -176,7 +176,8 @@ func TestLookupPrefersTheTablesLongerFile(t *testing.T) {
 }
 
 // TestUnavailableHelperSaysWhy: a helper registered as Unavailable makes
-// its tasks unavailable, and the reason follows the function's name.
+// its tasks unavailable: its reason comes first, then the functions that
+// have no port.
 func TestUnavailableHelperSaysWhy(t *testing.T) {
 	RegisterFunction("unav", "utils.judge", Unavailable{Reason: "it asks a hosted judge model"})
 	r := NewRegistry()
@@ -190,7 +191,7 @@ func TestUnavailableHelperSaysWhy(t *testing.T) {
 	if !errors.As(err, &ue) {
 		t.Fatalf("unav_task: %v, want an UnavailableError", err)
 	}
-	if want := "needs Python function utils.judge (it asks a hosted judge model), utils.other"; ue.Reason != want {
+	if want := "utils.judge: it asks a hosted judge model; needs Python function utils.other"; ue.Reason != want {
 		t.Errorf("reason %q\nwant %q", ue.Reason, want)
 	}
 }
@@ -222,7 +223,7 @@ func TestUnavailableIf(t *testing.T) {
 		t.Fatalf("plan_easy: process_results is %T, want the port", f.Fn)
 	}
 	var ue *UnavailableError
-	if _, err := r.Load([]string{"plan_hard"}); !errors.As(err, &ue) || ue.Reason != "needs Python function plan_utils.score (it runs a planner)" {
+	if _, err := r.Load([]string{"plan_hard"}); !errors.As(err, &ue) || ue.Reason != "plan_utils.score: it runs a planner" {
 		t.Fatalf("plan_hard: %v, want unavailable", err)
 	}
 }

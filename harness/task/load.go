@@ -247,16 +247,30 @@ func (r *Registry) newTask(cfg map[string]any, file string) (*Task, error) {
 	if reason := multimodal(cfg); reason != "" {
 		return nil, &UnavailableError{Task: name, File: file, Reason: reason}
 	}
-	missing, stale := map[string]bool{}, map[string]bool{}
-	resolveFuncs(cfg, missing, stale)
+	missing, stale, unavailable := map[string]bool{}, map[string]bool{}, map[string]string{}
+	resolveFuncs(cfg, missing, stale, unavailable)
+	resolveConditional(cfg, unavailable)
 	for _, w := range sortedKeys(stale) {
 		if !r.warned[w] {
 			r.warned[w] = true
 			r.warnings = append(r.warnings, w)
 		}
 	}
-	resolveConditional(cfg, missing)
-	if len(missing) > 0 {
+	if len(missing) > 0 || len(unavailable) > 0 {
+		// The reasons of the helpers that cannot run (those sharing one
+		// named together), then the functions with no port.
+		var why []string
+		byReason := map[string][]string{}
+		for _, n := range pyval.SortedKeys(unavailable) {
+			r := unavailable[n]
+			if byReason[r] == nil {
+				why = append(why, r)
+			}
+			byReason[r] = append(byReason[r], n)
+		}
+		for i, r := range why {
+			why[i] = strings.Join(byReason[r], ", ") + ": " + r
+		}
 		m := sortedKeys(missing)
 		undefined := map[string]string{}
 		undefinedFuncs(cfg, undefined)
@@ -268,14 +282,13 @@ func (r *Registry) newTask(cfg map[string]any, file string) (*Task, error) {
 				needs = append(needs, n)
 			}
 		}
-		var reason []string
 		if len(needs) > 0 {
-			reason = append(reason, "needs Python function "+strings.Join(needs, ", "))
+			why = append(why, "needs Python function "+strings.Join(needs, ", "))
 		}
 		if len(broken) > 0 {
-			reason = append(reason, "its `!function` names a function its Python file lacks ("+strings.Join(broken, "; ")+"), so lm-eval itself cannot load it (AttributeError)")
+			why = append(why, "its `!function` names a function its Python file lacks ("+strings.Join(broken, "; ")+"), so lm-eval itself cannot load it (AttributeError)")
 		}
-		return nil, &UnavailableError{Task: name, File: file, Missing: m, Reason: strings.Join(reason, "; ")}
+		return nil, &UnavailableError{Task: name, File: file, Missing: m, Reason: strings.Join(why, "; ")}
 	}
 	c, warnings, err := parseConfig(cfg, file)
 	r.warnings = append(r.warnings, warnings...)

@@ -65,6 +65,36 @@ type Task struct {
 	splits   map[string][]Doc
 	columns  map[string]*pyval.Columns // per key of splits; nil: unknown
 	dataset  map[string][]Doc          // custom_dataset output
+	rnd      *pyrand.Rand              // Python's module generator, for a MapDocs.FnRand
+}
+
+// moduleRand is the task's stream of Python's module-level generator,
+// seeded with the run's random.seed when first used.
+func (t *Task) moduleRand() *pyrand.Rand {
+	if t.rnd == nil {
+		t.rnd = pyrand.New(pyrand.GlobalSeed())
+	}
+	return t.rnd
+}
+
+// lmevalFewshotSplit is the split lm-eval's fewshot_docs() processes with
+// the task's process_docs ("" when none: samples, or the few-shot
+// config's own process_docs).
+func (c *Config) lmevalFewshotSplit() string {
+	switch {
+	case c.fewshotSplit() != "":
+		if c.Fewshot.ProcessDocs != nil {
+			return ""
+		}
+		return c.fewshotSplit()
+	case c.Fewshot.Samples != nil || c.Fewshot.SamplesFunc != nil:
+		return ""
+	case c.TrainingSplit != "":
+		return c.TrainingSplit
+	case c.ValidationSplit != "":
+		return c.ValidationSplit
+	}
+	return c.TestSplit
 }
 
 // DocInfo is one evaluated document with what the evaluator scores it by.
@@ -208,6 +238,15 @@ func (t *Task) build(ctx context.Context, opts BuildOptions) error {
 	}
 	if t.EvalSplit == "" {
 		return fmt.Errorf("dataset (path=%s, name=%s) must have a test_split or validation_split", c.DatasetPath, c.DatasetName)
+	}
+	// A process_docs drawing from Python's module generator sees the
+	// splits in lm-eval's order: the few-shot documents first.
+	if c.ProcessDocs != nil && drawsModuleRandom(c.ProcessDocs) {
+		if s := c.lmevalFewshotSplit(); s != "" && s != t.EvalSplit {
+			if _, err := t.processedSplit(ctx, opts, s); err != nil {
+				return err
+			}
+		}
 	}
 	evalDocs, err := t.processedSplit(ctx, opts, t.EvalSplit)
 	if err != nil {
@@ -412,7 +451,7 @@ func (t *Task) processedSplit(ctx context.Context, opts BuildOptions, split stri
 	}
 	cols := t.columns[split]
 	if t.Config.ProcessDocs != nil {
-		if docs, err = callProcessDocs(t.Config.ProcessDocs, docs); err != nil {
+		if docs, err = callProcessDocs(t.Config.ProcessDocs, docs, cols, t.moduleRand); err != nil {
 			return nil, fmt.Errorf("process_docs on split %s: %w", split, err)
 		}
 		if cols != nil {
@@ -446,7 +485,7 @@ func (t *Task) fewshotDocs(ctx context.Context, opts BuildOptions) ([]Doc, error
 	case c.fewshotSplit() != "":
 		if c.Fewshot.ProcessDocs != nil {
 			if docs, err = t.loadSplit(ctx, opts, c.fewshotSplit()); err == nil {
-				docs, err = callProcessDocs(c.Fewshot.ProcessDocs, docs)
+				docs, err = callProcessDocs(c.Fewshot.ProcessDocs, docs, t.columns[c.fewshotSplit()], t.moduleRand)
 			}
 		} else {
 			docs, err = t.processedSplit(ctx, opts, c.fewshotSplit())
@@ -454,7 +493,7 @@ func (t *Task) fewshotDocs(ctx context.Context, opts BuildOptions) ([]Doc, error
 	case c.Fewshot.Samples != nil:
 		docs = c.Fewshot.Samples
 		if c.Fewshot.ProcessDocs != nil {
-			docs, err = callProcessDocs(c.Fewshot.ProcessDocs, docs)
+			docs, err = callProcessDocs(c.Fewshot.ProcessDocs, docs, nil, t.moduleRand)
 		}
 	case c.Fewshot.SamplesFunc != nil:
 		switch fn := c.Fewshot.SamplesFunc.Fn.(type) {

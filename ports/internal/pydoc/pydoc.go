@@ -1,6 +1,8 @@
 // Package pydoc holds the small pieces of Python semantics that ports of
 // lm-eval's document helpers share: a document's field as str() gives it,
-// an integer dict key, str.format with named fields.
+// an integer dict key, str.format with named fields, and what the helpers
+// do with a datasets.Dataset: map (of a function returning the columns to
+// set, or setting them on the row it returns) and filter.
 package pydoc
 
 import (
@@ -111,4 +113,49 @@ func FromJSON(v any) any {
 		return out
 	}
 	return v
+}
+
+// GetStr is doc[key] where the code needs a str (a method call, a +).
+func GetStr(doc task.Doc, key string) (string, error) {
+	v, err := Field(doc, key)
+	if err != nil {
+		return "", err
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("TypeError: %s is %s, not a str", pyval.Repr(key), pyval.Repr(v))
+	}
+	return s, nil
+}
+
+// Update is Dataset.map(fn) for an fn that sets keys of the row it is
+// given and returns it: fn changes a copy of each document.
+func Update(docs []task.Doc, fn func(task.Doc) error) ([]task.Doc, error) {
+	out := make([]task.Doc, len(docs))
+	for i, d := range docs {
+		nd := make(task.Doc, len(d)+3)
+		for k, v := range d {
+			nd[k] = v
+		}
+		if err := fn(nd); err != nil {
+			return nil, fmt.Errorf("document %d: %w", i, err)
+		}
+		out[i] = nd
+	}
+	return out, nil
+}
+
+// FilterEq is Dataset.filter(lambda x: x[column] == value).
+func FilterEq(docs []task.Doc, column string, value any) ([]task.Doc, error) {
+	out := []task.Doc{}
+	for i, d := range docs {
+		v, err := Field(d, column)
+		if err != nil {
+			return nil, fmt.Errorf("document %d: %w", i, err)
+		}
+		if pyval.Equal(v, value) {
+			out = append(out, d)
+		}
+	}
+	return out, nil
 }

@@ -53,10 +53,19 @@ func main() {
 		switch x := fn.(type) {
 		case *task.Class:
 			fn = x.Setup // a Python class's port: named by its package
-		case task.MapDocs:
-			fn = x.Fn
+		case task.MapDocs: // the function it wraps
+			switch {
+			case x.FnRand != nil:
+				fn = x.FnRand
+			case x.FnColumns != nil:
+				fn = x.FnColumns
+			default:
+				fn = x.Fn
+			}
 		}
-		if v := reflect.ValueOf(fn); v.Kind() == reflect.Func {
+		if _, ok := fn.(task.Unavailable); ok {
+			name = "unavailable" // registered to say why lmeval cannot run it
+		} else if v := reflect.ValueOf(fn); v.Kind() == reflect.Func {
 			if f := runtime.FuncForPC(v.Pointer()); f != nil {
 				name = goName(f.Name())
 			}

@@ -1,0 +1,39 @@
+package arab_culture_test
+
+import (
+	"os"
+	"testing"
+
+	"lmeval/harness/task"
+	"lmeval/ports/arab_culture"
+	"lmeval/ports/internal/portvectors"
+)
+
+// TestVectors replays lm-eval's own helpers, imported under each setting
+// of the environment (testdata/gen_vectors.py).
+func TestVectors(t *testing.T) {
+	portvectors.RunWith(t, "testdata/vectors.json", func(v portvectors.Call) any {
+		s := arab_culture.SettingsFrom(func(k string) (string, bool) { x, ok := v.Env[k]; return x, ok })
+		switch v.Function {
+		case "doc_to_text":
+			return task.DocFunc(func(d task.Doc) (any, error) { return s.DocToText(d) })
+		case "doc_to_choice":
+			return task.DocFunc(s.DocToChoice)
+		case "doc_to_target":
+			return task.DocFunc(s.DocToTarget)
+		}
+		return nil
+	}, "arab_culture/utils_mcq.py:doc_to_text", "arab_culture/utils_mcq.py:doc_to_choice", "arab_culture/utils_mcq.py:doc_to_target")
+}
+
+// TestEnv: the settings are those of the environment variables, true
+// only when set to "True".
+func TestEnv(t *testing.T) {
+	t.Setenv("COUNTRY", "True")
+	t.Setenv("REGION", "true")
+	t.Setenv("MODEL_NAME", "jais-chat")
+	got := arab_culture.SettingsFrom(os.LookupEnv)
+	if want := (arab_culture.Settings{Country: true, ModelName: "jais-chat"}); got != want {
+		t.Errorf("settings %+v, want %+v", got, want)
+	}
+}

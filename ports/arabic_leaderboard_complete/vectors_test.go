@@ -1,0 +1,19 @@
+package arabic_leaderboard_complete_test
+
+import (
+	"testing"
+
+	_ "lmeval/ports/arabic_leaderboard_complete"
+	"lmeval/ports/internal/portvectors"
+)
+
+// TestVectors replays lm-eval's own process_docs (testdata/gen_vectors.py).
+func TestVectors(t *testing.T) {
+	const c = "arabic_leaderboard_complete/arabic_leaderboard_"
+	var want []string
+	for _, d := range []string{"alghafa", "arabic_exams", "arabic_mmlu", "arabic_mt_boolq", "arabic_mt_copa",
+		"arabic_mt_hellaswag", "arabic_mt_sciq", "arabic_mt_toxigen", "avca"} {
+		want = append(want, c+d+"/utils.py:process_docs")
+	}
+	portvectors.Run(t, "testdata/vectors.json", want...)
+}

@@ -1,0 +1,19 @@
+package aradice_test
+
+import (
+	"testing"
+
+	_ "lmeval/ports/aradice"
+	"lmeval/ports/internal/portvectors"
+)
+
+// TestVectors replays lm-eval's own helpers (testdata/gen_vectors.py).
+func TestVectors(t *testing.T) {
+	portvectors.Run(t, "testdata/vectors.json",
+		"aradice/ArabicMMLU/EGY/utils.py:process_docs", "aradice/ArabicMMLU/LEV/utils.py:process_docs",
+		"aradice/boolq/EGY/utils.py:process_docs", "aradice/boolq/ENG/utils.py:process_docs",
+		"aradice/boolq/LEV/utils.py:process_docs", "aradice/boolq/MSA/utils.py:process_docs",
+		"aradice/cultural-benchmark/utils.py:process_docs",
+		"aradice/openbookqa/utils.py:doc_to_text", "aradice/openbookqa/utils.py:doc_to_choice",
+		"aradice/openbookqa/utils.py:doc_to_target")
+}

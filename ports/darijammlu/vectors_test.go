@@ -1,0 +1,13 @@
+package darijammlu_test
+
+import (
+	"testing"
+
+	_ "lmeval/ports/darijammlu"
+	"lmeval/ports/internal/portvectors"
+)
+
+// TestVectors replays lm-eval's own helpers (testdata/gen_vectors.py).
+func TestVectors(t *testing.T) {
+	portvectors.Run(t, "testdata/vectors.json", "darijammlu/utils.py:doc_to_text", "darijammlu/utils.py:doc_to_choice")
+}

@@ -1,0 +1,14 @@
+package egymmlu_test
+
+import (
+	"testing"
+
+	_ "lmeval/ports/darijammlu" // egymmlu's doc_to_choice
+	_ "lmeval/ports/egymmlu"
+	"lmeval/ports/internal/portvectors"
+)
+
+// TestVectors replays lm-eval's own helpers (ports/darijammlu/testdata/gen_vectors.py).
+func TestVectors(t *testing.T) {
+	portvectors.Run(t, "testdata/vectors.json", "egymmlu/utils.py:doc_to_text", "egymmlu/utils.py:doc_to_choice")
+}
