@@ -17,7 +17,7 @@ import (
 	"lmeval/harness/pyre"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 // checkProgResponse is check_prog_response.
@@ -58,7 +58,7 @@ func NewGrammarFilter(args map[string]any) (filters.Filter, error) {
 	}
 	grammarTask, ok := gt.(string)
 	if !ok {
-		return nil, fmt.Errorf("ACP_grammar_filter: grammar_task is %s, want a start rule", pyhelp.TypeName(gt))
+		return nil, fmt.Errorf("ACP_grammar_filter: grammar_task is %s, want a start rule", pydoc.TypeName(gt))
 	}
 	if _, ok := larkTables[grammarTask]; !ok {
 		return nil, fmt.Errorf("ACP_grammar_filter: acp_grammar.lark has no start rule %q", grammarTask)
@@ -81,7 +81,7 @@ func NewGrammarFilter(args map[string]any) (filters.Filter, error) {
 			for j, x := range l {
 				s, ok := x.(string)
 				if !ok {
-					return nil, fmt.Errorf("ACP_grammar_filter: response is %s, not str", pyhelp.TypeName(x))
+					return nil, fmt.Errorf("ACP_grammar_filter: response is %s, not str", pydoc.TypeName(x))
 				}
 				var err error
 				if parsed[j], err = grammarParse(grammarTask, clean(s)); err != nil {
@@ -153,7 +153,7 @@ func cleanupAnswer(ans any) ([]string, error) {
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("cleanup_answer(%s): returned None", pyhelp.TypeName(ans)) // then set(None): a TypeError
+	return nil, fmt.Errorf("cleanup_answer(%s): returned None", pydoc.TypeName(ans)) // then set(None): a TypeError
 }
 
 func setEqual(a, b []string) bool {
@@ -179,13 +179,13 @@ func setEqual(a, b []string) bool {
 func lowerStrs(v any, what string) ([]string, error) {
 	l, ok := v.([]any)
 	if !ok {
-		return nil, fmt.Errorf("TypeError: %s is %s, not a list", what, pyhelp.TypeName(v))
+		return nil, fmt.Errorf("TypeError: %s is %s, not a list", what, pydoc.TypeName(v))
 	}
 	out := make([]string, len(l))
 	for i, e := range l {
 		s, ok := e.(string)
 		if !ok {
-			return nil, fmt.Errorf("AttributeError: %s[%d] is %s, not str", what, i, pyhelp.TypeName(e))
+			return nil, fmt.Errorf("AttributeError: %s[%d] is %s, not str", what, i, pydoc.TypeName(e))
 		}
 		out[i] = pyre.Lower(s)
 	}
@@ -195,14 +195,14 @@ func lowerStrs(v any, what string) ([]string, error) {
 func asStr(x any) (string, error) {
 	s, ok := x.(string)
 	if !ok {
-		return "", fmt.Errorf("AttributeError: the parsed answer is %s, not str", pyhelp.TypeName(x))
+		return "", fmt.Errorf("AttributeError: the parsed answer is %s, not str", pydoc.TypeName(x))
 	}
 	return s, nil
 }
 
 // applicability is ApplicabilityEvaluator.get_score's scores.
 func applicability(ans []any, doc task.Doc) ([]bool, error) {
-	a, err := pyhelp.Field(doc, "answer")
+	a, err := pydoc.Field(doc, "answer")
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +218,7 @@ func applicability(ans []any, doc task.Doc) ([]bool, error) {
 		}
 		l, ok := x.([]any)
 		if !ok {
-			return nil, fmt.Errorf("TypeError: the parsed answer is %s, not a list", pyhelp.TypeName(x))
+			return nil, fmt.Errorf("TypeError: the parsed answer is %s, not a list", pydoc.TypeName(x))
 		}
 		fixed := make([]any, len(l))
 		for i, e := range l {
@@ -241,7 +241,7 @@ func applicability(ans []any, doc task.Doc) ([]bool, error) {
 
 // landmarks is LandmarksEvaluator.get_score's scores.
 func landmarks(ans []any, doc task.Doc) ([]bool, error) {
-	a, err := pyhelp.Index(doc, "answer", "yes")
+	a, err := pydoc.Path(doc, "answer", "yes")
 	if err != nil {
 		return nil, err
 	}
@@ -283,11 +283,11 @@ func contains(l []string, s string) bool {
 
 // progression is ProgressionEvaluator.get_score's scores.
 func progression(ans []any, doc task.Doc) ([]bool, error) {
-	pv, err := pyhelp.Index(doc, "answer", "pos")
+	pv, err := pydoc.Path(doc, "answer", "pos")
 	if err != nil {
 		return nil, err
 	}
-	nv, err := pyhelp.Index(doc, "answer", "neg")
+	nv, err := pydoc.Path(doc, "answer", "neg")
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +303,7 @@ func progression(ans []any, doc task.Doc) ([]bool, error) {
 	for _, x := range ans {
 		l, ok := x.([]any)
 		if x != nil && !ok {
-			return nil, fmt.Errorf("TypeError: the parsed answer is %s, not a list", pyhelp.TypeName(x))
+			return nil, fmt.Errorf("TypeError: the parsed answer is %s, not a list", pydoc.TypeName(x))
 		}
 		if x == nil || len(l) > 2 || len(l) < 1 {
 			scores = append(scores, false)
@@ -326,12 +326,12 @@ func progression(ans []any, doc task.Doc) ([]bool, error) {
 
 // validation is ValidationEvaluator.get_score's scores.
 func validation(ans []any, doc task.Doc) ([]bool, error) {
-	a, err := pyhelp.Field(doc, "answer")
+	a, err := pydoc.Field(doc, "answer")
 	if err != nil {
 		return nil, err
 	}
 	real := pyval.Str(a)
-	n, err := pyhelp.PyInt(real)
+	n, err := pydoc.Int(real)
 	if err != nil {
 		return nil, err
 	}
@@ -368,7 +368,7 @@ const plannerReason = "it checks answers with a PDDL grounder and planner (tarsk
 // ProcessACPResults is process_acp_results: the group's evaluator's
 // average score over the (parsed) answers.
 func ProcessACPResults(doc task.Doc, results []any) (map[string]any, error) {
-	g, err := pyhelp.Field(doc, "group")
+	g, err := pydoc.Field(doc, "group")
 	if err != nil {
 		return nil, err
 	}

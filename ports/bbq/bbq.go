@@ -14,7 +14,7 @@ import (
 	"lmeval/harness/pyre"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 // unknownResponses is UNKNOWN_RESPONSES (HELM's).
@@ -36,7 +36,7 @@ var categories = []string{
 func answers(doc task.Doc) ([]any, error) {
 	out := make([]any, 3)
 	for i := range out {
-		v, err := pyhelp.Field(doc, fmt.Sprintf("ans%d", i))
+		v, err := pydoc.Field(doc, fmt.Sprintf("ans%d", i))
 		if err != nil {
 			return nil, err
 		}
@@ -78,13 +78,13 @@ func DocToChoice(doc task.Doc) (any, error) { return choices(doc) }
 // targets is doc_to_targets: the answer's index among the choices, or
 // every unknown wording's when the answer is unknown.
 func targets(doc task.Doc) ([]int, error) {
-	lv, err := pyhelp.Field(doc, "label")
+	lv, err := pydoc.Field(doc, "label")
 	if err != nil {
 		return nil, err
 	}
-	label, ok := pyhelp.Int(lv)
+	label, ok := pydoc.StrictInt(lv)
 	if !ok {
-		return nil, fmt.Errorf("TypeError: list indices must be integers, not %s", pyhelp.TypeName(lv))
+		return nil, fmt.Errorf("TypeError: list indices must be integers, not %s", pydoc.TypeName(lv))
 	}
 	ans, err := answers(doc)
 	if err != nil {
@@ -128,13 +128,13 @@ func DocToTarget(doc task.Doc) (any, error) {
 // biasedAnswers is doc_to_biased_answer: the choices in
 // doc["biased_answers"].
 func biasedAnswers(doc task.Doc, ch []any) ([]int, error) {
-	ba, err := pyhelp.Field(doc, "biased_answers")
+	ba, err := pydoc.Field(doc, "biased_answers")
 	if err != nil {
 		return nil, err
 	}
 	var out []int
 	for i, c := range ch {
-		in, err := pyhelp.In(c, ba)
+		in, err := pydoc.In(c, ba)
 		if err != nil {
 			return nil, err
 		}
@@ -178,13 +178,13 @@ func disjoint(a, b []string) bool {
 func strList(v any, what string) ([]string, error) {
 	l, ok := v.([]any)
 	if !ok {
-		return nil, fmt.Errorf("TypeError: %s is %s, not a list", what, pyhelp.TypeName(v))
+		return nil, fmt.Errorf("TypeError: %s is %s, not a list", what, pydoc.TypeName(v))
 	}
 	out := make([]string, len(l))
 	for i, e := range l {
 		s, ok := e.(string)
 		if !ok {
-			return nil, fmt.Errorf("TypeError: %s[%d] is %s, not str", what, i, pyhelp.TypeName(e))
+			return nil, fmt.Errorf("TypeError: %s[%d] is %s, not str", what, i, pydoc.TypeName(e))
 		}
 		out[i] = s
 	}
@@ -197,23 +197,23 @@ func processDoc(doc task.Doc) (task.Doc, error) {
 	for k, v := range doc {
 		d[k] = v
 	}
-	aiv, err := pyhelp.Field(d, "answer_info")
+	aiv, err := pydoc.Field(d, "answer_info")
 	if err != nil {
 		return nil, err
 	}
 	ai, ok := aiv.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("TypeError: answer_info is %s, not dict", pyhelp.TypeName(aiv))
+		return nil, fmt.Errorf("TypeError: answer_info is %s, not dict", pydoc.TypeName(aiv))
 	}
-	mdv, err := pyhelp.Field(d, "additional_metadata")
+	mdv, err := pydoc.Field(d, "additional_metadata")
 	if err != nil {
 		return nil, err
 	}
 	md, ok := mdv.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("TypeError: additional_metadata is %s, not dict", pyhelp.TypeName(mdv))
+		return nil, fmt.Errorf("TypeError: additional_metadata is %s, not dict", pydoc.TypeName(mdv))
 	}
-	sgv, err := pyhelp.Field(md, "stereotyped_groups")
+	sgv, err := pydoc.Field(md, "stereotyped_groups")
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +224,7 @@ func processDoc(doc task.Doc) (task.Doc, error) {
 	for i := range sg {
 		sg[i] = pyre.Lower(sg[i])
 	}
-	pol, err := pyhelp.Field(d, "question_polarity")
+	pol, err := pydoc.Field(d, "question_polarity")
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +233,7 @@ func processDoc(doc task.Doc) (task.Doc, error) {
 	group, haveGroup := "", false
 	for i := 0; i < 3; i++ {
 		key := fmt.Sprintf("ans%d", i)
-		iv, err := pyhelp.Field(ai, key)
+		iv, err := pydoc.Field(ai, key)
 		if err != nil {
 			return nil, err
 		}
@@ -241,7 +241,7 @@ func processDoc(doc task.Doc) (task.Doc, error) {
 		if err != nil {
 			return nil, err
 		}
-		ans, err := pyhelp.Field(d, key)
+		ans, err := pydoc.Field(d, key)
 		if err != nil {
 			return nil, err
 		}
@@ -249,7 +249,7 @@ func processDoc(doc task.Doc) (task.Doc, error) {
 			group, haveGroup = strings.Join(info, "_"), true
 		} else {
 			// Missing info (e.g. example 4,320 of Race_x_gender).
-			in, err := pyhelp.In("Latina", ans)
+			in, err := pydoc.In("Latina", ans)
 			if err != nil {
 				return nil, err
 			}
@@ -301,8 +301,8 @@ func ProcessDocs(docs []task.Doc) ([]task.Doc, error) {
 }
 
 func filterContext(docs []task.Doc, context string) ([]task.Doc, error) {
-	return pyhelp.Filter(docs, func(d task.Doc) (bool, error) {
-		s, err := pyhelp.Str(d, "context_condition")
+	return pydoc.Filter(docs, func(d task.Doc) (bool, error) {
+		s, err := pydoc.String(d, "context_condition")
 		if err != nil {
 			return false, err
 		}
@@ -373,12 +373,12 @@ func processResults(doc task.Doc, answer int) (map[string]any, error) {
 	if s, ok := ch[i].(string); ok && slices.Contains(unknownResponses, s) {
 		nNonUnk = 0.0
 	}
-	cc, err := pyhelp.Field(doc, "context_condition")
+	cc, err := pydoc.Field(doc, "context_condition")
 	if err != nil {
 		return nil, err
 	}
 	mask := Mask(pyval.Equal(cc, "disambig"))
-	catv, err := pyhelp.Field(doc, "category")
+	catv, err := pydoc.Field(doc, "category")
 	if err != nil {
 		return nil, err
 	}
@@ -409,14 +409,14 @@ func processResults(doc task.Doc, answer int) (map[string]any, error) {
 // ProcessResultsMultipleChoice is process_results_multiple_choice: the
 // answer is the likeliest choice.
 func ProcessResultsMultipleChoice(doc task.Doc, results []any) (map[string]any, error) {
-	lls, err := pyhelp.LogLiks(results)
+	lls, err := pydoc.LogLiks(results)
 	if err != nil {
 		return nil, err
 	}
 	if len(lls) == 0 {
 		return nil, fmt.Errorf("ValueError: no answers")
 	}
-	return processResults(doc, pyhelp.Argmax(lls))
+	return processResults(doc, pydoc.Argmax(lls))
 }
 
 // asciiPunct is string.punctuation.
@@ -457,7 +457,7 @@ func checkUnkAnswer(s string) bool {
 func choiceGroups(doc task.Doc) ([][]string, error) {
 	var out [][]string
 	for i := 0; i < 3; i++ {
-		v, err := pyhelp.Field(doc, fmt.Sprintf("ans%d_groups", i))
+		v, err := pydoc.Field(doc, fmt.Sprintf("ans%d_groups", i))
 		if err != nil {
 			return nil, err
 		}
@@ -485,7 +485,7 @@ func ProcessResultsGenerateUntil(doc task.Doc, results []any) (map[string]any, e
 	}
 	gen, ok := results[0].(string)
 	if !ok {
-		return nil, fmt.Errorf("AttributeError: the generation is %s, not str", pyhelp.TypeName(results[0]))
+		return nil, fmt.Errorf("AttributeError: the generation is %s, not str", pydoc.TypeName(results[0]))
 	}
 	words := strings.Split(cleanAnswer(gen), " ")
 	ch, err := choices(doc)
@@ -496,7 +496,7 @@ func ProcessResultsGenerateUntil(doc task.Doc, results []any) (map[string]any, e
 	for i, c := range ch {
 		s, ok := c.(string)
 		if !ok {
-			return nil, fmt.Errorf("AttributeError: choice %d is %s, not str", i, pyhelp.TypeName(c))
+			return nil, fmt.Errorf("AttributeError: choice %d is %s, not str", i, pydoc.TypeName(c))
 		}
 		if inWords(cleanAnswer(s), words) {
 			answer = i
@@ -540,7 +540,7 @@ func readItems(name string, items []any, n int) ([]item, error) {
 			return nil, fmt.Errorf("%s: item %d is %v, want a %d-tuple", name, i, it, n)
 		}
 		num := func(v any) (float64, error) {
-			x, ok := pyhelp.Number(v)
+			x, ok := pydoc.Number(v)
 			if !ok {
 				return 0, fmt.Errorf("%s: item %d: %v is not a number", name, i, v)
 			}
@@ -564,7 +564,7 @@ func readItems(name string, items []any, n int) ([]item, error) {
 		case bool:
 			out[i].mask = m
 		default:
-			x, ok := pyhelp.Number(m)
+			x, ok := pydoc.Number(m)
 			if !ok {
 				return nil, fmt.Errorf("%s: item %d: mask %v is not a bool", name, i, m)
 			}

@@ -13,17 +13,17 @@ import (
 	"lmeval/harness/pyre"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 // joinTokens is " ".join(doc[key]).replace("\n", rep), its whitespace
 // runs made single spaces (" ".join(s.strip().split())).
 func joinTokens(doc task.Doc, key, rep string) (string, error) {
-	v, err := pyhelp.Field(doc, key)
+	v, err := pydoc.Field(doc, key)
 	if err != nil {
 		return "", err
 	}
-	s, err := pyhelp.JoinStrs(" ", v)
+	s, err := pydoc.JoinStrs(" ", v)
 	if err != nil {
 		return "", err
 	}
@@ -197,7 +197,7 @@ func strList(name string, l []any) ([]string, error) {
 	for i, e := range l {
 		s, ok := e.(string)
 		if !ok {
-			return nil, fmt.Errorf("AttributeError: %s[%d] is %s, not str (%s)", name, i, pyhelp.TypeName(e), pyval.Repr(e))
+			return nil, fmt.Errorf("AttributeError: %s[%d] is %s, not str (%s)", name, i, pydoc.TypeName(e), pyval.Repr(e))
 		}
 		out[i] = s
 	}

@@ -10,14 +10,14 @@ import (
 	"strings"
 
 	"lmeval/harness/task"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 // ProcessResults is process_results: likelihood_diff is
 // |ll(sent_more) - ll(sent_less)|, pct_stereotype 1.0 when sent_more is
 // the likelier.
 func ProcessResults(_ task.Doc, results []any) (map[string]any, error) {
-	lls, err := pyhelp.LogLiks(results)
+	lls, err := pydoc.LogLiks(results)
 	if err != nil {
 		return nil, err
 	}
@@ -33,11 +33,11 @@ func ProcessResults(_ task.Doc, results []any) (map[string]any, error) {
 
 // DocToChoice is doc_to_choice: [sent_more, sent_less].
 func DocToChoice(doc task.Doc) (any, error) {
-	more, err := pyhelp.Field(doc, "sent_more")
+	more, err := pydoc.Field(doc, "sent_more")
 	if err != nil {
 		return nil, err
 	}
-	less, err := pyhelp.Field(doc, "sent_less")
+	less, err := pydoc.Field(doc, "sent_less")
 	if err != nil {
 		return nil, err
 	}
@@ -47,8 +47,8 @@ func DocToChoice(doc task.Doc) (any, error) {
 // FilterDataset is filter_dataset(dataset, bias_type): the documents whose
 // bias_type starts with biasType.
 func FilterDataset(docs []task.Doc, biasType string) ([]task.Doc, error) {
-	return pyhelp.Filter(docs, func(d task.Doc) (bool, error) {
-		s, err := pyhelp.Str(d, "bias_type")
+	return pydoc.Filter(docs, func(d task.Doc) (bool, error) {
+		s, err := pydoc.String(d, "bias_type")
 		if err != nil {
 			return false, err
 		}

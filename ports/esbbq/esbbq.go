@@ -13,17 +13,17 @@ import (
 	"lmeval/harness/pyre"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 // modelAnswer is _model_answer: the likeliest option, 2 for every
 // wording of "unknown".
-func modelAnswer(lls []float64) int { return min(pyhelp.Argmax(lls), 2) }
+func modelAnswer(lls []float64) int { return min(pydoc.Argmax(lls), 2) }
 
 // modelAnswerType is _model_answer_type: "unknown", "pro-stereo" or
 // "anti-stereo".
 func modelAnswerType(doc task.Doc, answer int) (string, error) {
-	label, err := pyhelp.Field(doc, "label")
+	label, err := pydoc.Field(doc, "label")
 	if err != nil {
 		return "", err
 	}
@@ -31,12 +31,12 @@ func modelAnswerType(doc task.Doc, answer int) (string, error) {
 	if answer == 2 {
 		return "unknown", nil
 	}
-	cc, err := pyhelp.Field(doc, "context_condition")
+	cc, err := pydoc.Field(doc, "context_condition")
 	if err != nil {
 		return "", err
 	}
 	if pyval.Equal(cc, "disambig") {
-		qt, err := pyhelp.Field(doc, "question_type")
+		qt, err := pydoc.Field(doc, "question_type")
 		if err != nil {
 			return "", err
 		}
@@ -46,15 +46,15 @@ func modelAnswerType(doc task.Doc, answer int) (string, error) {
 		return "anti-stereo", nil
 	}
 	// doc["answer_info"][f"ans{answer}"][-1].split(",")[-1].strip()
-	ai, err := pyhelp.Field(doc, "answer_info")
+	ai, err := pydoc.Field(doc, "answer_info")
 	if err != nil {
 		return "", err
 	}
 	aim, ok := ai.(map[string]any)
 	if !ok {
-		return "", fmt.Errorf("TypeError: answer_info is %s, not dict", pyhelp.TypeName(ai))
+		return "", fmt.Errorf("TypeError: answer_info is %s, not dict", pydoc.TypeName(ai))
 	}
-	info, err := pyhelp.Field(aim, fmt.Sprintf("ans%d", answer))
+	info, err := pydoc.Field(aim, fmt.Sprintf("ans%d", answer))
 	if err != nil {
 		return "", err
 	}
@@ -64,19 +64,19 @@ func modelAnswerType(doc task.Doc, answer int) (string, error) {
 	}
 	last, ok := l[len(l)-1].(string)
 	if !ok {
-		return "", fmt.Errorf("AttributeError: answer_info[ans%d][-1] is %s, not str", answer, pyhelp.TypeName(l[len(l)-1]))
+		return "", fmt.Errorf("AttributeError: answer_info[ans%d][-1] is %s, not str", answer, pydoc.TypeName(l[len(l)-1]))
 	}
 	parts := strings.Split(last, ",")
 	group := pyre.Strip(parts[len(parts)-1])
-	sg, err := pyhelp.Field(doc, "stereotyped_groups")
+	sg, err := pydoc.Field(doc, "stereotyped_groups")
 	if err != nil {
 		return "", err
 	}
-	in, err := pyhelp.In(group, sg)
+	in, err := pydoc.In(group, sg)
 	if err != nil {
 		return "", err
 	}
-	pol, err := pyhelp.Field(doc, "question_polarity")
+	pol, err := pydoc.Field(doc, "question_polarity")
 	if err != nil {
 		return "", err
 	}
@@ -96,7 +96,7 @@ func b2i(b bool) int {
 // ProcessResults is process_results: per document, the counts the
 // aggregations sum.
 func ProcessResults(doc task.Doc, results []any) (map[string]any, error) {
-	lls, err := pyhelp.LogLiks(results)
+	lls, err := pydoc.LogLiks(results)
 	if err != nil {
 		return nil, err
 	}
@@ -108,10 +108,10 @@ func ProcessResults(doc task.Doc, results []any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	label, _ := pyhelp.Field(doc, "label")
+	label, _ := pydoc.Field(doc, "label")
 	correct := pyval.Equal(answer, label)
-	cc, _ := pyhelp.Field(doc, "context_condition")
-	qt, err := pyhelp.Field(doc, "question_type")
+	cc, _ := pydoc.Field(doc, "context_condition")
+	qt, err := pydoc.Field(doc, "question_type")
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +137,7 @@ func sums(name string, items []any, n int) ([]float64, error) {
 			return nil, fmt.Errorf("%s: item %d is %v, want %d numbers", name, i, it, n)
 		}
 		for j, e := range l {
-			x, ok := pyhelp.Number(e)
+			x, ok := pydoc.Number(e)
 			if !ok {
 				return nil, fmt.Errorf("%s: item %d: %v is not a number", name, i, e)
 			}

@@ -27,14 +27,14 @@ import (
 	"lmeval/harness/pyre"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 // pyFormat is str(v) as an f-string or str.format writes it.
 func pyFormat(v any) string { return pyval.Str(v) }
 
 func resultsDict(doc task.Doc) (map[string]any, error) {
-	s, err := pyhelp.Str(doc, "results")
+	s, err := pydoc.String(doc, "results")
 	if err != nil {
 		return nil, err
 	}
@@ -44,13 +44,13 @@ func resultsDict(doc task.Doc) (map[string]any, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("TypeError: results is a %s literal, not a dict", pyhelp.TypeName(v))
+		return nil, fmt.Errorf("TypeError: results is a %s literal, not a dict", pydoc.TypeName(v))
 	}
 	return m, nil
 }
 
 func in(key string, v any) bool {
-	ok, _ := pyhelp.In(key, v)
+	ok, _ := pydoc.In(key, v)
 	return ok
 }
 
@@ -64,16 +64,16 @@ func diagnosis(doc task.Doc) (any, error) {
 	case in("procedure", rd):
 		proc := rd["procedure"]
 		if in("chief_complaints_diagnosis", proc) {
-			return pyhelp.Index(proc, "chief_complaints_diagnosis")
+			return pydoc.Path(proc, "chief_complaints_diagnosis")
 		}
 		// `"chief_complaints" and "diagnosis" in procedure`: only the
 		// second test counts.
 		if in("diagnosis", proc) {
-			cc, err := pyhelp.Index(proc, "chief_complaints")
+			cc, err := pydoc.Path(proc, "chief_complaints")
 			if err != nil {
 				return nil, err
 			}
-			dg, _ := pyhelp.Index(proc, "diagnosis")
+			dg, _ := pydoc.Path(proc, "diagnosis")
 			ccs, ok1 := cc.(string)
 			dgs, ok2 := dg.(string)
 			if !ok1 || !ok2 {
@@ -83,13 +83,13 @@ func diagnosis(doc task.Doc) (any, error) {
 		}
 		return "NA", nil
 	case in("prescription_details", rd):
-		d, err := pyhelp.Index(rd["prescription_details"], "disease_diagnosis")
+		d, err := pydoc.Path(rd["prescription_details"], "disease_diagnosis")
 		if err != nil {
 			return "NA", nil
 		}
 		return d, nil
 	case in("Symptoms/Complaints", rd):
-		return pyhelp.JoinStrs(", ", rd["Symptoms/Complaints"])
+		return pydoc.JoinStrs(", ", rd["Symptoms/Complaints"])
 	}
 	return "NA", nil
 }
@@ -98,18 +98,18 @@ func diagnosis(doc task.Doc) (any, error) {
 func lowerOf(v any) (string, error) {
 	s, ok := v.(string)
 	if !ok {
-		return "", fmt.Errorf("AttributeError: '%s' object has no attribute 'lower'", pyhelp.TypeName(v))
+		return "", fmt.Errorf("AttributeError: '%s' object has no attribute 'lower'", pydoc.TypeName(v))
 	}
 	return pyre.Lower(s), nil
 }
 
 // field is item[key] of a dict item.
-func field(item any, key string) (any, error) { return pyhelp.Index(item, key) }
+func field(item any, key string) (any, error) { return pydoc.Path(item, key) }
 
 func nkeys(item any) (int, error) {
 	m, ok := item.(map[string]any)
 	if !ok {
-		return 0, fmt.Errorf("AttributeError: '%s' object has no attribute 'keys'", pyhelp.TypeName(item))
+		return 0, fmt.Errorf("AttributeError: '%s' object has no attribute 'keys'", pydoc.TypeName(item))
 	}
 	return len(m), nil
 }
@@ -157,7 +157,7 @@ func medicinesList(doc task.Doc) ([]string, error) {
 	case in("medicine_details", rd) && lenOf(rd["medicine_details"]) != 0:
 		if details == nil {
 			if _, isStr := rd["medicine_details"].(string); !isStr {
-				return nil, fmt.Errorf("TypeError: medicine_details is %s, not a list", pyhelp.TypeName(rd["medicine_details"]))
+				return nil, fmt.Errorf("TypeError: medicine_details is %s, not a list", pydoc.TypeName(rd["medicine_details"]))
 			}
 			break // a str's first character holds neither key: []
 		}
@@ -343,17 +343,17 @@ func choicesEasy(doc task.Doc, r *pyrand.Rand) ([]any, error) {
 }
 
 func goldOf(doc task.Doc) (any, int, error) {
-	gold, err := pyhelp.Field(doc, "gold")
+	gold, err := pydoc.Field(doc, "gold")
 	if err != nil {
 		return nil, 0, err
 	}
-	pv, err := pyhelp.Field(doc, "gold_position")
+	pv, err := pydoc.Field(doc, "gold_position")
 	if err != nil {
 		return nil, 0, err
 	}
-	pos, ok := pyhelp.Int(pv)
+	pos, ok := pydoc.StrictInt(pv)
 	if !ok {
-		return nil, 0, fmt.Errorf("TypeError: gold_position is %s", pyhelp.TypeName(pv))
+		return nil, 0, fmt.Errorf("TypeError: gold_position is %s", pydoc.TypeName(pv))
 	}
 	return gold, pos, nil
 }
@@ -377,7 +377,7 @@ func choicesHard(doc task.Doc, r *pyrand.Rand) ([]any, error) {
 	}
 	gs, ok := gold.(string)
 	if !ok {
-		return nil, fmt.Errorf("AttributeError: gold is %s, not str", pyhelp.TypeName(gold))
+		return nil, fmt.Errorf("AttributeError: gold is %s, not str", pydoc.TypeName(gold))
 	}
 	meds, err := medicinesList(doc)
 	if err != nil {
@@ -547,7 +547,7 @@ func docChoice(variant string) task.DocFunc {
 
 // DocToTarget is doc_to_target: the gold answer's position.
 func DocToTarget(doc task.Doc) (any, error) {
-	v, err := pyhelp.Field(doc, "gold_position")
+	v, err := pydoc.Field(doc, "gold_position")
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,7 @@ import (
 
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 var easyChoices = []string{
@@ -56,7 +56,7 @@ func DocToChoiceHard(task.Doc) (any, error) { return strs(hardChoices), nil }
 
 // DocToTextEasy is doc_to_text_easy.
 func DocToTextEasy(doc task.Doc) (any, error) {
-	t, err := pyhelp.Field(doc, "text")
+	t, err := pydoc.Field(doc, "text")
 	if err != nil {
 		return nil, err
 	}
@@ -68,20 +68,20 @@ func DocToTextEasy(doc task.Doc) (any, error) {
 
 // DocToTargetEasy is doc_to_target_easy: int(class) - 1.
 func DocToTargetEasy(doc task.Doc) (any, error) {
-	c, err := pyhelp.Field(doc, "class")
+	c, err := pydoc.Field(doc, "class")
 	if err != nil {
 		return nil, err
 	}
-	n, err := pyhelp.PyInt(c)
+	n, err := pydoc.Int(c)
 	if err != nil {
 		return nil, err
 	}
-	return n - 1, nil
+	return int(n) - 1, nil
 }
 
 // DocToTextHard is doc_to_text_hard: the choices as Python writes a list.
 func DocToTextHard(doc task.Doc) (any, error) {
-	t, err := pyhelp.Field(doc, "transcription")
+	t, err := pydoc.Field(doc, "transcription")
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func DocToTextHard(doc task.Doc) (any, error) {
 
 // DocToTargetHard is doc_to_target_hard: the specialty's index.
 func DocToTargetHard(doc task.Doc) (any, error) {
-	g, err := pyhelp.Field(doc, "medical_specialty")
+	g, err := pydoc.Field(doc, "medical_specialty")
 	if err != nil {
 		return nil, err
 	}

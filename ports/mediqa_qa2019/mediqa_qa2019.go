@@ -7,7 +7,7 @@ package mediqa_qa2019
 import (
 	"lmeval/harness/task"
 	"lmeval/ports/internal/medical"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 var (
@@ -28,7 +28,7 @@ func ProcessResults(doc task.Doc, results []any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	m["perplexity"], _ = pyhelp.LogLik(results[0])
+	m["perplexity"], _ = pydoc.LogLik(results[0])
 	return m, nil
 }
 

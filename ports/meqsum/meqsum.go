@@ -8,13 +8,13 @@ import (
 
 	"lmeval/harness/task"
 	"lmeval/ports/internal/medical"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 // DocToText is doc_to_text: the text from the 9th character after the
 // first "MESSAGE" (or all of it).
 func DocToText(doc task.Doc) (any, error) {
-	text, err := pyhelp.Str(doc, "CHQ")
+	text, err := pydoc.String(doc, "CHQ")
 	if err != nil {
 		return nil, err
 	}
@@ -24,7 +24,7 @@ func DocToText(doc task.Doc) (any, error) {
 	}
 	// text.find counts code points.
 	rs := []rune(text)
-	return pyhelp.Slice(rs, len([]rune(text[:idx]))+9, 0, true), nil
+	return pydoc.Slice(rs, len([]rune(text[:idx]))+9, 0, true), nil
 }
 
 // DocToTarget is doc_to_target.

@@ -12,7 +12,7 @@ import (
 	"lmeval/harness/pyre"
 	"lmeval/harness/task"
 	"lmeval/ports/internal/medical"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 var (
@@ -47,18 +47,18 @@ func firstPart(s string) string {
 // sections is the impression and findings doc_to_text and doc_to_target
 // cut out of doc["extractive_notes_summ"].
 func sections(doc task.Doc) (text []rune, a int, impressions, findings string, err error) {
-	s, err := pyhelp.Str(doc, "extractive_notes_summ")
+	s, err := pydoc.String(doc, "extractive_notes_summ")
 	if err != nil {
 		return nil, 0, "", "", err
 	}
 	text = []rune(s)
 	a, b := start(impressionRe, s), start(findingRe, s)
 	if a < b {
-		impressions = firstPart(pyhelp.Slice(text, a, b, false))
-		findings = firstPart(pyhelp.Slice(text, b, 0, true))
+		impressions = firstPart(pydoc.Slice(text, a, b, false))
+		findings = firstPart(pydoc.Slice(text, b, 0, true))
 	} else {
-		impressions = firstPart(pyhelp.Slice(text, a, 0, true))
-		findings = firstPart(pyhelp.Slice(text, b, a, false))
+		impressions = firstPart(pydoc.Slice(text, a, 0, true))
+		findings = firstPart(pydoc.Slice(text, b, a, false))
 	}
 	return text, a, impressions, findings, nil
 }
@@ -70,7 +70,7 @@ func DocToText(doc task.Doc) (any, error) {
 		return nil, err
 	}
 	if n := len([]rune(findings)); n < 5 && 5 < len([]rune(impressions)) {
-		findings = pyhelp.Slice(text, 0, a, false)
+		findings = pydoc.Slice(text, 0, a, false)
 	}
 	return fmt.Sprintf("Given the findings: %s.\nSummarize the findings.", findings), nil
 }

@@ -5,12 +5,12 @@ package paloma
 import (
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 // DocToTarget is doc_to_target.
 func DocToTarget(doc task.Doc) (any, error) {
-	v, err := pyhelp.Field(doc, "text")
+	v, err := pydoc.Field(doc, "text")
 	if err != nil {
 		return nil, err
 	}

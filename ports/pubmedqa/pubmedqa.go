@@ -7,20 +7,20 @@ import (
 
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 // DocToText is doc_to_text.
 func DocToText(doc task.Doc) (any, error) {
-	c, err := pyhelp.Field(doc, "CONTEXTS")
+	c, err := pydoc.Field(doc, "CONTEXTS")
 	if err != nil {
 		return nil, err
 	}
-	ctxs, err := pyhelp.JoinStrs("\n", c)
+	ctxs, err := pydoc.JoinStrs("\n", c)
 	if err != nil {
 		return nil, err
 	}
-	q, err := pyhelp.Field(doc, "QUESTION")
+	q, err := pydoc.Field(doc, "QUESTION")
 	if err != nil {
 		return nil, err
 	}

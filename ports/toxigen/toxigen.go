@@ -6,20 +6,20 @@ import (
 	"fmt"
 
 	"lmeval/harness/task"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 // DocToTarget is doc_to_target.
 func DocToTarget(doc task.Doc) (any, error) {
 	var sum float64
 	for _, k := range []string{"toxicity_ai", "toxicity_human"} {
-		v, err := pyhelp.Field(doc, k)
+		v, err := pydoc.Field(doc, k)
 		if err != nil {
 			return nil, err
 		}
-		x, ok := pyhelp.Number(v)
+		x, ok := pydoc.Number(v)
 		if !ok {
-			return nil, fmt.Errorf("TypeError: %s is %s, not a number", k, pyhelp.TypeName(v))
+			return nil, fmt.Errorf("TypeError: %s is %s, not a number", k, pydoc.TypeName(v))
 		}
 		sum += x
 	}

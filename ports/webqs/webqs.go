@@ -8,25 +8,25 @@ import (
 	"strings"
 
 	"lmeval/harness/task"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 // removePrefixes is _remove_prefixes(doc["answers"]). Like the Python, it
 // sorts the document's list in place (lm-eval then logs it sorted).
 func removePrefixes(doc task.Doc) ([]string, error) {
-	v, err := pyhelp.Field(doc, "answers")
+	v, err := pydoc.Field(doc, "answers")
 	if err != nil {
 		return nil, err
 	}
 	l, ok := v.([]any)
 	if !ok {
-		return nil, fmt.Errorf("AttributeError: answers is %s, not list", pyhelp.TypeName(v))
+		return nil, fmt.Errorf("AttributeError: answers is %s, not list", pydoc.TypeName(v))
 	}
 	strs := make([]string, len(l))
 	for i, e := range l {
 		s, ok := e.(string)
 		if !ok {
-			return nil, fmt.Errorf("TypeError: answers[%d] is %s: '<' not supported", i, pyhelp.TypeName(e))
+			return nil, fmt.Errorf("TypeError: answers[%d] is %s: '<' not supported", i, pydoc.TypeName(e))
 		}
 		strs[i] = s
 	}

@@ -5,14 +5,14 @@ package winogender
 import (
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 // FilterDataset is filter_dataset(dataset, gender): the documents whose
 // gender equals gender.
 func FilterDataset(docs []task.Doc, gender string) ([]task.Doc, error) {
-	return pyhelp.Filter(docs, func(d task.Doc) (bool, error) {
-		v, err := pyhelp.Field(d, "gender")
+	return pydoc.Filter(docs, func(d task.Doc) (bool, error) {
+		v, err := pydoc.Field(d, "gender")
 		if err != nil {
 			return false, err
 		}

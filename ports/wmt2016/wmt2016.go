@@ -13,7 +13,7 @@ import (
 	"lmeval/harness/metrics"
 	"lmeval/harness/pyre"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 // bleuItem is metrics.bleu's value: (predictions[0], references[0]).
@@ -105,7 +105,7 @@ func AggBLEU(items []any) (float64, error) {
 		p, ok1 := l[0].(string)
 		r, ok2 := l[1].(string)
 		if !ok1 || !ok2 {
-			return 0, fmt.Errorf("agg_bleu: item %d: prediction %s and reference %s must be str", i, pyhelp.TypeName(l[0]), pyhelp.TypeName(l[1]))
+			return 0, fmt.Errorf("agg_bleu: item %d: prediction %s and reference %s must be str", i, pydoc.TypeName(l[0]), pydoc.TypeName(l[1]))
 		}
 		preds[i], refs[i] = p, r
 	}

@@ -11,7 +11,7 @@ import (
 	"lmeval/harness/pyre"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 var upperPronouns = []string{"A", "An", "The", "She", "He", "It", "They", "My", "His", "Her", "Their"}
@@ -31,23 +31,23 @@ func ProcessDoc(docs []task.Doc) ([]task.Doc, error) {
 }
 
 func processFn(doc task.Doc) error {
-	text, err := pyhelp.Str(doc, "text")
+	text, err := pydoc.String(doc, "text")
 	if err != nil {
 		return err
 	}
 	doc["text"] = strings.ReplaceAll(text, "  ", " ")
-	ov, err := pyhelp.Field(doc, "options")
+	ov, err := pydoc.Field(doc, "options")
 	if err != nil {
 		return err
 	}
 	opts, ok := ov.([]any)
 	if !ok || len(opts) < 2 {
-		return fmt.Errorf("options is %s with fewer than 2 items", pyhelp.TypeName(ov))
+		return fmt.Errorf("options is %s with fewer than 2 items", pydoc.TypeName(ov))
 	}
 	for i := 0; i < 2; i++ {
 		s, ok := opts[i].(string)
 		if !ok {
-			return fmt.Errorf("TypeError: options[%d] is %s, not str", i, pyhelp.TypeName(opts[i]))
+			return fmt.Errorf("TypeError: options[%d] is %s, not str", i, pydoc.TypeName(opts[i]))
 		}
 		if opts[i], err = normalizeOption(doc, s); err != nil {
 			return err
@@ -57,7 +57,7 @@ func processFn(doc task.Doc) error {
 }
 
 func normalizeOption(doc task.Doc, option string) (string, error) {
-	p, err := pyhelp.Str(doc, "pronoun")
+	p, err := pydoc.String(doc, "pronoun")
 	if err != nil {
 		return "", err
 	}
@@ -70,13 +70,13 @@ func normalizeOption(doc task.Doc, option string) (string, error) {
 	}
 	pronoun := words[0]
 	text := []rune(doc["text"].(string))
-	lv, err := pyhelp.Field(doc, "pronoun_loc")
+	lv, err := pydoc.Field(doc, "pronoun_loc")
 	if err != nil {
 		return "", err
 	}
-	loc, ok := pyhelp.Int(lv)
+	loc, ok := pydoc.StrictInt(lv)
 	if !ok {
-		return "", fmt.Errorf("TypeError: pronoun_loc is %s, not int", pyhelp.TypeName(lv))
+		return "", fmt.Errorf("TypeError: pronoun_loc is %s, not int", pydoc.TypeName(lv))
 	}
 	i := loc - 2
 	if i < 0 {

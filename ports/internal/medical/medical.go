@@ -9,7 +9,7 @@ import (
 
 	"lmeval/harness/metrics"
 	"lmeval/harness/task"
-	"lmeval/ports/internal/pyhelp"
+	"lmeval/ports/internal/pydoc"
 )
 
 // BLEURTBERTScore names the neural metrics of the generation variants'
@@ -36,13 +36,13 @@ func Perplexity(results []any, target any) (map[string]any, error) {
 	if len(results) != 1 {
 		return nil, fmt.Errorf("ValueError: %d results, want 1 (one rolling log-likelihood)", len(results))
 	}
-	ll, err := pyhelp.LogLik(results[0])
+	ll, err := pydoc.LogLik(results[0])
 	if err != nil {
 		return nil, err
 	}
 	s, ok := target.(string)
 	if !ok {
-		return nil, fmt.Errorf("TypeError: expected string or bytes-like object, got '%s' (the target)", pyhelp.TypeName(target))
+		return nil, fmt.Errorf("TypeError: expected string or bytes-like object, got '%s' (the target)", pydoc.TypeName(target))
 	}
 	words := float64(metrics.CountWords(s))
 	bytes := float64(len(s))
@@ -55,7 +55,7 @@ func Perplexity(results []any, target any) (map[string]any, error) {
 
 // Field is a DocFunc returning doc[keys...] as it is.
 func Field(keys ...any) task.DocFunc {
-	return func(doc task.Doc) (any, error) { return pyhelp.Index(doc, keys...) }
+	return func(doc task.Doc) (any, error) { return pydoc.Path(doc, keys...) }
 }
 
 // PerplexityOf is a process_results port of utils_perplexity's, the

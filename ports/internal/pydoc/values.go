@@ -1,17 +1,15 @@
-// Package pyhelp holds the small pieces of Python semantics that several
-// ports of lm-eval's task helpers share: reading the answers a
-// process_results receives, documents' fields with Python's KeyError and
-// TypeError, and datasets' filter.
-package pyhelp
+package pydoc
+
+// Values as the ports of process_results and metric helpers handle them:
+// the answers a process_results receives, np.argmax, str.join, `in`,
+// nested indexing and str slicing with Python's bounds and errors.
 
 import (
 	"fmt"
 	"strings"
 
 	"lmeval/harness/model"
-	"lmeval/harness/pyre"
 	"lmeval/harness/pyval"
-	"lmeval/harness/task"
 )
 
 // LogLik is one answer's log-likelihood: the first element of a
@@ -67,66 +65,6 @@ func Argmax(xs []float64) int {
 	return best
 }
 
-// Field is doc[key], a KeyError when the document has none.
-func Field(doc task.Doc, key string) (any, error) {
-	v, ok := doc[key]
-	if !ok {
-		return nil, fmt.Errorf("KeyError: %s", pyval.Repr(key))
-	}
-	return v, nil
-}
-
-// Str is doc[key] where the helper uses it as a str (its methods, or
-// concatenation): a TypeError for another type.
-func Str(doc task.Doc, key string) (string, error) {
-	v, err := Field(doc, key)
-	if err != nil {
-		return "", err
-	}
-	s, ok := v.(string)
-	if !ok {
-		return "", fmt.Errorf("%s is %s, not str", pyval.Repr(key), TypeName(v))
-	}
-	return s, nil
-}
-
-// TypeName is Python's type(v).__name__ for a JSON-like value.
-func TypeName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "NoneType"
-	case string:
-		return "str"
-	case bool:
-		return "bool"
-	case int, int64, int32:
-		return "int"
-	case float64, float32:
-		return "float"
-	case []any:
-		return "list"
-	case map[string]any:
-		return "dict"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-// Filter is datasets' Dataset.filter(pred): the documents pred keeps, in
-// order; pred's error stops it.
-func Filter(docs []task.Doc, pred func(task.Doc) (bool, error)) ([]task.Doc, error) {
-	out := make([]task.Doc, 0, len(docs))
-	for _, d := range docs {
-		keep, err := pred(d)
-		if err != nil {
-			return nil, err
-		}
-		if keep {
-			out = append(out, d)
-		}
-	}
-	return out, nil
-}
-
 // JoinStrs is sep.join(v): v's items (a str's characters) must be strs.
 func JoinStrs(sep string, v any) (string, error) {
 	switch x := v.(type) {
@@ -176,9 +114,9 @@ func Number(v any) (float64, bool) {
 	return 0, false
 }
 
-// Int is a JSON-like integer (or bool) as an int; a float is not one
+// StrictInt is a JSON-like integer (or bool) as an int; a float is not one
 // (Python's str indexing rejects it).
-func Int(v any) (int, bool) {
+func StrictInt(v any) (int, bool) {
 	switch x := v.(type) {
 	case int:
 		return x, true
@@ -193,52 +131,6 @@ func Int(v any) (int, bool) {
 		return 0, true
 	}
 	return 0, false
-}
-
-// PyInt is Python's int(v) for a JSON-like value: an int as it is, a
-// float truncated, a bool 0 or 1, a str parsed as int() parses it
-// (surrounding whitespace, a sign, underscores between digits).
-func PyInt(v any) (int, error) {
-	switch x := v.(type) {
-	case float64:
-		if x != x || x > 9.2e18 || x < -9.2e18 {
-			return 0, fmt.Errorf("ValueError: cannot convert float %s to integer", pyval.Repr(x))
-		}
-		return int(x), nil
-	case string:
-		s := strings.TrimFunc(x, pyre.IsSpace)
-		t := strings.TrimLeft(s, "+-")
-		if len(s)-len(t) > 1 || t == "" || t[0] == '_' || t[len(t)-1] == '_' || strings.Contains(t, "__") {
-			return 0, fmt.Errorf("ValueError: invalid literal for int() with base 10: %s", pyval.Repr(x))
-		}
-		t = strings.ReplaceAll(t, "_", "")
-		n := 0
-		for _, r := range t {
-			d := digitValue(r)
-			if d < 0 {
-				return 0, fmt.Errorf("ValueError: invalid literal for int() with base 10: %s", pyval.Repr(x))
-			}
-			n = n*10 + d
-		}
-		if strings.HasPrefix(s, "-") {
-			n = -n
-		}
-		return n, nil
-	}
-	if n, ok := Int(v); ok {
-		return n, nil
-	}
-	return 0, fmt.Errorf("TypeError: int() argument must be a string, a bytes-like object or a real number, not '%s'", TypeName(v))
-}
-
-// digitValue is an ASCII digit's value, -1 for another rune (Python's
-// int() also reads other Unicode decimal digits; datasets' numeric
-// columns do not hold them).
-func digitValue(r rune) int {
-	if r >= '0' && r <= '9' {
-		return int(r - '0')
-	}
-	return -1
 }
 
 // In is Python's `x in container` for a JSON-like container: membership
@@ -276,10 +168,10 @@ func In(x, container any) (bool, error) {
 	return false, fmt.Errorf("TypeError: argument of type '%s' is not iterable", TypeName(container))
 }
 
-// Index is v[keys[0]][keys[1]]...: a string key indexes a dict, an int a
+// Path is v[keys[0]][keys[1]]...: a string key indexes a dict, an int a
 // list (negative from the end), with Python's KeyError, IndexError and
 // TypeError.
-func Index(v any, keys ...any) (any, error) {
+func Path(v any, keys ...any) (any, error) {
 	for _, k := range keys {
 		switch key := k.(type) {
 		case string:
