@@ -63,9 +63,24 @@ def main():
         for r in p.rules:
             rule_index[id(r)] = len(rules)
             rules.append(r)
-        nstates = max(pt.states) + 1
+        # Lark's state numbers differ from run to run: number them in the
+        # order a breadth-first walk from the start state meets them.
+        order, seen = [], {pt.start_states[start]}
+        queue = [pt.start_states[start]]
+        while queue:
+            st = queue.pop(0)
+            order.append(st)
+            for k, (a, arg) in sorted(pt.states.get(st, {}).items()):
+                if a.name == "Shift" and arg not in seen:
+                    seen.add(arg)
+                    queue.append(arg)
+        for st in sorted(pt.states):
+            if st not in seen:
+                order.append(st)
+        num = {st: i for i, st in enumerate(order)}
+        nstates = len(order)
         out.append(f"\t{go_str(start)}: {{")
-        out.append(f"\t\tstart: {pt.start_states[start]}, end: {pt.end_states[start]},")
+        out.append(f"\t\tstart: {num[pt.start_states[start]]}, end: {num[pt.end_states[start]]},")
         out.append("\t\tterminals: map[string]larkTerminal{")
         for name, t in sorted(terms.items()):
             out.append(f"\t\t\t{go_str(name)}: {{pattern: {go_str(t.pattern.to_regexp())}, value: {go_str(t.pattern.value)}}},")
@@ -78,19 +93,19 @@ def main():
             out.append(f"\t\t\t{{origin: {go_str(r.origin.name)}, expansion: []string{{{exp}}}, filterOut: []int{{{drop}}}}},")
         out.append("\t\t},")
         out.append("\t\tstates: []map[string]larkAction{")
-        for s in range(nstates):
+        for s in order:
             acts = pt.states.get(s, {})
             items = []
             for k, (a, arg) in sorted(acts.items()):
                 if a.name == "Shift":
-                    items.append(f"{go_str(k)}: {{shift: true, arg: {arg}}}")
+                    items.append(f"{go_str(k)}: {{shift: true, arg: {num[arg]}}}")
                 else:
                     items.append(f"{go_str(k)}: {{arg: {rule_index[id(arg)]}}}")
             out.append("\t\t\t{" + ", ".join(items) + "},")
         out.append("\t\t},")
         lx = p.parser.lexer
         out.append("\t\tlexers: []larkLexer{")
-        for s in range(nstates):
+        for s in order:
             terms_s, unless = lexer_desc(lx.lexers[s])
             out.append(f"\t\t\t{{terms: []string{{{', '.join(go_str(t) for t in terms_s)}}}, unless: {go_unless(unless)}}},")
         out.append("\t\t},")
