@@ -15,6 +15,7 @@ import (
 	"lmeval/harness/filters"
 	"lmeval/harness/metrics"
 	"lmeval/harness/model"
+	"lmeval/harness/nprand"
 	"lmeval/harness/pyrand"
 	"lmeval/harness/pyval"
 	"lmeval/harness/task"
@@ -184,6 +185,9 @@ func (ev *evaluation) build(ctx context.Context) error {
 	if s := cfg.Seeds.Random; s != nil {
 		pyrand.SeedGlobal(*s)
 	}
+	// and np.random.seed(numpy_random_seed): the state numpy's global
+	// generator has for the helper libraries that draw from it.
+	nprand.SeedGlobal(cfg.Seeds.NumPy)
 	// Tasks build concurrently: loading datasets is mostly waiting on
 	// the Hub or the disk, and prompt rendering is independent per task.
 	errs := make([]error, len(ev.runs))
@@ -385,6 +389,9 @@ func metricEntry(m map[string]any) (map[string]any, metrics.DocFunc, error) {
 		case func(metrics.Spec, *metrics.DocResult) (any, error):
 			doc = fn
 		case task.MetricFunc:
+			// Called by the evaluator (scoreFuncs); a name it shares
+			// with a built-in metric (f1, chrf) must not run that one.
+			doc = metrics.Skip
 		default:
 			return nil, nil, fmt.Errorf("metric %s: registered %T, want metrics.DocFunc or task.MetricFunc", f.Name, f.Fn)
 		}

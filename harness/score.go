@@ -108,7 +108,7 @@ func (tr *taskRun) score(ctx context.Context, d *task.DocInfo, filtered []any) (
 		}
 		m = metrics.ScoreRolling(tr.specs, rr.LogProb, text)
 	case task.OutputGenerateUntil:
-		golds, multiple := generationGolds(d)
+		golds, multiple := generationGolds(d, tr.t.MultipleTarget)
 		res := first(filtered)
 		s, ok := res.(string)
 		if !ok {
@@ -175,12 +175,18 @@ func (tr *taskRun) scoreFuncs(ctx context.Context, d *task.DocInfo, result any, 
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if _, multiple := generationGolds(d); multiple {
+	if _, multiple := generationGolds(d, tr.t.MultipleTarget); multiple {
 		return docScore{}, fmt.Errorf("function metrics with several targets are not supported")
 	}
 	gold := d.Target
 	if i, ok := gold.(int); ok && d.Choices != nil && i >= 0 && i < len(d.Choices) {
 		gold = d.Choices[i]
+	} else if _, isStr := result.(string); isStr {
+		// gold = type(result)(gold) when the types differ (a list target
+		// of a task whose first target was not a list included).
+		if _, ok := gold.(string); !ok {
+			gold = pyval.Str(gold)
+		}
 	}
 	var keys []string
 	for _, s := range tr.specs {
@@ -235,13 +241,19 @@ func first(l []any) any {
 // generationGolds is doc_to_target for a generate_until document: a task
 // with doc_to_choice gives an index into the choices; a list is several
 // acceptable answers.
-func generationGolds(d *task.DocInfo) ([]string, bool) {
+func generationGolds(d *task.DocInfo, taskMultiple bool) ([]string, bool) {
 	switch g := d.Target.(type) {
 	case int:
 		if d.Choices != nil && g >= 0 && g < len(d.Choices) {
 			return []string{d.Choices[g]}, false
 		}
 	case []any:
+		if !taskMultiple {
+			// lm-eval's multiple_target comes from the first document: a
+			// list target of a later one is cast to the result's type,
+			// str(list).
+			return []string{pyval.Str(g)}, false
+		}
 		out := make([]string, len(g))
 		for i, e := range g {
 			out[i] = pyval.Str(e)

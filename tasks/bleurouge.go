@@ -31,10 +31,10 @@ func tokenizeIntl(line string) string {
 	return strings.Join(strings.FieldsFunc(line, pyre.IsSpace), " ")
 }
 
-// sentenceBLEU is truthfulqa's bleu([[ref]], [pred]):
+// SentenceBLEU is truthfulqa's bleu([[ref]], [pred]):
 // sacrebleu.corpus_bleu([pred], [[ref]], smooth_method="exp",
 // tokenize="intl", lowercase=False, use_effective_order=False).score.
-func sentenceBLEU(ref, pred string) float64 {
+func SentenceBLEU(ref, pred string) float64 {
 	const order = 4
 	hyp := strings.FieldsFunc(tokenizeIntl(strings.TrimRightFunc(pred, pyre.IsSpace)), pyre.IsSpace)
 	rf := strings.FieldsFunc(tokenizeIntl(strings.TrimRightFunc(ref, pyre.IsSpace)), pyre.IsSpace)

@@ -72,7 +72,7 @@ func WikitextProcessResults(doc task.Doc, results []any) (map[string]any, error)
 
 // TruthfulQAProcessResultsMC2 is truthfulqa/utils.py process_results_mc2:
 // {"acc": the normalised probability mass of the true answers}, from the
-// log-likelihoods of the document's mc2 choices.
+// log-likelihoods of the document's mc2 choices (TruthfulQAMC2Masked).
 func TruthfulQAProcessResultsMC2(doc task.Doc, results []any) (map[string]any, error) {
 	labels, err := truthfulqaLabels(doc)
 	if err != nil {
@@ -84,7 +84,7 @@ func TruthfulQAProcessResultsMC2(doc task.Doc, results []any) (map[string]any, e
 			return nil, fmt.Errorf("truthfulqa process_results_mc2: result %d: %w", i, err)
 		}
 	}
-	acc, err := TruthfulQAMC2(lls, labels)
+	acc, err := TruthfulQAMC2Masked(lls, labels)
 	if err != nil {
 		return nil, err
 	}

@@ -188,7 +188,7 @@ func TestSentenceBLEU(t *testing.T) {
 		{"one two three four", "one two", 0},
 	}
 	for _, tt := range tests {
-		if got := sentenceBLEU(tt.ref, tt.pred); math.Abs(got-tt.want) > 1e-9 {
+		if got := SentenceBLEU(tt.ref, tt.pred); math.Abs(got-tt.want) > 1e-9 {
 			t.Errorf("BLEU(%q, %q) = %.12g, want %.12g", tt.ref, tt.pred, got, tt.want)
 		}
 	}

@@ -3,9 +3,13 @@ package tasks
 import (
 	"fmt"
 	"math"
+
+	"lmeval/harness/metrics"
 )
 
-// TruthfulQAMC2 is truthfulqa/utils.py process_results_mc2: the probability
+// TruthfulQAMC2 is the split form of process_results_mc2 (galician_bench's,
+// truthfulqa-multi's, and truthfulqa/utils.py's before lm-eval moved it to
+// numpy masks, TruthfulQAMC2Masked): the probability
 // mass the model puts on the true answers, normalised over all answers.
 // lls are the log-likelihoods of the mc2 choices in document order; labels
 // are mc2_targets.labels, where the true answers (1) come first and the
@@ -39,6 +43,28 @@ func TruthfulQAMC2(lls []float64, labels []int64) (float64, error) {
 		pTrue[i] /= total
 	}
 	return pySum(pTrue), nil
+}
+
+// TruthfulQAMC2Masked is truthfulqa/utils.py process_results_mc2 as lm-eval
+// has it now: probs = np.exp(lls) normalised by np.sum(probs), then the
+// np.sum of those whose label is 1 (numpy's pairwise sums, so the result
+// matches to the last bit whenever exp does).
+func TruthfulQAMC2Masked(lls []float64, labels []int64) (float64, error) {
+	if len(labels) != len(lls) {
+		return 0, fmt.Errorf("truthfulqa mc2: %d results for %d labels (numpy cannot broadcast the mask)", len(lls), len(labels))
+	}
+	probs := make([]float64, len(lls))
+	for i, ll := range lls {
+		probs[i] = math.Exp(ll)
+	}
+	total := metrics.NumpySum(probs)
+	var sel []float64
+	for i, p := range probs {
+		if labels[i] == 1 {
+			sel = append(sel, p/total)
+		}
+	}
+	return metrics.NumpySum(sel), nil
 }
 
 // pySum is Python's sum(xs): 0 plus each element in turn.

@@ -108,7 +108,7 @@ func TruthfulQAProcessResultsGen(doc map[string]any, results []any) (map[string]
 		}
 		for _, ref := range rs {
 			r1, r2, rl := rougeScores(ref, completion)
-			for m, v := range [4]float64{sentenceBLEU(ref, completion), r1, r2, rl} {
+			for m, v := range [4]float64{SentenceBLEU(ref, completion), r1, r2, rl} {
 				best[side][m] = math.Max(best[side][m], v)
 			}
 		}

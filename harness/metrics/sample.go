@@ -610,6 +610,11 @@ func genRefPred(_ Spec, d *DocResult) (any, error) {
 // skip is a per-document function's "no value for this document".
 var skip = &struct{ _ byte }{}
 
+// Skip is a DocFunc that gives no value: the per-document step of a
+// metric the evaluator computes itself (a task's `metric: !function`),
+// which must not fall back to the built-in metric of the same name.
+func Skip(Spec, *DocResult) (any, error) { return skip, nil }
+
 // byType dispatches a metric's per-document work on the output type. A
 // metric used with another output type is an error for multiple_choice
 // and generate_until documents and gives no value for the others (as

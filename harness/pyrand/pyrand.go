@@ -239,3 +239,12 @@ func (r *Rand) Gauss(mu, sigma float64) float64 {
 	}
 	return mu + float64(z*sigma) // the conversion keeps the product from being fused
 }
+
+// NewGenrand returns a generator seeded by MT19937's init_genrand(seed)
+// alone: numpy's legacy np.random.seed(seed) (RandomState), where CPython
+// feeds the seed to init_by_array instead.
+func NewGenrand(seed uint32) *Rand {
+	r := &Rand{}
+	r.initGenrand(seed)
+	return r
+}

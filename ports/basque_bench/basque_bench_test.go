@@ -1,0 +1,10 @@
+package basque_bench_test
+
+import (
+	"testing"
+
+	_ "lmeval/ports/basque_bench"
+	"lmeval/ports/internal/vectors"
+)
+
+func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }

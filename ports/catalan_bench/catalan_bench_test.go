@@ -1,0 +1,10 @@
+package catalan_bench_test
+
+import (
+	"testing"
+
+	_ "lmeval/ports/catalan_bench"
+	"lmeval/ports/internal/vectors"
+)
+
+func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }

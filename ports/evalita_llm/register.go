@@ -1,0 +1,30 @@
+package evalita_llm
+
+import (
+	"lmeval/harness/metrics"
+	"lmeval/harness/task"
+)
+
+func init() {
+	for _, a := range []*metrics.Aggregation{AggSA, AggNER, AggRel, AggLS} {
+		metrics.RegisterAggregation(a)
+	}
+	reg := func(file, fn, sha string, f any) {
+		task.RegisterHelper(task.Helper{File: "evalita_llm/" + file, Function: fn, SHA256: sha, Fn: f})
+	}
+	reg("metrics.py", "_aggreg_sa", "6f6187f03fa4ecfab43283e7049a509cdfd492ac45f09e120d6624d5e8b09167", AggSA)
+	reg("metrics.py", "_aggreg_ner", "4d3a06d313b82d065e38ee63686a1a9827e16f430de8734a2dd046c0f41813bd", AggNER)
+	reg("metrics.py", "_aggreg_rel", "07c0d85acf95466ace66ce0692c7e804bcfebc92b4b7181050af9cf02067c59b", AggRel)
+	reg("metrics.py", "_aggreg_ls", "986e15cbe18db247cd94ac09be45fd904e33422077b33dc4bb132f8934cb4650", AggLS)
+	reg("sum_utils.py", "process_results_sum", "fd2d1fca8bcf19f649d0a89aae27feb29b16f018036e95d64fd275a49f553f25", task.ProcessResultsFunc(ProcessResultsSum))
+	reg("utils.py", "sa_doc_to_target", "ee7b5ab3f971c8c5fca59f7985d8f46d5e9e943cf21baec64230dd97c76b5650", task.DocFunc(SADocToTarget))
+	reg("utils.py", "sa_doc_to_target_v2", "06f3d973c37fc51748a54df7216b38bc8c12ee463f1aaf78de8de02a9e38a2ac", task.DocFunc(SADocToTarget))
+	reg("utils.py", "sa_doc_to_choice", "15c6c43143b1f6274195202f05786eb16268308961136edfaa2a56a0b608cefd", task.DocFunc(SADocToChoice))
+	reg("utils.py", "faq_doc_to_target", "944abe7f87a579ff93b806cfdc1d54289c99cd1be77eea24e4ce31eb8d6eb6bb", task.DocFunc(FAQDocToTarget))
+	reg("utils.py", "ls_doc_to_target", "ad8025af49995fd72f5f8f0605e59cab1d4bc3bbb322d53104742ac3cd13c924", task.DocFunc(LSDocToTarget))
+	reg("utils.py", "ls_process_results", "63f2509e10981d1e8d3d75f9fd1b1db3d67645adc95329e3bbd13cbf5b27543d", task.ProcessResultsFunc(LSProcessResults))
+	reg("utils.py", "ner_doc_to_target", "5027fca65cb224d2bb6b02f05b1bf4f82c2a7f1367486a0da34cc8eacb6905d8", task.DocFunc(NERDocToTarget))
+	reg("utils.py", "ner_process_results", "091d1a7f9182ca93a3a6396064de6eef6ae2bc138bd9020bd566e695f748be37", task.ProcessResultsFunc(NERProcessResults))
+	reg("utils.py", "re_doc_to_target", "fd8b0c2068bfa2f28dc5ebc102a67e64af79b25f4fc4ac1adfce48ed778ec13f", task.DocFunc(REDocToTarget))
+	reg("utils.py", "rel_process_results_v3", "c4e3da8eafec9b2d1fcf0dd3d9b8219ef38f74d4bc4dca7ca9ea81f719bb7c9f", task.ProcessResultsFunc(RelProcessResultsV3))
+}

@@ -1,0 +1,109 @@
+// Package french_bench ports lm_eval/tasks/french_bench's helpers: the
+// SQuAD-style exact and f1 metrics with French articles, is_included,
+// and the French Wikitext's detokenizer and scores (its rouge1 and
+// rouge1_agg are catalan_bench's sources, its hellaswag process_docs
+// hellaswag's).
+package french_bench
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"lmeval/harness/metrics"
+	"lmeval/harness/pyre"
+	"lmeval/harness/task"
+	"lmeval/ports/internal/pyfn"
+	"lmeval/ports/internal/squad"
+	"lmeval/tasks"
+
+	_ "lmeval/ports/catalan_bench" // rouge1, rouge1_agg
+)
+
+// French is normalize_answer with the French articles.
+var French = squad.Normalizer{Articles: pyre.MustCompile(`\b(un|une|des|le|la|les)\b`)}
+
+func first(refs, preds []any) (string, string, error) {
+	if len(refs) == 0 || len(preds) == 0 {
+		return "", "", fmt.Errorf("IndexError: list index out of range")
+	}
+	r, ok1 := refs[0].(string)
+	p, ok2 := preds[0].(string)
+	if !ok1 || !ok2 {
+		return "", "", fmt.Errorf("AttributeError: reference and prediction must be str")
+	}
+	return r, p, nil
+}
+
+// Exact is exact(predictions, references).
+var Exact = task.MetricFunc(func(_ context.Context, refs, preds []any, _ map[string]any) (any, error) {
+	r, p, err := first(refs, preds)
+	if err != nil {
+		return nil, err
+	}
+	return French.Exact(r, p), nil
+})
+
+// F1 is f1(predictions, references).
+var F1 = task.MetricFunc(func(_ context.Context, refs, preds []any, _ map[string]any) (any, error) {
+	r, p, err := first(refs, preds)
+	if err != nil {
+		return nil, err
+	}
+	return French.F1(r, p), nil
+})
+
+// IsIncluded is is_included(items), called (TypeError path) with [gold,
+// result]: whether the gold answer occurs in the result.
+var IsIncluded = task.MetricFunc(func(_ context.Context, refs, preds []any, _ map[string]any) (any, error) {
+	r, p, err := first(refs, preds)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Contains(p, r), nil
+})
+
+// WikitextDetokenizer is preprocess_wikitext.wikitext_detokenizer of the
+// "paragraph" column.
+func WikitextDetokenizer(doc task.Doc) (any, error) {
+	p, err := pyfn.Str(doc, "paragraph")
+	if err != nil {
+		return nil, err
+	}
+	return tasks.WikitextDetokenize(p), nil
+}
+
+// WikitextProcessResults is preprocess_wikitext.process_results: the
+// rolling log-likelihood with the paragraph's word and byte counts.
+func WikitextProcessResults(doc task.Doc, results []any) (map[string]any, error) {
+	p, err := pyfn.Str(doc, "paragraph")
+	if err != nil {
+		return nil, err
+	}
+	if len(results) != 1 {
+		return nil, fmt.Errorf("ValueError: %d results, want 1", len(results))
+	}
+	ll, err := pyfn.LogLik(results[0])
+	if err != nil {
+		return nil, err
+	}
+	words, bytes := tasks.WikitextCounts(p)
+	return map[string]any{
+		"word_perplexity": metrics.Weighted{LogLik: ll, Weight: float64(words)},
+		"byte_perplexity": metrics.Weighted{LogLik: ll, Weight: float64(bytes)},
+		"bits_per_byte":   metrics.Weighted{LogLik: ll, Weight: float64(bytes)},
+	}, nil
+}
+
+func init() {
+	reg := func(file, fn, sha string, f any) {
+		task.RegisterHelper(task.Helper{File: file, Function: fn, SHA256: sha, Fn: f})
+	}
+	const f = "french_bench/utils.py"
+	reg(f, "exact", "bc0f31759dba2e87890c98cb22351ba1929ea811a6bc509da6e047e9f8328fdd", Exact)
+	reg(f, "f1", "754fb311248909d4dc2e42aa4c6656b9f4dd03ea6f8a01b921f2d300138dd6ad", F1)
+	reg(f, "is_included", "6b3ced28676f5d43017c391052bf039130697f4cff5253fac1e50cf8f99ff21f", IsIncluded)
+	const w = "french_bench/preprocess_wikitext.py"
+	reg(w, "wikitext_detokenizer", "1e21dc38acec55e48d750e757a849170ed6bed6f3a73d77e2de5ab989256ec22", task.DocFunc(WikitextDetokenizer))
+	reg(w, "process_results", "eadbf5915cfef1a9173f8b42f084bb160c9733500db29c7a0670fe3eb61b2691", task.ProcessResultsFunc(WikitextProcessResults))
+}

@@ -1,0 +1,70 @@
+// Package galician_bench ports lm_eval/tasks/galician_bench/utils.py: the
+// paraphrase (Parafrases-gl, PAWS-gl), NLI and summarisation document
+// cleaning, ROUGE-1's aggregation (its rouge1 is catalan_bench's source),
+// and TruthfulQA-gl's documents and scores.
+package galician_bench
+
+import (
+	"fmt"
+
+	"lmeval/harness/task"
+	_ "lmeval/ports/catalan_bench" // rouge1 and process_docs_gen, the same sources
+	"lmeval/ports/internal/ibero"
+	"lmeval/ports/internal/pyfn"
+	"lmeval/ports/internal/rouge"
+	"lmeval/tasks"
+)
+
+var nliLabels = map[string]int64{"entailment": 0, "neutral": 1, "contradiction": 2}
+
+// ProcessDocNLI is process_doc_nli: sentence1/sentence2, gold_label to int.
+func ProcessDocNLI(docs []task.Doc) ([]task.Doc, error) {
+	return ibero.NLI(docs, "sentence1", "sentence2", "gold_label", nliLabels)
+}
+
+// ProcessResultsMC2 is the split form of process_results_mc2 (true answers
+// first, Python's sums): tasks.TruthfulQAMC2.
+func ProcessResultsMC2(doc task.Doc, results []any) (map[string]any, error) {
+	lv, err := pyfn.Path(doc, "mc2_targets", "labels")
+	if err != nil {
+		return nil, err
+	}
+	l, ok := pyfn.AsList(lv)
+	if !ok {
+		return nil, fmt.Errorf("TypeError: mc2_targets.labels is %s", pyfn.TypeName(lv))
+	}
+	labels := make([]int64, len(l))
+	for i, v := range l {
+		if labels[i], err = pyfn.Int(v); err != nil {
+			return nil, err
+		}
+	}
+	lls, err := pyfn.LogLiks(results)
+	if err != nil {
+		return nil, err
+	}
+	acc, err := tasks.TruthfulQAMC2(lls, labels)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"acc": acc}, nil
+}
+
+func init() {
+	reg := func(fn, sha string, f any) {
+		task.RegisterHelper(task.Helper{File: "galician_bench/utils.py", Function: fn, SHA256: sha, Fn: f})
+	}
+	// Also spanish_bench's rouge1_agg (the same source).
+	reg("rouge1_agg", "58ab3dd33a954797c10bac45d997aa7dc56bb9558c57cf8773e7f7101cefded9", rouge.Agg)
+	reg("process_doc_nli", "a7b100341cf1bb30299cbf020dbd66612effda76609c81ca83686496f46b4cce", task.ProcessDocsFunc(ProcessDocNLI))
+	reg("process_docs_paraphrases", "a72a761d6ec4b5d07aae3532e46982bfc8fa42cc25f756d97a2252c8d0bda248",
+		task.ProcessDocsFunc(func(d []task.Doc) ([]task.Doc, error) { return ibero.Paraphrases(d, "Frase", "Paráfrase", true) }))
+	reg("process_docs_paws", "008efff7779fdde828ed498917708776c8fe7fd41052a49a50117daa23bfc112",
+		task.ProcessDocsFunc(func(d []task.Doc) ([]task.Doc, error) { return ibero.Paraphrases(d, "sentence1", "sentence2", true) }))
+	reg("process_summarization", "d6677d7d2a7821804841fbc8983e193d41e3cdb46e794305fa9e63ef47f0f436",
+		task.ProcessDocsFunc(func(d []task.Doc) ([]task.Doc, error) { return ibero.Summaries(d, "text", "summary") }))
+	// Also tinyBenchmarks' utils_truthfulqa.py (the same source).
+	reg("process_results_mc2", "f1a9ba0850bb10d0bca0676caa17248374667610551bef7af952424c62b25840", task.ProcessResultsFunc(ProcessResultsMC2))
+	reg("process_results_gen", "9aa9c0b6e2453fd08860d8245e40a231557193c196688799d3830a8b76101995",
+		task.ProcessResultsFunc(tasks.TruthfulQAProcessResultsGen))
+}

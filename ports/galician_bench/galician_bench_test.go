@@ -1,0 +1,10 @@
+package galician_bench_test
+
+import (
+	"testing"
+
+	_ "lmeval/ports/galician_bench"
+	"lmeval/ports/internal/vectors"
+)
+
+func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }

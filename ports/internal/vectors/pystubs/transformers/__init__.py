@@ -1,0 +1,1 @@
+__version__ = "0.0.0+lmeval.stub"  # lm-eval records it in the results

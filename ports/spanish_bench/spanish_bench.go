@@ -1,0 +1,22 @@
+// Package spanish_bench ports lm_eval/tasks/spanish_bench/utils.py's
+// paraphrase, COPA and XLSum document cleaning (its NLI cleaning and
+// ROUGE-1 helpers are catalan_bench's and galician_bench's sources).
+package spanish_bench
+
+import (
+	"lmeval/harness/task"
+	_ "lmeval/ports/catalan_bench"  // process_doc_nli, rouge1
+	_ "lmeval/ports/galician_bench" // rouge1_agg
+	"lmeval/ports/internal/ibero"
+)
+
+func init() {
+	reg := func(fn, sha string, f any) {
+		task.RegisterHelper(task.Helper{File: "spanish_bench/utils.py", Function: fn, SHA256: sha, Fn: f})
+	}
+	reg("process_docs_paraphrases", "9fef4c7de8cffbb569f56c7b854a806252c0a02ccc248018f1e172b953f2c897",
+		task.ProcessDocsFunc(func(d []task.Doc) ([]task.Doc, error) { return ibero.Paraphrases(d, "sentence1", "sentence2", true) }))
+	reg("process_docs_copa_es", "102f8d0652ec81e4ba8b597bec875f17e3cd745a55574bb7ca58075fbd0960b8", task.ProcessDocsFunc(ibero.CopaLower))
+	reg("process_xlsum", "c49dcd3b988312cd5957150f04a97041c4e54eb582f2608a78476a69a063babc",
+		task.ProcessDocsFunc(func(d []task.Doc) ([]task.Doc, error) { return ibero.Summaries(d, "text", "summary") }))
+}

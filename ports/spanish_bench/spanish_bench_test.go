@@ -1,0 +1,10 @@
+package spanish_bench_test
+
+import (
+	"testing"
+
+	"lmeval/ports/internal/vectors"
+	_ "lmeval/ports/spanish_bench"
+)
+
+func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }
