@@ -131,7 +131,7 @@ func runCase(t *testing.T, tasksDir, fam string, c refCase) {
 	if err != nil {
 		t.Fatalf("%v (run fidelity/gen.py)", err)
 	}
-	if err := json.Unmarshal(b, &want); err != nil {
+	if err := json.Unmarshal(quoteNonFinite(b), &want); err != nil {
 		t.Fatal(err)
 	}
 	dataDir, err := filepath.Abs(filepath.Join("testdata", fam, "data"))
@@ -290,6 +290,9 @@ func compareResults(t *testing.T, name string, want *expected, res *results.Resu
 func sameValue(got, want any) bool {
 	g, gok := number(got)
 	w, wok := number(want)
+	if got == nil && wok && (math.IsNaN(w) || math.IsInf(w, 0)) {
+		return true // lmeval's results JSON writes NaN and infinities as null
+	}
 	if gok && wok {
 		if math.IsNaN(g) || math.IsNaN(w) {
 			return math.IsNaN(g) && math.IsNaN(w)
@@ -333,16 +336,92 @@ func number(v any) (float64, bool) {
 		}
 		return 0, true
 	case string: // json.dump writes NaN as NaN; lmeval may too
-		if x == "NaN" || x == "nan" {
+		switch x {
+		case "NaN", "nan":
 			return math.NaN(), true
+		case "Infinity", "inf":
+			return math.Inf(1), true
+		case "-Infinity", "-inf":
+			return math.Inf(-1), true
 		}
 	}
 	return 0, false
 }
 
+// quoteNonFinite makes the NaN, Infinity and -Infinity that Python's
+// json.dump writes (outside strings) JSON strings, which number reads.
+func quoteNonFinite(b []byte) []byte {
+	var out []byte
+	inStr, esc := false, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			out = append(out, c)
+			continue
+		}
+		if c == '"' {
+			inStr = true
+			out = append(out, c)
+			continue
+		}
+		matched := false
+		for _, tok := range []string{"-Infinity", "Infinity", "NaN"} {
+			if strings.HasPrefix(string(b[i:min(len(b), i+len(tok))]), tok) {
+				out = append(out, '"')
+				out = append(out, tok...)
+				out = append(out, '"')
+				i += len(tok) - 1
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// finite replaces non-finite floats by the strings number reads, so the
+// value can be written as JSON.
+func finite(v any) any {
+	switch x := v.(type) {
+	case float64:
+		switch {
+		case math.IsNaN(x):
+			return "NaN"
+		case math.IsInf(x, 1):
+			return "Infinity"
+		case math.IsInf(x, -1):
+			return "-Infinity"
+		}
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = finite(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = finite(e)
+		}
+		return out
+	}
+	return v
+}
+
 func normal(t *testing.T, v any) any {
 	t.Helper()
-	b, err := json.Marshal(v)
+	b, err := json.Marshal(finite(v))
 	if err != nil {
 		t.Fatal(err)
 	}

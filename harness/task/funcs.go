@@ -53,7 +53,15 @@ type (
 // needs a neural model, a hosted service, a package with no offline
 // equivalent): a task whose YAML names it is unavailable, and Reason, in
 // words a user understands, says why.
-type Unavailable struct{ Reason string }
+//
+// A helper that several tasks share, only some of which need what lmeval
+// lacks, sets If (true for the task configurations that cannot run) and
+// Port (the port serving the others).
+type Unavailable struct {
+	Reason string
+	If     func(cfg map[string]any) bool
+	Port   any
+}
 
 // SampleValuer is a per-document metric value (of a native
 // process_results) that a samples file records as SampleValue(): the
@@ -73,7 +81,7 @@ func resolveFuncs(v any, missing, stale map[string]bool, unavailable map[string]
 			missing[x.Name] = true
 			return x
 		}
-		if u, ok := fn.(Unavailable); ok {
+		if u, ok := fn.(Unavailable); ok && u.If == nil {
 			unavailable[x.Name] = u.Reason
 			return x
 		}
@@ -91,6 +99,34 @@ func resolveFuncs(v any, missing, stale map[string]bool, unavailable map[string]
 		}
 	}
 	return v
+}
+
+// resolveConditional settles the Unavailable helpers with an If in a
+// resolved configuration: those the configuration needs are unavailable
+// (with their reason), the others become their Port.
+func resolveConditional(cfg map[string]any, unavailable map[string]string) {
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case *Func:
+			if u, ok := x.Fn.(Unavailable); ok {
+				if u.If(cfg) {
+					unavailable[x.Name] = u.Reason
+				} else {
+					x.Fn = u.Port
+				}
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(cfg)
 }
 
 // undefinedFuncs finds the `!function`s left unresolved in v whose

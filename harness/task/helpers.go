@@ -58,7 +58,8 @@ var (
 // SamplesFunc, CustomDatasetFunc, a metric or aggregation function
 // (harness/metrics.DocFunc, harness/metrics.AggregateFunc) or a filter
 // factory (harness/filters.Factory); the task layer type-asserts the
-// hooks it calls and hands the others to the evaluator.
+// hooks it calls and hands the others to the evaluator. An Unavailable
+// says the helper cannot be reproduced here, and why.
 func RegisterHelper(h Helper) {
 	if h.Fn == nil || h.File == "" || h.Function == "" {
 		panic(fmt.Sprintf("task: RegisterHelper(%q): incomplete registration", h.Key()))

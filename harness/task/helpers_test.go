@@ -195,3 +195,35 @@ func TestUnavailableHelperSaysWhy(t *testing.T) {
 		t.Errorf("reason %q\nwant %q", ue.Reason, want)
 	}
 }
+
+func TestUnavailableIf(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"a.yaml": "task: plan_easy\ndataset_path: x\ndataset_name: easy\noutput_type: generate_until\ndoc_to_text: q\ndoc_to_target: a\nprocess_results: !function plan_utils.score\n",
+		"b.yaml": "task: plan_hard\ndataset_path: x\ndataset_name: hard\noutput_type: generate_until\ndoc_to_text: q\ndoc_to_target: a\nprocess_results: !function plan_utils.score\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	port := ProcessResultsFunc(func(Doc, []any) (map[string]any, error) { return map[string]any{"score": 1.0}, nil })
+	RegisterFunction(dir, "plan_utils.score", Unavailable{Reason: "it runs a planner", Port: port,
+		If: func(cfg map[string]any) bool { return cfg["dataset_name"] == "hard" }})
+	r := NewRegistry()
+	if err := r.AddDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := r.Load([]string{"plan_easy"})
+	if err != nil {
+		t.Fatalf("plan_easy: %v", err)
+	}
+	if f := sel.Tasks()[0].Config.ProcessResults; f == nil {
+		t.Fatal("plan_easy: no process_results")
+	} else if _, ok := f.Fn.(ProcessResultsFunc); !ok {
+		t.Fatalf("plan_easy: process_results is %T, want the port", f.Fn)
+	}
+	var ue *UnavailableError
+	if _, err := r.Load([]string{"plan_hard"}); !errors.As(err, &ue) || ue.Reason != "plan_utils.score: it runs a planner" {
+		t.Fatalf("plan_hard: %v, want unavailable", err)
+	}
+}

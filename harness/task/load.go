@@ -249,6 +249,7 @@ func (r *Registry) newTask(cfg map[string]any, file string) (*Task, error) {
 	}
 	missing, stale, unavailable := map[string]bool{}, map[string]bool{}, map[string]string{}
 	resolveFuncs(cfg, missing, stale, unavailable)
+	resolveConditional(cfg, unavailable)
 	for _, w := range sortedKeys(stale) {
 		if !r.warned[w] {
 			r.warned[w] = true

@@ -14,12 +14,20 @@ function with its closure): qasper's process_docs_bool and
 process_docs_freeform map the same inner function over the same rows, with
 a different set_answer_type, and must not share results. A captured
 function counts by its code.
+
+A real dataset is also an immutable Arrow table: map's function, and
+whoever iterates or indexes the dataset, get fresh rows, so a helper that
+changes a row's list in place (wsc273's process_doc) changes nothing
+stored. The stand-in's rows are Python objects shared by shallow copies;
+here map, iteration and indexing hand out deep copies, as Arrow would.
 """
+import copy
 import json
 
 import datasets
 
 _orig_map = datasets.Dataset.map
+_orig_getitem = datasets.Dataset.__getitem__
 _cache = {}
 
 
@@ -43,8 +51,24 @@ def _map(self, function=None, *args, **kwargs):
     except Exception:
         return _orig_map(self, function, *args, **kwargs)
     if key not in _cache:
-        _cache[key] = _orig_map(self, function, *args, **kwargs)
+        rows = self._rows
+        self._rows = copy.deepcopy(rows)
+        try:
+            _cache[key] = _orig_map(self, function, *args, **kwargs)
+        finally:
+            self._rows = rows
     return _cache[key]
 
 
+def _iter(self):
+    for r in self._rows:
+        yield copy.deepcopy(r)
+
+
+def _getitem(self, key):
+    return copy.deepcopy(_orig_getitem(self, key))
+
+
 datasets.Dataset.map = _map
+datasets.Dataset.__iter__ = _iter
+datasets.Dataset.__getitem__ = _getitem

@@ -1,0 +1,7 @@
+
+
+def _unavailable(*args, **kwargs):
+    raise RuntimeError("planner stand-in: not available here")
+
+
+StateVariableLite = _unavailable
