@@ -23,7 +23,7 @@ export LLAMA_CPP_DIR JOBS CMAKE_ARGS
 GOENV = set -a && . ./$(BUILD)/cgo.env && set +a && \
 	CGO_CFLAGS="$$CGO_CFLAGS -DLMEVAL_NATIVE_STAMP=$$(cat $$LMEVAL_NATIVE_LIBS | cksum | cut -d' ' -f1)" && \
 	export CGO_CFLAGS CGO_ENABLED=1 &&
-LDFLAGS = -X lmeval/engine.LlamaCppCommit=$$LMEVAL_LLAMA_COMMIT
+LDFLAGS = -X github.com/lmeval/lmeval/engine.LlamaCppCommit=$$LMEVAL_LLAMA_COMMIT
 
 .PHONY: all lmeval native test bench bundle device-check cuda metal vulkan env clean
 

@@ -1,4 +1,4 @@
-module lmeval
+module github.com/lmeval/lmeval
 
 go 1.26.8
 

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/gguf"
-	"lmeval/gguf/ggufwrite"
+	"github.com/lmeval/lmeval/gguf"
+	"github.com/lmeval/lmeval/gguf/ggufwrite"
 )
 
 // logSoftmax is the slow reference: log_softmax of a full row in double.

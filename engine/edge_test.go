@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/gguf"
-	"lmeval/gguf/ggufwrite"
+	"github.com/lmeval/lmeval/gguf"
+	"github.com/lmeval/lmeval/gguf/ggufwrite"
 )
 
 var tinyPieces = ggufwrite.SPMPieces("▁the", "▁cat", "▁sat", "▁on", "▁mat", "▁a", "▁dog", "▁ran", ".")

@@ -20,8 +20,8 @@ import (
 	"sync"
 	"time"
 
-	"lmeval/gguf"
-	"lmeval/internal/units"
+	"github.com/lmeval/lmeval/gguf"
+	"github.com/lmeval/lmeval/internal/units"
 )
 
 // LlamaCppCommit is the llama.cpp commit the engine was built from. The

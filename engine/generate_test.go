@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/gguf/ggufwrite"
+	"github.com/lmeval/lmeval/gguf/ggufwrite"
 )
 
 // The model card's reference continuation, which llama.cpp reproduces.

@@ -21,7 +21,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"lmeval/gguf"
+	"github.com/lmeval/lmeval/gguf"
 )
 
 // QuantizeOptions configure Quantize.

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"lmeval/gguf"
+	"github.com/lmeval/lmeval/gguf"
 )
 
 // Batch sizing: how many KV cache cells (n_ctx, shared by every sequence

@@ -13,8 +13,8 @@ import (
 	"sync"
 	"testing"
 
-	"lmeval/gguf"
-	"lmeval/gguf/ggufwrite"
+	"github.com/lmeval/lmeval/gguf"
+	"github.com/lmeval/lmeval/gguf/ggufwrite"
 )
 
 // randomModel writes a random llama model with grouped-query attention:

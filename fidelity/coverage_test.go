@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // pendingDirs are lm-eval directories whose helpers have a native port

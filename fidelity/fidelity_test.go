@@ -14,12 +14,12 @@ import (
 	"sync"
 	"testing"
 
-	"lmeval/harness"
-	"lmeval/harness/config"
-	"lmeval/harness/model"
-	"lmeval/harness/results"
-	"lmeval/harness/task"
-	_ "lmeval/ports/all"
+	"github.com/lmeval/lmeval/harness"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/results"
+	"github.com/lmeval/lmeval/harness/task"
+	_ "github.com/lmeval/lmeval/ports/all"
 )
 
 const lmevalTasks = "../../shared/lm-eval/lm_eval/tasks"

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/fidelity/leaderboard"
-	"lmeval/harness"
-	"lmeval/harness/config"
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/fidelity/leaderboard"
+	"github.com/lmeval/lmeval/harness"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // leaderboardExpected is leaderboard/expected.json, written by

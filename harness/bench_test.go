@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/model"
 )
 
 // BenchmarkEvaluate measures the evaluator's own work (building, request

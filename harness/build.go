@@ -10,15 +10,15 @@ import (
 	"strings"
 	"sync"
 
-	"lmeval/harness/codeexec"
-	"lmeval/harness/config"
-	"lmeval/harness/filters"
-	"lmeval/harness/metrics"
-	"lmeval/harness/model"
-	"lmeval/harness/nprand"
-	"lmeval/harness/pyrand"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/codeexec"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/nprand"
+	"github.com/lmeval/lmeval/python/pyrand"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // evaluation is one Evaluate call's state.

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"testing"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/model"
-	"lmeval/harness/results"
-	"lmeval/harness/task"
-	"lmeval/tasks/fixtures"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/results"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/tasks/fixtures"
 )
 
 // builtinTasks are the built-in tasks with fixture documents.

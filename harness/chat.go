@@ -6,9 +6,9 @@ import (
 	"strings"
 	"unicode"
 
-	"lmeval/harness/jinja"
-	"lmeval/harness/model"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/jinja"
 )
 
 // ChatTemplateSource is implemented by models that carry Jinja chat

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"lmeval/harness/model"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // chatML is a ChatML-style template with a system block and a BOS token.

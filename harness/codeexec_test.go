@@ -13,12 +13,12 @@ import (
 	"sync"
 	"testing"
 
-	"lmeval/harness/codeexec"
-	"lmeval/harness/config"
-	"lmeval/harness/dataset"
-	"lmeval/harness/model"
-	"lmeval/harness/task"
-	_ "lmeval/ports/all"
+	"github.com/lmeval/lmeval/harness/codeexec"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/dataset"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
+	_ "github.com/lmeval/lmeval/ports/all"
 )
 
 // scriptedLM answers each generation with the first answer whose keys

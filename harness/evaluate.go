@@ -16,16 +16,16 @@ import (
 	"os"
 	"time"
 
-	"lmeval/harness/cache"
-	"lmeval/harness/codeexec"
-	"lmeval/harness/config"
-	"lmeval/harness/dataset"
-	"lmeval/harness/model"
-	"lmeval/harness/progress"
-	"lmeval/harness/pyval"
-	"lmeval/harness/results"
-	"lmeval/harness/task"
-	"lmeval/tasks"
+	"github.com/lmeval/lmeval/harness/cache"
+	"github.com/lmeval/lmeval/harness/codeexec"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/dataset"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/progress"
+	"github.com/lmeval/lmeval/harness/results"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyval"
+	"github.com/lmeval/lmeval/tasks"
 )
 
 // SampleWriter receives one task's per-document sample records

@@ -13,12 +13,12 @@ import (
 	"sync"
 	"testing"
 
-	"lmeval/harness/cache"
-	"lmeval/harness/config"
-	"lmeval/harness/metrics"
-	"lmeval/harness/model"
-	"lmeval/harness/results"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/cache"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/results"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // testRegistry indexes the built-in tasks and the toy tasks of

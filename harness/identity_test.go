@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/model"
 )
 
 func sha(s string) string {

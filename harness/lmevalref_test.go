@@ -13,14 +13,14 @@ import (
 	"testing"
 	"time"
 
-	"lmeval/harness/config"
-	"lmeval/harness/dataset"
-	"lmeval/harness/model"
-	"lmeval/harness/output"
-	"lmeval/harness/pyval"
-	"lmeval/harness/results"
-	"lmeval/harness/task"
-	"lmeval/tasks/fixtures"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/dataset"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/output"
+	"github.com/lmeval/lmeval/harness/results"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyval"
+	"github.com/lmeval/lmeval/tasks/fixtures"
 )
 
 // constLM gives run_ref.py's constant dummy answers: loglikelihood

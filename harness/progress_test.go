@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/model"
-	"lmeval/harness/progress"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/progress"
 )
 
 // reportingLM counts tokens as words and, within each call, reports the

@@ -9,9 +9,9 @@ import (
 	"reflect"
 	"strings"
 
-	"lmeval/harness/task"
-	"lmeval/harness/tasktree"
-	"lmeval/tasks"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/tasktree"
+	"github.com/lmeval/lmeval/tasks"
 )
 
 // RegistryOptions say which task trees BuildRegistry indexes.

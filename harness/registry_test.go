@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/task"
-	"lmeval/harness/tasktree"
-	"lmeval/tasks"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/tasktree"
+	"github.com/lmeval/lmeval/tasks"
 )
 
 const sharedTree = "../../shared/lm-eval"

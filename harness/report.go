@@ -8,12 +8,12 @@ import (
 	"strings"
 	"time"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/model"
-	"lmeval/harness/output"
-	"lmeval/harness/pyval"
-	"lmeval/harness/results"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/output"
+	"github.com/lmeval/lmeval/harness/results"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // metricKey is a "metric,filter" pair.

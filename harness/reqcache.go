@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"log/slog"
 
-	"lmeval/harness/cache"
-	"lmeval/harness/config"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/cache"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // --cache_requests keeps each task's built documents and requests in the

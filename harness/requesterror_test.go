@@ -8,8 +8,8 @@ import (
 	"sync"
 	"testing"
 
-	"lmeval/harness/cache"
-	"lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/cache"
+	"github.com/lmeval/lmeval/harness/model"
 )
 
 // refusingLM answers as the LM it wraps, except that a call holding the

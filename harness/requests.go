@@ -11,9 +11,9 @@ import (
 	"sort"
 	"strings"
 
-	"lmeval/harness/model"
-	"lmeval/harness/progress"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/progress"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // target is where one answer goes: a document's instance and repeat.

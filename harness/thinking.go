@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode"
 
-	"lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/model"
 )
 
 // Chat and reasoning models: the model_args lm-eval's HF, vLLM and API

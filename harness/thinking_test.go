@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/model"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // qwenLike is the part of a Qwen3-style template that reads

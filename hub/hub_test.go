@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"lmeval/hub/hubtest"
+	"github.com/lmeval/lmeval/hub/hubtest"
 )
 
 func randomBytes(n int, seed int64) []byte {

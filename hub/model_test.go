@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/hub/hubtest"
+	"github.com/lmeval/lmeval/hub/hubtest"
 )
 
 func TestParseModelRef(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/hub/hubtest"
+	"github.com/lmeval/lmeval/hub/hubtest"
 )
 
 func TestCreateRepoAndCommit(t *testing.T) {

@@ -68,7 +68,7 @@ func mustPath(u string) string {
 }
 
 // DownloadsDir is where DownloadURL keeps files from outside the Hub:
-// "lmeval/downloads" beside the hub cache ($HF_HOME/lmeval/downloads).
+// "github.com/lmeval/lmeval/downloads" beside the hub cache ($HF_HOME/lmeval/downloads).
 func (c *Client) DownloadsDir() string {
 	return filepath.Join(filepath.Dir(c.cacheDir), "lmeval", "downloads")
 }

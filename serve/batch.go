@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"lmeval/engine"
+	"github.com/lmeval/lmeval/engine"
 )
 
 // batcher runs queued work in batches: after the first item arrives it

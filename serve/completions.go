@@ -13,8 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"lmeval/engine"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // sampling are the generation settings completions and chat share.

@@ -28,9 +28,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"lmeval/engine"
-	"lmeval/harness"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/harness"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // Options configure a Server. Zero values give the documented defaults.

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"lmeval/engine"
+	"github.com/lmeval/lmeval/engine"
 )
 
 const modelPath = "../../shared/models/stories260K.gguf"

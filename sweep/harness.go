@@ -12,12 +12,12 @@ import (
 	"strings"
 	"sync"
 
-	"lmeval/backend/llama"
-	"lmeval/engine"
-	"lmeval/harness"
-	"lmeval/harness/config"
-	"lmeval/harness/model"
-	"lmeval/harness/results"
+	"github.com/lmeval/lmeval/backend/llama"
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/harness"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/results"
 )
 
 // textCollector is a model.LM that records the texts of rolling requests

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness"
-	"lmeval/harness/config"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // memoryLoader serves the test's documents: wikitext pages cut from the

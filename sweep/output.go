@@ -12,7 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"lmeval/internal/units"
+	"github.com/lmeval/lmeval/internal/units"
 )
 
 // taskColumns lists the task metrics present in the report, in first-seen

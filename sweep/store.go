@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"math"
 
-	"lmeval/engine"
-	"lmeval/harness/cache"
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/harness/cache"
 )
 
 // store keeps a sweep's per-position results as blobs in the SQLite cache:

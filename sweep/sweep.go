@@ -24,10 +24,10 @@ import (
 	"regexp"
 	"strings"
 
-	"lmeval/engine"
-	"lmeval/gguf"
-	"lmeval/harness/cache"
-	"lmeval/harness/progress"
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/gguf"
+	"github.com/lmeval/lmeval/harness/cache"
+	"github.com/lmeval/lmeval/harness/progress"
 )
 
 // Config describes a sweep.

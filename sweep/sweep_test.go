@@ -13,9 +13,9 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/engine"
-	"lmeval/gguf/ggufwrite"
-	"lmeval/harness/cache"
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/gguf/ggufwrite"
+	"github.com/lmeval/lmeval/harness/cache"
 )
 
 func storiesPath(t testing.TB) string {

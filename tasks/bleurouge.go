@@ -5,8 +5,8 @@ import (
 	"regexp"
 	"strings"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // truthfulqa_gen scores a generated answer against every true and false

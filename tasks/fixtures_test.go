@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"lmeval/tasks/fixtures"
+	"github.com/lmeval/lmeval/tasks/fixtures"
 )
 
 // fixtureSplits reads every <split>.jsonl of a fixture directory.

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"lmeval/harness/filters"
+	"github.com/lmeval/lmeval/harness/filters"
 )
 
 // TestGSM8KFilters runs the filter pipelines of the built-in gsm8k tasks on

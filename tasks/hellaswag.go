@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // bracketed matches the WikiHow section markers ("[header]", "[step]") that

@@ -3,7 +3,7 @@ package tasks
 import (
 	"testing"
 
-	"lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/config"
 )
 
 // TestPresetsResolve checks that every task a built-in preset names is a

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/task"
-	"lmeval/tasks/fixtures"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/tasks/fixtures"
 )
 
 // fixtureLoader serves the fixture documents as the dataset loader would.

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/model"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // The native ports are registered under the lm-eval file and function

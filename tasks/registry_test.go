@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // TestAllTasksLoad loads every built-in task and group: all functions

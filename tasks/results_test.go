@@ -8,10 +8,10 @@ import (
 	"reflect"
 	"testing"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/model"
-	"lmeval/harness/task"
-	"lmeval/tasks/fixtures"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/tasks/fixtures"
 )
 
 // expected is one file of testdata/expected, written by gen_expected.py.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/metrics"
 )
 
 // TruthfulQAMC2 is the split form of process_results_mc2 (galician_bench's,

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // TruthfulQAProcessDocsGen is truthfulqa/utils.py process_docs_gen: the

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/filters"
-	"lmeval/harness/metrics"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 func metricKnown(name string) bool { _, ok := metrics.Lookup(name); return ok }

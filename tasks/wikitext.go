@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // pySpace is the re module's \s on str patterns (Go's \s is ASCII only and

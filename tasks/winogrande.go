@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // Winogrande is scored by partial evaluation (Trinh & Le, 2018): each option

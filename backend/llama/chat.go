@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"lmeval/harness/jinja"
+	"github.com/lmeval/lmeval/python/jinja"
 )
 
 // DefaultChatTemplateKey is the GGUF key of a model's default chat template.

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/engine"
-	"lmeval/gguf/ggufwrite"
-	"lmeval/harness"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/gguf/ggufwrite"
+	"github.com/lmeval/lmeval/harness"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 const (

@@ -15,10 +15,10 @@ import (
 	"strconv"
 	"strings"
 
-	"lmeval/engine"
-	"lmeval/harness/model"
-	"lmeval/harness/progress"
-	"lmeval/hub"
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/progress"
+	"github.com/lmeval/lmeval/hub"
 )
 
 func init() {

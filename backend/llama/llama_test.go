@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/engine"
-	"lmeval/harness/model"
-	"lmeval/harness/progress"
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/progress"
 )
 
 func TestOptions(t *testing.T) {

@@ -32,7 +32,7 @@ import (
 	"time"
 	"unicode"
 
-	"lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/model"
 )
 
 func init() {

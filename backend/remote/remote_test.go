@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/model"
 )
 
 var llReqs = func() []model.LoglikelihoodRequest {

@@ -10,10 +10,10 @@ import (
 	"sync"
 	"unicode"
 
-	"lmeval/engine"
-	"lmeval/harness/model"
-	"lmeval/harness/progress"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/progress"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // completionAnswer is the part of a completions answer lmeval reads.

@@ -21,9 +21,9 @@ import (
 	"syscall"
 	"time"
 
-	"lmeval/engine"
-	"lmeval/gguf"
-	"lmeval/gguf/ggufwrite"
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/gguf"
+	"github.com/lmeval/lmeval/gguf/ggufwrite"
 )
 
 type config struct {

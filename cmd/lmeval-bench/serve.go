@@ -12,10 +12,10 @@ import (
 	"strings"
 	"time"
 
-	"lmeval/backend/remote"
-	"lmeval/engine"
-	"lmeval/harness/model"
-	"lmeval/serve"
+	"github.com/lmeval/lmeval/backend/remote"
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/serve"
 )
 
 var serveClients = flag.String("serve-clients", "1,8,64", "concurrent clients of the `lmeval serve` benchmark (empty: skip it)")

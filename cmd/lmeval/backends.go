@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 
-	_ "lmeval/backend/llama" // registers the "llama" and "gguf" models
-	"lmeval/engine"
-	"lmeval/internal/units"
+	_ "github.com/lmeval/lmeval/backend/llama" // registers the "llama" and "gguf" models
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/internal/units"
 )
 
 func init() {

@@ -1,3 +1,3 @@
 package main
 
-import _ "lmeval/backend/remote" // registers "local-completions" and "local-chat-completions"
+import _ "github.com/lmeval/lmeval/backend/remote" // registers "local-completions" and "local-chat-completions"

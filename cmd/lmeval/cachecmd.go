@@ -10,8 +10,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lmeval/harness/cache"
-	"lmeval/internal/units"
+	"github.com/lmeval/lmeval/harness/cache"
+	"github.com/lmeval/lmeval/internal/units"
 )
 
 func cacheCommand() *cli.Command {

@@ -11,12 +11,12 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/backend/llama"
-	"lmeval/engine"
-	"lmeval/gguf/ggufwrite"
-	"lmeval/harness"
-	"lmeval/harness/config"
-	"lmeval/harness/results"
+	"github.com/lmeval/lmeval/backend/llama"
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/gguf/ggufwrite"
+	"github.com/lmeval/lmeval/harness"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/results"
 )
 
 // The chat tests run from testdata/chat: chat_mc.yaml, its data, the

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/cache"
-	"lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/cache"
+	"github.com/lmeval/lmeval/harness/model"
 )
 
 // runApp runs a command line in-process and returns its stdout.

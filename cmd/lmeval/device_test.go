@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/engine"
+	"github.com/lmeval/lmeval/engine"
 )
 
 // TestRunDevice runs the binary on toy_mc with --device cpu and, when the

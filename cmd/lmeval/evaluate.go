@@ -10,14 +10,14 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lmeval/harness"
-	"lmeval/harness/cache"
-	"lmeval/harness/config"
-	"lmeval/harness/model"
-	"lmeval/harness/output"
-	"lmeval/harness/results"
-	"lmeval/harness/tasktree"
-	"lmeval/hub"
+	"github.com/lmeval/lmeval/harness"
+	"github.com/lmeval/lmeval/harness/cache"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/output"
+	"github.com/lmeval/lmeval/harness/results"
+	"github.com/lmeval/lmeval/harness/tasktree"
+	"github.com/lmeval/lmeval/hub"
 )
 
 // evaluate runs cfg's tasks on lm (harness.Evaluate), prints the results

@@ -15,11 +15,11 @@ import (
 	"testing"
 	"time"
 
-	"lmeval/harness"
-	"lmeval/harness/cache"
-	"lmeval/harness/config"
-	"lmeval/harness/model"
-	"lmeval/harness/results"
+	"github.com/lmeval/lmeval/harness"
+	"github.com/lmeval/lmeval/harness/cache"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/results"
 )
 
 // The toy tasks live in harness/testdata; their data_files are relative to

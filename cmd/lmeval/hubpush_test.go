@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/hub/hubtest"
+	"github.com/lmeval/lmeval/hub/hubtest"
 )
 
 // TestRunPushesToHub runs 'lmeval run --hf_hub_log_args' against the fake

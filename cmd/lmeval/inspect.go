@@ -9,9 +9,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lmeval/engine"
-	"lmeval/gguf"
-	"lmeval/internal/units"
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/gguf"
+	"github.com/lmeval/lmeval/internal/units"
 )
 
 func inspectCommand() *cli.Command {

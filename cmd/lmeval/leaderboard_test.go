@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/fidelity/leaderboard"
+	"github.com/lmeval/lmeval/fidelity/leaderboard"
 )
 
 // markdownRows reads a markdown table's rows into trimmed cells.

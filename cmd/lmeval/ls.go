@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/config"
 )
 
 // lsPresets lists the built-in presets and those in the include paths.

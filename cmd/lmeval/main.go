@@ -15,8 +15,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lmeval/harness/config"
-	_ "lmeval/ports/all" // native ports of lm-eval's Python task helpers
+	"github.com/lmeval/lmeval/harness/config"
+	_ "github.com/lmeval/lmeval/ports/all" // native ports of lm-eval's Python task helpers
 )
 
 // Version is lmeval's version; release builds set it with

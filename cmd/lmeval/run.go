@@ -11,11 +11,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lmeval/harness"
-	"lmeval/harness/cache"
-	"lmeval/harness/config"
-	"lmeval/harness/model"
-	"lmeval/harness/progress"
+	"github.com/lmeval/lmeval/harness"
+	"github.com/lmeval/lmeval/harness/cache"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/progress"
 )
 
 // runFlags are lm-eval's run flags, with its names and short forms. Values

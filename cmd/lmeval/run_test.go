@@ -9,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/config"
 )
 
 // parseRun parses a command line as main does and returns the run's

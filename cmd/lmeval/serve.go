@@ -14,12 +14,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lmeval/backend/llama"
-	"lmeval/engine"
-	"lmeval/harness/cache"
-	"lmeval/harness/config"
-	"lmeval/harness/model"
-	"lmeval/serve"
+	"github.com/lmeval/lmeval/backend/llama"
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/harness/cache"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/serve"
 )
 
 func serveCommand() *cli.Command {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/cache"
+	"github.com/lmeval/lmeval/harness/cache"
 )
 
 // TestServeCommand runs `lmeval serve` (a port picked by the system, on

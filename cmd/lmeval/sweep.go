@@ -7,12 +7,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lmeval/backend/llama"
-	"lmeval/engine"
-	"lmeval/harness/cache"
-	"lmeval/harness/config"
-	"lmeval/harness/progress"
-	"lmeval/sweep"
+	"github.com/lmeval/lmeval/backend/llama"
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/harness/cache"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/progress"
+	"github.com/lmeval/lmeval/sweep"
 )
 
 func sweepCommand() *cli.Command {

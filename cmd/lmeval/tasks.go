@@ -16,15 +16,15 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lmeval/harness"
-	"lmeval/harness/cache"
-	"lmeval/harness/config"
-	"lmeval/harness/dataset"
-	"lmeval/harness/filters"
-	"lmeval/harness/metrics"
-	"lmeval/harness/progress"
-	"lmeval/harness/task"
-	"lmeval/hub"
+	"github.com/lmeval/lmeval/harness"
+	"github.com/lmeval/lmeval/harness/cache"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/dataset"
+	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/progress"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/hub"
 )
 
 // newRegistry indexes the built-in tasks, lm-eval's task tree when one of

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/hub/hubtest"
+	"github.com/lmeval/lmeval/hub/hubtest"
 )
 
 // hubTask writes a task reading the Hub dataset repo whose doc_to_text

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/hub/hubtest"
+	"github.com/lmeval/lmeval/hub/hubtest"
 )
 
 // Dir is this package's directory (its data and expected.json).

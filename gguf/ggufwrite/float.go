@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"lmeval/gguf"
+	"github.com/lmeval/lmeval/gguf"
 )
 
 // Float16 converts f to IEEE 754 binary16 bits, rounding to nearest with

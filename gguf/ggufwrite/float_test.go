@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"lmeval/gguf"
+	"github.com/lmeval/lmeval/gguf"
 )
 
 // halfToFloat decodes binary16 bits from the definition, independently of

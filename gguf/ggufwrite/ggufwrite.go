@@ -15,7 +15,7 @@ import (
 	"os"
 	"reflect"
 
-	"lmeval/gguf"
+	"github.com/lmeval/lmeval/gguf"
 )
 
 // File is a GGUF file being assembled in memory. Errors in SetKV and

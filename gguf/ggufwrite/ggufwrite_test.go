@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/gguf"
-	"lmeval/gguf/ggufwrite"
+	"github.com/lmeval/lmeval/gguf"
+	"github.com/lmeval/lmeval/gguf/ggufwrite"
 )
 
 func read(t *testing.T, f *ggufwrite.File) (*gguf.File, []byte) {

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"lmeval/gguf"
+	"github.com/lmeval/lmeval/gguf"
 )
 
 // Token types of tokenizer.ggml.token_type (llama.cpp's llama_token_type).

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/model"
 )
 
 // fakeLM answers each request with a value derived from the request alone

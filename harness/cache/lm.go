@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/model"
 )
 
 // Without a fixed ChunkSize, chunks are sized by time: each should take

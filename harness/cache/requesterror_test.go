@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/model"
 )
 
 // refuseLM fails a call holding the request with continuation bad, as the

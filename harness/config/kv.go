@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // SplitTopLevel splits s on commas outside brackets, braces, parentheses

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // order renders a column order as "a,b{c,d},e" for comparison.

@@ -1,7 +1,7 @@
 package dataset
 
 import (
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 
 	"fmt"
 	"io/fs"

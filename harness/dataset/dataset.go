@@ -21,8 +21,8 @@ import (
 	"strings"
 	"sync"
 
-	"lmeval/harness/pyval"
-	"lmeval/hub"
+	"github.com/lmeval/lmeval/hub"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Spec names a dataset as a task does: dataset_path, dataset_name and

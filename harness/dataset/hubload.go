@@ -1,7 +1,7 @@
 package dataset
 
 import (
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 
 	"context"
 	"errors"
@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"lmeval/hub"
+	"github.com/lmeval/lmeval/hub"
 )
 
 // revisionOf is dataset_kwargs.revision ("" when unset).

@@ -12,8 +12,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"lmeval/hub"
-	"lmeval/hub/hubtest"
+	"github.com/lmeval/lmeval/hub"
+	"github.com/lmeval/lmeval/hub/hubtest"
 )
 
 func parquetBytes(t testing.TB, rows []fixtureRow) []byte {

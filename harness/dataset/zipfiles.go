@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"lmeval/hub"
+	"github.com/lmeval/lmeval/hub"
 )
 
 // Data files inside zip archives: a data_files entry

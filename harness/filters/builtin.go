@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 func init() {

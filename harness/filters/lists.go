@@ -3,7 +3,7 @@ package filters
 import (
 	"fmt"
 
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // ListFunc adapts a Python filter function of the shape lm-eval's

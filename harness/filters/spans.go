@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // lm-eval's filters for tagging tasks (afrobench's masakhapos and

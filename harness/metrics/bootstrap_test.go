@@ -7,7 +7,7 @@ import (
 	"os"
 	"testing"
 
-	"lmeval/harness/pyrand"
+	"github.com/lmeval/lmeval/python/pyrand"
 )
 
 // TestBootstrapMatchesLMEval compares bootstrap standard errors with

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Hugging Face evaluate's metrics, natively. lm-eval loads one with

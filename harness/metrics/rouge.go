@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"lmeval/harness/pyrand"
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyrand"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // ROUGE as Google's rouge_score computes it (RougeScorer with the default

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // This file reproduces sacrebleu 2.x's corpus_bleu, corpus_chrf and

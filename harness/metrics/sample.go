@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // This file computes per-document metric values as lm-eval's

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"lmeval/harness/pyrand"
+	"github.com/lmeval/lmeval/python/pyrand"
 )
 
 // DefaultBootstrapIters is lm-eval's default --bootstrap_iters.

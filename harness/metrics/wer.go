@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // "wer" is not among lm-eval's metrics: for a metric_list "wer" lm-eval

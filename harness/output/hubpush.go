@@ -11,8 +11,8 @@ import (
 	"sort"
 	"strings"
 
-	"lmeval/harness/config"
-	"lmeval/hub"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/hub"
 )
 
 // HubPublisher publishes a run's results and samples files on the Hugging

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"lmeval/harness/config"
-	"lmeval/hub"
-	"lmeval/hub/hubtest"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/hub"
+	"github.com/lmeval/lmeval/hub/hubtest"
 )
 
 // writeRun lays out a run's files as lmeval writes them.

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"lmeval/harness/results"
+	"github.com/lmeval/lmeval/harness/results"
 )
 
 func TestSanitizeModelName(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math"
 
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Float is a number written as Python writes a float (1.0, not 1), so

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 func hib(pairs ...any) *OrderedMap[bool] {

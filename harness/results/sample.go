@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Sample is one document's record in lm-eval's samples_<task>_*.jsonl: the

@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/text/width"
 
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Table renders the "results" (column "results") or "groups" (column

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/model"
 )
 
 // testClass is a native class port as a port package registers one (for

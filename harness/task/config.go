@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Output types of lm-eval tasks.

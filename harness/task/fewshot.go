@@ -5,10 +5,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"lmeval/harness/model"
-	"lmeval/harness/pyrand"
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/python/pyrand"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // sampler draws few-shot examples as lm-eval's ContextSampler (default),

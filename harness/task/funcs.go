@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strings"
 
-	"lmeval/harness/pyrand"
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyrand"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Doc is one dataset document: JSON-like values (string, int64, float64,

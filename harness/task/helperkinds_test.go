@@ -9,8 +9,8 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"lmeval/harness/pyrand"
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyrand"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // A task naming a helper registered as Unavailable is unavailable with

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // indexCacheVersion changes whenever what the index keeps of a file does.

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Group is a group of tasks (lm-eval's ConfigurableGroup): its members are

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"unicode"
 
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // pyIsDigit is Python's str.isdigit for the ASCII and Unicode decimal digits.

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strconv"
 
-	"lmeval/harness/jinja"
-	"lmeval/harness/model"
-	"lmeval/harness/pyrand"
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/python/jinja"
+	"github.com/lmeval/lmeval/python/pyrand"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Templater renders Jinja templates the way lm-eval's Jinja2 environment

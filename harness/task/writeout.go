@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // ExampleDivider precedes each document in write-out files, as lm-eval's

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 
 	"gopkg.in/yaml.v3"
 )

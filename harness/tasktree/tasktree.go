@@ -26,8 +26,8 @@ import (
 	"strings"
 	"time"
 
-	"lmeval/harness/cache"
-	"lmeval/hub"
+	"github.com/lmeval/lmeval/harness/cache"
+	"github.com/lmeval/lmeval/hub"
 )
 
 // EnvSource is the environment variable that sets the task tree when

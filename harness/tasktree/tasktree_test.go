@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"lmeval/hub"
+	"github.com/lmeval/lmeval/hub"
 )
 
 // fakeTree is a small lm-eval tree: lm_eval/tasks files, plus files

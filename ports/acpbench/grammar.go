@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // visitor is ACPBench_Visitor's state after visit_topdown.

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // A Lark LALR(1) parser, as Lark 1.1.5 runs one built from acp_grammar.lark

@@ -3,9 +3,9 @@ package acpbench_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vecreplay"
+	"github.com/lmeval/lmeval/ports/internal/vecreplay"
 
-	_ "lmeval/ports/acpbench"
+	_ "github.com/lmeval/lmeval/ports/acpbench"
 )
 
 func TestVectors(t *testing.T) { vecreplay.Run(t, "testdata/vectors.json") }

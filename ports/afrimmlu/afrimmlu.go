@@ -12,9 +12,9 @@ package afrimmlu
 import (
 	"fmt"
 
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // DocToChoice is doc_to_choice: ast.literal_eval(doc["choices"]).

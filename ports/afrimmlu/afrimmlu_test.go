@@ -3,7 +3,7 @@ package afrimmlu
 import (
 	"testing"
 
-	"lmeval/ports/internal/portvectors"
+	"github.com/lmeval/lmeval/ports/internal/portvectors"
 )
 
 // testdata/vectors.json: every afrimmlu utils.py function a YAML names,

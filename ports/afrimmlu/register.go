@@ -1,6 +1,6 @@
 package afrimmlu
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	text := func(tmpl string) task.DocFunc {

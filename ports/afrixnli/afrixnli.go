@@ -6,8 +6,8 @@
 package afrixnli
 
 import (
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 )
 
 // Labels are doc_to_target's replacements, by label, per prompt family.

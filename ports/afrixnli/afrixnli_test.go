@@ -3,7 +3,7 @@ package afrixnli
 import (
 	"testing"
 
-	"lmeval/ports/internal/portvectors"
+	"github.com/lmeval/lmeval/ports/internal/portvectors"
 )
 
 // testdata/vectors.json: every afrixnli utils.py function a YAML names,

@@ -1,6 +1,6 @@
 package afrixnli
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	target := func(labels []string) task.DocFunc {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // afriqa/prompt_*/utils.py: SQuAD v1.1's token F1, averaged over the

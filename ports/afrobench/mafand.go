@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"sort"
 
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // mafand/prompt_*/{african-english,english-african}/utils.py: MAFAND-MT

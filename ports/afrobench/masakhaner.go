@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // masakhaner/prompt_*/utils.py: span_f1_agg, mT5's span F1 (CoNLL) over

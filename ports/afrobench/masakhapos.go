@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // masakhapos/prompt_*/utils.py: the UPOS tag names of a sentence as the

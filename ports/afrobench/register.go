@@ -6,8 +6,8 @@
 package afrobench
 
 import (
-	"lmeval/harness/metrics"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 func init() {

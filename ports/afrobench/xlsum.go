@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // xlsum/prompt_*/utils.py: rougeL passes each (gold, summary) pair

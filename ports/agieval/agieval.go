@@ -12,11 +12,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"lmeval/harness/model"
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pynum"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pynum"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // lastBoxedOnlyString is parse_math_answer's last_boxed_only_string: from

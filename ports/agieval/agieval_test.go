@@ -5,10 +5,10 @@ import (
 	"os"
 	"testing"
 
-	"lmeval/ports/agieval"
-	"lmeval/ports/hrm8k"
-	"lmeval/ports/internal/mathvectors"
-	"lmeval/ports/internal/vectest"
+	"github.com/lmeval/lmeval/ports/agieval"
+	"github.com/lmeval/lmeval/ports/hrm8k"
+	"github.com/lmeval/lmeval/ports/internal/mathvectors"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays calls of lm-eval's own agieval and hrm8k functions

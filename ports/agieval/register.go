@@ -1,6 +1,6 @@
 package agieval
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	const file = "agieval/utils.py"

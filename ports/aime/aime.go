@@ -10,11 +10,11 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/hendrycks_math"
-	minerva "lmeval/ports/minerva_math"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/hendrycks_math"
+	minerva "github.com/lmeval/lmeval/ports/minerva_math"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // ProcessResults is process_results.

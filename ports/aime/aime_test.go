@@ -3,8 +3,8 @@ package aime_test
 import (
 	"testing"
 
-	_ "lmeval/ports/aime"
-	"lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/aime"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays calls of lm-eval's own functions

@@ -1,6 +1,6 @@
 package aime
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "aime/utils.py", Function: "process_results",

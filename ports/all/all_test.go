@@ -8,9 +8,9 @@ import (
 	"reflect"
 	"testing"
 
-	"lmeval/harness/dataset"
-	"lmeval/harness/task"
-	_ "lmeval/ports/all"
+	"github.com/lmeval/lmeval/harness/dataset"
+	"github.com/lmeval/lmeval/harness/task"
+	_ "github.com/lmeval/lmeval/ports/all"
 )
 
 // upstreamTasks is lm-eval's task tree in ../shared.

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/filters"
-	"lmeval/harness/metrics"
-	"lmeval/harness/pyrand"
-	"lmeval/harness/task"
-	_ "lmeval/ports/all"
-	"lmeval/ports/gpqa"
+	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
+	_ "github.com/lmeval/lmeval/ports/all"
+	"github.com/lmeval/lmeval/ports/gpqa"
+	"github.com/lmeval/lmeval/python/pyrand"
 )
 
 // vector is one call of a real lm-eval helper (testdata/gen_vectors.py).

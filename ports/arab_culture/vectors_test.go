@@ -4,9 +4,9 @@ import (
 	"os"
 	"testing"
 
-	"lmeval/harness/task"
-	"lmeval/ports/arab_culture"
-	"lmeval/ports/internal/portvectors"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/arab_culture"
+	"github.com/lmeval/lmeval/ports/internal/portvectors"
 )
 
 // TestVectors replays lm-eval's own helpers, imported under each setting

@@ -2,7 +2,7 @@
 
 package arab_culture_completion
 
-import "lmeval/ports/arab_culture"
+import "github.com/lmeval/lmeval/ports/arab_culture"
 
 // prompts are prompts.py's templates.
 var prompts = arab_culture.Prompts{

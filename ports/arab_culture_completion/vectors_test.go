@@ -3,10 +3,10 @@ package arab_culture_completion_test
 import (
 	"testing"
 
-	"lmeval/harness/task"
-	"lmeval/ports/arab_culture"
-	"lmeval/ports/arab_culture_completion"
-	"lmeval/ports/internal/portvectors"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/arab_culture"
+	"github.com/lmeval/lmeval/ports/arab_culture_completion"
+	"github.com/lmeval/lmeval/ports/internal/portvectors"
 )
 
 // TestVectors replays lm-eval's own helpers, imported under each setting

@@ -1,6 +1,6 @@
 package arabic_leaderboard_complete
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	const dir = "arabic_leaderboard_complete/arabic_leaderboard_"

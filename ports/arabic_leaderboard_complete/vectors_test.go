@@ -3,8 +3,8 @@ package arabic_leaderboard_complete_test
 import (
 	"testing"
 
-	_ "lmeval/ports/arabic_leaderboard_complete"
-	"lmeval/ports/internal/portvectors"
+	_ "github.com/lmeval/lmeval/ports/arabic_leaderboard_complete"
+	"github.com/lmeval/lmeval/ports/internal/portvectors"
 )
 
 // TestVectors replays lm-eval's own process_docs (testdata/gen_vectors.py).

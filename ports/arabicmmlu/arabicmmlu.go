@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/darijammlu"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/darijammlu"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Prompt is utils.py's PROMPT.

@@ -3,8 +3,8 @@ package arabicmmlu_test
 import (
 	"testing"
 
-	_ "lmeval/ports/arabicmmlu"
-	"lmeval/ports/internal/portvectors"
+	_ "github.com/lmeval/lmeval/ports/arabicmmlu"
+	"github.com/lmeval/lmeval/ports/internal/portvectors"
 )
 
 // TestVectors replays lm-eval's own helpers (testdata/gen_vectors.py).

@@ -1,6 +1,6 @@
 package aradice
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	mmlu := []string{"prompt", "choices", "target"}

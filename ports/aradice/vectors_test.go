@@ -3,8 +3,8 @@ package aradice_test
 import (
 	"testing"
 
-	_ "lmeval/ports/aradice"
-	"lmeval/ports/internal/portvectors"
+	_ "github.com/lmeval/lmeval/ports/aradice"
+	"github.com/lmeval/lmeval/ports/internal/portvectors"
 )
 
 // TestVectors replays lm-eval's own helpers (testdata/gen_vectors.py).

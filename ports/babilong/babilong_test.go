@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 func TestLoadDataset(t *testing.T) {

@@ -3,7 +3,7 @@ package babilong
 import (
 	"fmt"
 
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 func init() {

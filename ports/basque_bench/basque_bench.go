@@ -5,11 +5,11 @@ package basque_bench
 import (
 	"fmt"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/ibero"
-	"lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/ibero"
+	"github.com/lmeval/lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 var connectors = map[string]string{"cause": " Izan ere,", "effect": " Beraz,"}

@@ -3,8 +3,8 @@ package basque_bench_test
 import (
 	"testing"
 
-	_ "lmeval/ports/basque_bench"
-	"lmeval/ports/internal/vectors"
+	_ "github.com/lmeval/lmeval/ports/basque_bench"
+	"github.com/lmeval/lmeval/ports/internal/vectors"
 )
 
 func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }

@@ -11,12 +11,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	_ "lmeval/ports/f1score" // micro_f1_score
-	"lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
+	_ "github.com/lmeval/lmeval/ports/f1score" // micro_f1_score
+	"github.com/lmeval/lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 var detok = []struct {

@@ -3,8 +3,8 @@ package basqueglue_test
 import (
 	"testing"
 
-	_ "lmeval/ports/basqueglue"
-	"lmeval/ports/internal/vectors"
+	_ "github.com/lmeval/lmeval/ports/basqueglue"
+	"github.com/lmeval/lmeval/ports/internal/vectors"
 )
 
 func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }

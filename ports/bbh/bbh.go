@@ -9,9 +9,9 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/filters"
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // ExtendedRegex is ExtendedRegexFilter: lm-eval's RegexFilter (pattern,

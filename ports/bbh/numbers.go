@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"lmeval/harness/filters"
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // MapRegex is bbh's MapRegexFilter: the patterns of regex_pattern_to_value

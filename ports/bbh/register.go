@@ -1,8 +1,8 @@
 package bbh
 
 import (
-	"lmeval/harness/filters"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // bbh/cot_zeroshot/utils.py is the same file as bbh/zeroshot/utils.py, so

@@ -3,9 +3,9 @@ package bbq_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vecreplay"
+	"github.com/lmeval/lmeval/ports/internal/vecreplay"
 
-	_ "lmeval/ports/bbq"
+	_ "github.com/lmeval/lmeval/ports/bbq"
 )
 
 func TestVectors(t *testing.T) { vecreplay.Run(t, "testdata/vectors.json.gz") }

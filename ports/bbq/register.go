@@ -1,8 +1,8 @@
 package bbq
 
 import (
-	"lmeval/harness/metrics"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // The aggregations, registered with the metrics package under their file

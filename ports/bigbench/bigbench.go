@@ -6,7 +6,7 @@ package bigbench
 import (
 	"fmt"
 
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // FilterMultipleChoice is filter_multiple_choice.

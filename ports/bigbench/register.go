@@ -1,6 +1,6 @@
 package bigbench
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "bigbench/utils.py", Function: "filter_multiple_choice",

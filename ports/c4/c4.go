@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/model"
-	"lmeval/harness/pyre"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 var (

@@ -3,8 +3,8 @@ package c4_test
 import (
 	"testing"
 
-	_ "lmeval/ports/c4"
-	"lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/c4"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays calls of lm-eval's own functions

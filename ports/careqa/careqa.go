@@ -14,12 +14,12 @@ import (
 	"math"
 	"unicode/utf8"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/model"
-	"lmeval/harness/pyre"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
-	"lmeval/ports/medmcqa"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/ports/medmcqa"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // fallback is the document utils.py's doc_to_text uses when the question

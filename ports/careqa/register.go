@@ -1,6 +1,6 @@
 package careqa
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	for _, h := range []task.Helper{

@@ -10,13 +10,13 @@ import (
 	"sort"
 	"strings"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/ibero"
-	"lmeval/ports/internal/pyfn"
-	"lmeval/ports/internal/rouge"
-	"lmeval/ports/internal/squad"
-	"lmeval/tasks"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/ibero"
+	"github.com/lmeval/lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/ports/internal/rouge"
+	"github.com/lmeval/lmeval/ports/internal/squad"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/tasks"
 )
 
 // ProcessDocNLI is process_doc_nli (premise, hypothesis).

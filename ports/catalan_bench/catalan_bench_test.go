@@ -3,8 +3,8 @@ package catalan_bench_test
 import (
 	"testing"
 
-	_ "lmeval/ports/catalan_bench"
-	"lmeval/ports/internal/vectors"
+	_ "github.com/lmeval/lmeval/ports/catalan_bench"
+	"github.com/lmeval/lmeval/ports/internal/vectors"
 )
 
 func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }

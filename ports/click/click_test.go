@@ -3,8 +3,8 @@ package click_test
 import (
 	"testing"
 
-	_ "lmeval/ports/click"
-	"lmeval/ports/internal/vectors"
+	_ "github.com/lmeval/lmeval/ports/click"
+	"github.com/lmeval/lmeval/ports/internal/vectors"
 )
 
 func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }

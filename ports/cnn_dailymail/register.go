@@ -4,7 +4,7 @@
 // model through bert_score; lmeval has no such model.
 package cnn_dailymail
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "cnn_dailymail/utils.py", Function: "process_results",

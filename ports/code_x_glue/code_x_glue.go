@@ -10,10 +10,10 @@ import (
 	"math"
 	"strings"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // joinTokens is " ".join(doc[key]).replace("\n", rep), its whitespace

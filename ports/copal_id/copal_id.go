@@ -4,8 +4,8 @@
 package copal_id
 
 import (
-	"lmeval/harness/task"
-	"lmeval/ports/xcopa"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/xcopa"
 )
 
 func init() {

@@ -3,8 +3,8 @@ package copal_id_test
 import (
 	"testing"
 
-	_ "lmeval/ports/copal_id"
-	"lmeval/ports/internal/vectors"
+	_ "github.com/lmeval/lmeval/ports/copal_id"
+	"github.com/lmeval/lmeval/ports/internal/vectors"
 )
 
 func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }

@@ -3,8 +3,8 @@ package coqa_test
 import (
 	"testing"
 
-	_ "lmeval/ports/coqa"
-	"lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/coqa"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays calls of lm-eval's own functions

@@ -9,8 +9,8 @@ import (
 	"math"
 	"strings"
 
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 )
 
 // ProcessResults is process_results: likelihood_diff is

@@ -1,6 +1,6 @@
 package crows_pairs
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	const file = "crows_pairs/utils.py"

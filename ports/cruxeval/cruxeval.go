@@ -10,9 +10,9 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/codeexec"
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/harness/codeexec"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // answerOf is the CoT variants' first step: the text after the first

@@ -8,8 +8,8 @@ import (
 	"reflect"
 	"testing"
 
-	"lmeval/harness/codeexec"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/codeexec"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // vectors are lm-eval's own outputs (testdata/gen.py).

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"lmeval/harness/filters"
-	"lmeval/harness/task"
-	"lmeval/ports/humaneval"
-	"lmeval/ports/internal/pysource"
+	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/humaneval"
+	"github.com/lmeval/lmeval/ports/internal/pysource"
 )
 
 // Sources are the lm-eval functions this package reproduces: the file

@@ -7,9 +7,9 @@ package csatqa
 import (
 	"fmt"
 
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Columns are the keys _process_doc's dict has, in its order.

@@ -1,6 +1,6 @@
 package csatqa
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "csatqa/utils.py", Function: "process_docs",

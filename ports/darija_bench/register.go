@@ -1,9 +1,9 @@
 package darija_bench
 
 import (
-	"lmeval/harness/filters"
-	"lmeval/harness/metrics"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 func init() {

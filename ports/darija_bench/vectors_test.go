@@ -3,8 +3,8 @@ package darija_bench_test
 import (
 	"testing"
 
-	_ "lmeval/ports/darija_bench"
-	"lmeval/ports/internal/portvectors"
+	_ "github.com/lmeval/lmeval/ports/darija_bench"
+	"github.com/lmeval/lmeval/ports/internal/portvectors"
 )
 
 // TestVectors replays lm-eval's own helpers (testdata/gen_vectors.py).

@@ -3,8 +3,8 @@ package darijahellaswag_test
 import (
 	"testing"
 
-	_ "lmeval/ports/darijahellaswag"
-	"lmeval/ports/internal/portvectors"
+	_ "github.com/lmeval/lmeval/ports/darijahellaswag"
+	"github.com/lmeval/lmeval/ports/internal/portvectors"
 )
 
 // TestVectors replays lm-eval's own process_docs (testdata/gen_vectors.py).

@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Prompt is darijammlu's PROMPT, a str.format template of three {}.

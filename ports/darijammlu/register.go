@@ -1,6 +1,6 @@
 package darijammlu
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "darijammlu/utils.py", Function: "doc_to_text",

@@ -3,8 +3,8 @@ package darijammlu_test
 import (
 	"testing"
 
-	_ "lmeval/ports/darijammlu"
-	"lmeval/ports/internal/portvectors"
+	_ "github.com/lmeval/lmeval/ports/darijammlu"
+	"github.com/lmeval/lmeval/ports/internal/portvectors"
 )
 
 // TestVectors replays lm-eval's own helpers (testdata/gen_vectors.py).

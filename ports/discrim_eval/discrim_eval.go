@@ -9,9 +9,9 @@ import (
 	"fmt"
 	"math"
 
-	"lmeval/harness/model"
-	"lmeval/harness/pyre"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // BiasNames are BIAS_PARAM_MAP's keys, in order.

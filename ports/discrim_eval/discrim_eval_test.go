@@ -3,8 +3,8 @@ package discrim_eval_test
 import (
 	"testing"
 
-	_ "lmeval/ports/discrim_eval"
-	"lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/discrim_eval"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays calls of lm-eval's own functions

@@ -1,6 +1,6 @@
 package discrim_eval
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "discrim_eval/utils.py", Function: "process_results",

@@ -1,6 +1,6 @@
 package drop
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "drop/utils.py", Function: "process_docs",

@@ -6,9 +6,9 @@ package e2lmc
 import (
 	"fmt"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/npmath"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/npmath"
 )
 
 // LoglikelihoodDiff is loglikelihood_diff over the likelihood metric's

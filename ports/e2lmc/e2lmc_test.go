@@ -3,8 +3,8 @@ package e2lmc_test
 import (
 	"testing"
 
-	_ "lmeval/ports/e2lmc"
-	"lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/e2lmc"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays calls of lm-eval's own functions

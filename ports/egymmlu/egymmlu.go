@@ -4,8 +4,8 @@
 package egymmlu
 
 import (
-	"lmeval/harness/task"
-	"lmeval/ports/darijammlu"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/darijammlu"
 )
 
 // Prompt is egymmlu's PROMPT.

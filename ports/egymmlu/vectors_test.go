@@ -3,9 +3,9 @@ package egymmlu_test
 import (
 	"testing"
 
-	_ "lmeval/ports/darijammlu" // egymmlu's doc_to_choice
-	_ "lmeval/ports/egymmlu"
-	"lmeval/ports/internal/portvectors"
+	_ "github.com/lmeval/lmeval/ports/darijammlu" // egymmlu's doc_to_choice
+	_ "github.com/lmeval/lmeval/ports/egymmlu"
+	"github.com/lmeval/lmeval/ports/internal/portvectors"
 )
 
 // TestVectors replays lm-eval's own helpers (ports/darijammlu/testdata/gen_vectors.py).

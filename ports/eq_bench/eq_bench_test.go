@@ -3,8 +3,8 @@ package eq_bench_test
 import (
 	"testing"
 
-	_ "lmeval/ports/eq_bench"
-	"lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/eq_bench"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays calls of lm-eval's own functions

@@ -1,6 +1,6 @@
 package eq_bench
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	// eq_bench/utils.py and eq_bench/multilingual/utils.py are the same file

@@ -3,9 +3,9 @@ package esbbq_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vecreplay"
+	"github.com/lmeval/lmeval/ports/internal/vecreplay"
 
-	_ "lmeval/ports/esbbq"
+	_ "github.com/lmeval/lmeval/ports/esbbq"
 )
 
 func TestVectors(t *testing.T) { vecreplay.Run(t, "testdata/vectors.json.gz") }

@@ -1,6 +1,6 @@
 package eus_exams
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "eus_exams/utils.py", Function: "process_docs",

@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 var letters = []string{"A", "B", "C", "D"}

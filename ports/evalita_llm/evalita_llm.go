@@ -12,11 +12,11 @@ import (
 	"strings"
 	"unicode"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pyfn"
-	"lmeval/ports/internal/rouge"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/ports/internal/rouge"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // SADocToTarget is sa_doc_to_target (and sa_doc_to_target_v2): the class

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"sort"
 
-	"lmeval/harness/metrics"
-	"lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/ports/internal/pyfn"
 )
 
 // F1PerLabel is sklearn.metrics.f1_score(y_true, y_pred, average=None): the

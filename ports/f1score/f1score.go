@@ -6,7 +6,7 @@
 // they live together here; docs/helpers.md lists every file they serve.
 package f1score
 
-import "lmeval/harness/metrics"
+import "github.com/lmeval/lmeval/harness/metrics"
 
 // The aggregations, registered with the metrics package under the
 // helpers' names.

@@ -10,14 +10,14 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/pyre"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pyfn"
-	"lmeval/ports/internal/squad"
-	"lmeval/tasks"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/ports/internal/squad"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/tasks"
 
-	_ "lmeval/ports/catalan_bench" // rouge1, rouge1_agg
+	_ "github.com/lmeval/lmeval/ports/catalan_bench" // rouge1, rouge1_agg
 )
 
 // French is normalize_answer with the French articles.

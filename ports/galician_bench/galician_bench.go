@@ -7,12 +7,12 @@ package galician_bench
 import (
 	"fmt"
 
-	"lmeval/harness/task"
-	_ "lmeval/ports/catalan_bench" // rouge1 and process_docs_gen, the same sources
-	"lmeval/ports/internal/ibero"
-	"lmeval/ports/internal/pyfn"
-	"lmeval/ports/internal/rouge"
-	"lmeval/tasks"
+	"github.com/lmeval/lmeval/harness/task"
+	_ "github.com/lmeval/lmeval/ports/catalan_bench" // rouge1 and process_docs_gen, the same sources
+	"github.com/lmeval/lmeval/ports/internal/ibero"
+	"github.com/lmeval/lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/ports/internal/rouge"
+	"github.com/lmeval/lmeval/tasks"
 )
 
 var nliLabels = map[string]int64{"entailment": 0, "neutral": 1, "contradiction": 2}

@@ -3,8 +3,8 @@ package galician_bench_test
 import (
 	"testing"
 
-	_ "lmeval/ports/galician_bench"
-	"lmeval/ports/internal/vectors"
+	_ "github.com/lmeval/lmeval/ports/galician_bench"
+	"github.com/lmeval/lmeval/ports/internal/vectors"
 )
 
 func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // DocToText is doc_to_text: f"Question: {question}\n" + "".join(f"{k}.

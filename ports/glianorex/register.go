@@ -1,6 +1,6 @@
 package glianorex
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	const file = "glianorex/preprocess_glianorex.py"

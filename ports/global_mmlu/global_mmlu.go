@@ -8,8 +8,8 @@ package global_mmlu
 import (
 	"strings"
 
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Subjects is full/*/utils.py's SUBJECTS (MMLU's 57 subjects).

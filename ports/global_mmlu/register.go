@@ -1,6 +1,6 @@
 package global_mmlu
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 // The functions exist only at run time, so their source is the whole
 // module (see docs/helpers.md): full/am's port serves the 41 identical

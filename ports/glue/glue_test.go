@@ -3,8 +3,8 @@ package glue_test
 import (
 	"testing"
 
-	_ "lmeval/ports/glue"
-	"lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/glue"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays calls of lm-eval's own functions

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/pyrand"
-	"lmeval/harness/pyre"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyrand"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 var brackets = pyre.MustCompile(`\[.*?\]`)

@@ -1,6 +1,6 @@
 package gpqa
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 // Each registration names the lm-eval file (relative to lm_eval/tasks/)
 // and the function it ports, with the sha256 of the function's source.

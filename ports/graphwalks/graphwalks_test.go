@@ -3,8 +3,8 @@ package graphwalks_test
 import (
 	"testing"
 
-	_ "lmeval/ports/graphwalks"
-	"lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/graphwalks"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays calls of lm-eval's own functions

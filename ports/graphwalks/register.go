@@ -1,6 +1,6 @@
 package graphwalks
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "graphwalks/utils.py", Function: "load_dataset",

@@ -3,8 +3,8 @@ package groundcocoa_test
 import (
 	"testing"
 
-	_ "lmeval/ports/groundcocoa"
-	"lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/groundcocoa"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays calls of lm-eval's own functions

@@ -6,9 +6,9 @@ package hendrycks_ethics
 import (
 	"fmt"
 
-	"lmeval/harness/pyrand"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyrand"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // preproc is _preproc_doc: the scenarios in shuffled order and whether the

@@ -3,8 +3,8 @@ package hendrycks_ethics_test
 import (
 	"testing"
 
-	_ "lmeval/ports/hendrycks_ethics"
-	"lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/hendrycks_ethics"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays calls of lm-eval's own functions

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"unicode"
 
-	"lmeval/harness/task"
-	minerva "lmeval/ports/minerva_math"
+	"github.com/lmeval/lmeval/harness/task"
+	minerva "github.com/lmeval/lmeval/ports/minerva_math"
 )
 
 // ProcessDocs is process_docs: datasets.map keeps every column and sets

@@ -7,8 +7,8 @@ package histoires_morales
 import (
 	"fmt"
 
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pystr"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pystr"
 )
 
 // ProcessDocs is process_docs.

@@ -3,8 +3,8 @@ package histoires_morales_test
 import (
 	"testing"
 
-	_ "lmeval/ports/histoires_morales"
-	"lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/histoires_morales"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays calls of lm-eval's own functions

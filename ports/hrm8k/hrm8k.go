@@ -8,11 +8,11 @@ import (
 	"errors"
 	"fmt"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/agieval"
-	"lmeval/ports/internal/pynum"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/agieval"
+	"github.com/lmeval/lmeval/ports/internal/pynum"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Prompt heads: default/utils.py (Korean) and en/utils.py.

@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"lmeval/ports/humaneval"
+	"github.com/lmeval/lmeval/ports/humaneval"
 )
 
 type vectors struct {

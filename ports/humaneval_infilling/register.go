@@ -1,10 +1,10 @@
 package humaneval_infilling
 
 import (
-	"lmeval/harness/filters"
-	"lmeval/harness/task"
-	"lmeval/ports/humaneval"
-	"lmeval/ports/internal/pysource"
+	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/humaneval"
+	"github.com/lmeval/lmeval/ports/internal/pysource"
 )
 
 // Sources are the lm-eval functions this package serves: the file

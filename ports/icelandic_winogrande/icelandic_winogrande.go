@@ -6,8 +6,8 @@
 package icelandic_winogrande
 
 import (
-	"lmeval/harness/task"
-	"lmeval/ports/xwinograd"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/xwinograd"
 )
 
 // DocToTarget is doc_to_target.

@@ -16,9 +16,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"lmeval/harness/pyre"
-	"lmeval/ports/ifeval/langdetect"
-	"lmeval/ports/ifeval/punkt"
+	"github.com/lmeval/lmeval/ports/ifeval/langdetect"
+	"github.com/lmeval/lmeval/ports/ifeval/punkt"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // Checker is one built instruction (an Instruction after build_description).

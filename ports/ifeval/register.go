@@ -1,9 +1,9 @@
 package ifeval
 
 import (
-	"lmeval/harness/metrics"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pysource"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pysource"
 )
 
 // The lm-eval functions and classes this package reproduces, with the

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/ports/internal/pysource"
+	"github.com/lmeval/lmeval/ports/internal/pysource"
 )
 
 // TestSourcesRecorded: every hook and dependency in register.go carries

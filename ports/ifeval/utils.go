@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // Result is what test_instruction_following_strict/_loose return.

@@ -12,8 +12,8 @@ import (
 	"sync"
 	"testing"
 
-	"lmeval/ports/ifeval/langdetect"
-	"lmeval/ports/ifeval/punkt"
+	"github.com/lmeval/lmeval/ports/ifeval/langdetect"
+	"github.com/lmeval/lmeval/ports/ifeval/punkt"
 )
 
 // vectors are lm-eval's own verdicts (testdata/gen_vectors.py runs

@@ -5,7 +5,7 @@
 // include. (Its agg_inst_level_acc is ifeval's, ported in ports/ifeval.)
 package ifeval_multilingual
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "ifeval/multilingual/utils.py", Function: "process_results",

@@ -8,9 +8,9 @@ package include
 import (
 	"strings"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/task"
-	"lmeval/ports/global_mmlu"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/global_mmlu"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // Categories is utils.py's CATEGORIES.

@@ -1,6 +1,6 @@
 package include
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 // moduleSHA is the sha256 of utils.py: its functions exist only at run
 // time, so the whole module is their source (docs/helpers.md).

@@ -3,8 +3,8 @@ package indicparam_test
 import (
 	"testing"
 
-	_ "lmeval/ports/indicparam"
-	"lmeval/ports/internal/vectors"
+	_ "github.com/lmeval/lmeval/ports/indicparam"
+	"github.com/lmeval/lmeval/ports/internal/vectors"
 )
 
 func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }

@@ -1,6 +1,6 @@
 package infinitebench
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func doc(f func(task.Doc) (string, error)) task.DocFunc {
 	return func(d task.Doc) (any, error) { return f(d) }

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/pyre"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/porter"
-	"lmeval/ports/internal/pynum"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/porter"
+	"github.com/lmeval/lmeval/ports/internal/pynum"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // prediction is the post-processed first result.

@@ -3,8 +3,8 @@ package japanese_leaderboard_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vectest"
-	_ "lmeval/ports/japanese_leaderboard"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/japanese_leaderboard"
 )
 
 // TestVectors replays calls of lm-eval's own functions

@@ -3,7 +3,7 @@ package japanese_leaderboard
 import (
 	"context"
 
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 const xlsumReason = "ROUGE-2 over MeCab tokens: it needs the MeCab analyser with a Japanese dictionary (fugashi), neologdn and rouge_score, which lmeval does not have"

@@ -11,11 +11,11 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pynum"
-	"lmeval/ports/internal/pystr"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pynum"
+	"github.com/lmeval/lmeval/ports/internal/pystr"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // strList is doc.get(key, []) for a list of texts ("" when empty or absent).

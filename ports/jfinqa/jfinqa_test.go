@@ -3,8 +3,8 @@ package jfinqa_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vectest"
-	_ "lmeval/ports/jfinqa"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/jfinqa"
 )
 
 // TestVectors replays calls of lm-eval's own functions

@@ -1,6 +1,6 @@
 package jfinqa
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "jfinqa/utils.py", Function: "doc_to_text",

@@ -5,7 +5,7 @@
 // which lmeval does not reproduce.
 package jsonschema_bench
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "jsonschema_bench/metrics.py", Function: "schema_compliance",

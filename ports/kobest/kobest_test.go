@@ -3,8 +3,8 @@ package kobest_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vectors"
-	_ "lmeval/ports/kobest"
+	"github.com/lmeval/lmeval/ports/internal/vectors"
+	_ "github.com/lmeval/lmeval/ports/kobest"
 )
 
 func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }

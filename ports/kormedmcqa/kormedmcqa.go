@@ -4,8 +4,8 @@
 package kormedmcqa
 
 import (
-	"lmeval/harness/filters"
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // choicePatterns is CHOICE_PATTERNS, each compiled with re.IGNORECASE.

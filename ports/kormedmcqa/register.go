@@ -1,8 +1,8 @@
 package kormedmcqa
 
 import (
-	"lmeval/harness/filters"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 func init() {

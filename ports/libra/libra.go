@@ -10,8 +10,8 @@ import (
 	"context"
 	"fmt"
 
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Pymorphy3Reason is why LIBRA's tasks are unavailable.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 func TestFilterDatasetByPageLengths(t *testing.T) {

@@ -14,10 +14,10 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // decodeJSON is json.loads: ints as int, other numbers float64.

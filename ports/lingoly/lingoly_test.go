@@ -3,8 +3,8 @@ package lingoly_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vectest"
-	_ "lmeval/ports/lingoly"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/lingoly"
 )
 
 // TestVectors replays calls of lm-eval's own functions

@@ -3,8 +3,8 @@ package lingoly
 import (
 	"context"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 func init() {

@@ -3,8 +3,8 @@ package llama3_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vectest"
-	_ "lmeval/ports/llama3"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/llama3"
 )
 
 // TestVectors replays calls of lm-eval's own functions

@@ -1,6 +1,6 @@
 package llama3
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	for _, lang := range Langs {

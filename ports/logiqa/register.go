@@ -1,6 +1,6 @@
 package logiqa
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "logiqa/utils_logiqa.py", Function: "doc_to_text",

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // DocToText is doc_to_text.

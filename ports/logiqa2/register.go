@@ -1,6 +1,6 @@
 package logiqa2
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "logiqa2/utils_logiqa2.py", Function: "doc_to_text",

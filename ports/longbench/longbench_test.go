@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // vector is one call of lm-eval's get_*_with_score (testdata/gen_vectors.py).

@@ -1,6 +1,6 @@
 package longbench
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	const file = "longbench/metrics.py"

@@ -3,7 +3,7 @@ package longbench
 import (
 	"strings"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // recursionBase is the number of Python frames on the stack when the

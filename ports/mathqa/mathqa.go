@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 var option = pyre.MustCompile(`[abcd] \) .*?, |e \) .*?$`)

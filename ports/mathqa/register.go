@@ -1,6 +1,6 @@
 package mathqa
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "mathqa/utils.py", Function: "doc_to_choice",

@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/codeexec"
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/harness/codeexec"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 var codeBlock = func() *pyre.Regexp {

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"lmeval/harness/filters"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pysource"
+	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pysource"
 )
 
 // Source is one ported Python function: its file relative to

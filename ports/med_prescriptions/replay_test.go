@@ -6,8 +6,8 @@ import (
 	"reflect"
 	"testing"
 
-	"lmeval/harness/pyrand"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyrand"
 )
 
 // TestReplay replays lm-eval's draws (testdata/gen_vectors.py ran

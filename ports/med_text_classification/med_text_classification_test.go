@@ -3,9 +3,9 @@ package med_text_classification_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vecreplay"
+	"github.com/lmeval/lmeval/ports/internal/vecreplay"
 
-	_ "lmeval/ports/med_text_classification"
+	_ "github.com/lmeval/lmeval/ports/med_text_classification"
 )
 
 func TestVectors(t *testing.T) { vecreplay.Run(t, "testdata/vectors.json") }

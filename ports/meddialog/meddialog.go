@@ -5,8 +5,8 @@
 package meddialog
 
 import (
-	"lmeval/harness/task"
-	"lmeval/ports/internal/medical"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/medical"
 )
 
 var (

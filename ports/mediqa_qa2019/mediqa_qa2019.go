@@ -5,9 +5,9 @@
 package mediqa_qa2019
 
 import (
-	"lmeval/harness/task"
-	"lmeval/ports/internal/medical"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/medical"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 )
 
 var (

@@ -3,9 +3,9 @@
 package medmcqa
 
 import (
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // DocToText is doc_to_text: "Question: <question>\nChoices:\nA. <opa>\n

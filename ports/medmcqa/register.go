@@ -1,6 +1,6 @@
 package medmcqa
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "medmcqa/utils_medmcqa.py", Function: "doc_to_text",

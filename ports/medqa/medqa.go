@@ -4,9 +4,9 @@
 package medqa
 
 import (
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // DocToText is doc_to_text: f"Question: {sent1}\nA. {ending0}\n...D.

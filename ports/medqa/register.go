@@ -1,6 +1,6 @@
 package medqa
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	const file = "medqa/preprocess_medqa.py"

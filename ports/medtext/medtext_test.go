@@ -3,9 +3,9 @@ package medtext_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vecreplay"
+	"github.com/lmeval/lmeval/ports/internal/vecreplay"
 
-	_ "lmeval/ports/medtext"
+	_ "github.com/lmeval/lmeval/ports/medtext"
 )
 
 func TestVectors(t *testing.T) { vecreplay.Run(t, "testdata/vectors.json") }

@@ -6,9 +6,9 @@ package meqsum
 import (
 	"strings"
 
-	"lmeval/harness/task"
-	"lmeval/ports/internal/medical"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/medical"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 )
 
 // DocToText is doc_to_text: the text from the 9th character after the

@@ -17,12 +17,12 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/pyrand"
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
-	"lmeval/tasks"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyrand"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
+	"github.com/lmeval/lmeval/tasks"
 )
 
 // HashString is hash_string: the hex sha256 of the UTF-8 text.

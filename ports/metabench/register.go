@@ -1,9 +1,9 @@
 package metabench
 
 import (
-	"lmeval/harness/pyrand"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyrand"
 )
 
 // process is one process_docs: its row function, the columns it adds (in

@@ -9,10 +9,10 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/medical"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/medical"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 var (

@@ -3,9 +3,9 @@ package mimic_repsum_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vecreplay"
+	"github.com/lmeval/lmeval/ports/internal/vecreplay"
 
-	_ "lmeval/ports/mimic_repsum"
+	_ "github.com/lmeval/lmeval/ports/mimic_repsum"
 )
 
 func TestVectors(t *testing.T) { vecreplay.Run(t, "testdata/vectors.json") }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"lmeval/ports/internal/sympylatex"
+	"github.com/lmeval/lmeval/ports/internal/sympylatex"
 )
 
 // MathVerify approximates Hugging Face math_verify's

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"lmeval/ports/internal/pysource"
+	"github.com/lmeval/lmeval/ports/internal/pysource"
 )
 
 // TestSourcesMatchLMEval checks the recorded sha256 of every ported

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"unicode"
 
-	"lmeval/harness/task"
-	"lmeval/ports/internal/sympylatex"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/sympylatex"
 )
 
 // InvalidAnswer is what get_unnormalized_answer returns when the output

@@ -3,7 +3,7 @@ package minerva_math
 import (
 	"testing"
 
-	"lmeval/ports/internal/mathvectors"
+	"github.com/lmeval/lmeval/ports/internal/mathvectors"
 )
 
 // TestAgreementWithLMEval replays the generated (output, solution) pairs

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"unicode"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pyfn"
-	"lmeval/ports/internal/squad"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/ports/internal/squad"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // Columns are the keys process_docs's _process_doc returns.

@@ -3,8 +3,8 @@ package mlqa_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vectors"
-	_ "lmeval/ports/mlqa"
+	"github.com/lmeval/lmeval/ports/internal/vectors"
+	_ "github.com/lmeval/lmeval/ports/mlqa"
 )
 
 func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }

@@ -1,6 +1,6 @@
 package mlqa
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 var resultsSHA = map[string]string{
 	"en": "87fb53f60f2a72c1c6fb95f5b4497fc5450df867c2a1aaf4f208874400b31843",

@@ -1,6 +1,6 @@
 package mmlu_pro
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 // subjectSHA is the sha256 of each `process_<subject> = partial(...)`
 // line of mmlu_pro/utils.py.

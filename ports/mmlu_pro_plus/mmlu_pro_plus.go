@@ -6,8 +6,8 @@
 package mmlu_pro_plus
 
 import (
-	"lmeval/harness/task"
-	"lmeval/ports/mmlu_pro"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/mmlu_pro"
 )
 
 // Letters is utils.py's choices.

@@ -3,7 +3,7 @@ package mmlu_pro_plus
 import (
 	"testing"
 
-	"lmeval/ports/internal/vectortest"
+	"github.com/lmeval/lmeval/ports/internal/vectortest"
 )
 
 func TestVectors(t *testing.T) { vectortest.Run(t, "testdata/vectors.json") }

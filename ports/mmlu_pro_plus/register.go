@@ -1,6 +1,6 @@
 package mmlu_pro_plus
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	const file = "mmlu-pro-plus/utils.py"

@@ -11,8 +11,8 @@ import (
 	"sort"
 	"strings"
 
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 const maxOptions = 10

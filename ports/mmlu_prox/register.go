@@ -1,6 +1,6 @@
 package mmlu_prox
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 // The 30 <lang>/utils.py are one text, but each reads its language from
 // its own directory (__file__), so each file has its own port.

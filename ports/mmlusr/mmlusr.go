@@ -7,9 +7,9 @@ package mmlusr
 import (
 	"fmt"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // Columns are the keys _helper's dict has, in its order.

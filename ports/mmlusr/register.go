@@ -1,6 +1,6 @@
 package mmlusr
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 // answer_only/utils.py is the same file as question_only's and
 // question_and_answer's, so this registration serves the three.

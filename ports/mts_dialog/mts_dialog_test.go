@@ -3,9 +3,9 @@ package mts_dialog_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vecreplay"
+	"github.com/lmeval/lmeval/ports/internal/vecreplay"
 
-	_ "lmeval/ports/mts_dialog"
+	_ "github.com/lmeval/lmeval/ports/mts_dialog"
 )
 
 func TestVectors(t *testing.T) { vecreplay.Run(t, "testdata/vectors.json") }

@@ -7,10 +7,10 @@ import (
 	"sort"
 	"strings"
 
-	"lmeval/harness/model"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/npmath"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/npmath"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 func detokenize(s string) string {

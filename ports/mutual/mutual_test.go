@@ -3,8 +3,8 @@ package mutual_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vectest"
-	_ "lmeval/ports/mutual"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/mutual"
 )
 
 // TestVectors replays calls of lm-eval's own functions

@@ -1,6 +1,6 @@
 package mutual
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "mutual/utils.py", Function: "process_docs",

@@ -3,8 +3,8 @@ package nerel_bench_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vectors"
-	_ "lmeval/ports/nerel_bench"
+	"github.com/lmeval/lmeval/ports/internal/vectors"
+	_ "github.com/lmeval/lmeval/ports/nerel_bench"
 )
 
 func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }

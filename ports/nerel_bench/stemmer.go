@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/ports/internal/pyfn"
 )
 
 // RussianStem is nltk.stem.snowball.RussianStemmer().stem(word) (nltk

@@ -3,8 +3,8 @@ package noreval_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vectors"
-	_ "lmeval/ports/noreval"
+	"github.com/lmeval/lmeval/ports/internal/vectors"
+	_ "github.com/lmeval/lmeval/ports/noreval"
 )
 
 func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }

@@ -1,9 +1,9 @@
 package noreval
 
 import (
-	"lmeval/harness/task"
-	"lmeval/ports/f1score"
-	"lmeval/tasks"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/f1score"
+	"github.com/lmeval/lmeval/tasks"
 )
 
 type promptPort struct {

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/pyre"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
-	"lmeval/ports/internal/rouge"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/ports/internal/rouge"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // numpySeed is lm-eval's default NumPy seed: evaluate's rouge, loaded

@@ -10,9 +10,9 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 var bracketed = pyre.MustCompile(`\[.*?\]`)

@@ -1,6 +1,6 @@
 package okapi
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "okapi/arc_multilingual/utils.py", Function: "process_docs",

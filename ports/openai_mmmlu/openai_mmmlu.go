@@ -7,8 +7,8 @@ package openai_mmmlu
 import (
 	"strings"
 
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // NormalizeSubject is _normalize_subject_name (text only; other values are

@@ -1,8 +1,8 @@
 package openai_mmmlu
 
 import (
-	"lmeval/harness/task"
-	"lmeval/ports/global_mmlu"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/global_mmlu"
 )
 
 // fileSHA is the module's sha256: its functions exist only at run time.

@@ -3,9 +3,9 @@ package paloma_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vecreplay"
+	"github.com/lmeval/lmeval/ports/internal/vecreplay"
 
-	_ "lmeval/ports/paloma"
+	_ "github.com/lmeval/lmeval/ports/paloma"
 )
 
 func TestVectors(t *testing.T) { vecreplay.Run(t, "testdata/vectors.json") }

@@ -5,8 +5,8 @@
 package paws_x
 
 import (
-	"lmeval/harness/task"
-	"lmeval/ports/internal/ibero"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/ibero"
 )
 
 // ProcessDocsParaphrases is process_docs_paraphrases.

@@ -11,11 +11,11 @@ import (
 	"strings"
 	"unicode"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/pyre"
-	"lmeval/harness/task"
-	"lmeval/ports/f1score"
-	"lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/f1score"
+	"github.com/lmeval/lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 var scoreRE = pyre.MustCompile(`\b([1-5](?:[.,]\d+)?)\b`)

@@ -3,9 +3,9 @@ package pubmedqa_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vecreplay"
+	"github.com/lmeval/lmeval/ports/internal/vecreplay"
 
-	_ "lmeval/ports/pubmedqa"
+	_ "github.com/lmeval/lmeval/ports/pubmedqa"
 )
 
 func TestVectors(t *testing.T) { vecreplay.Run(t, "testdata/vectors.json") }

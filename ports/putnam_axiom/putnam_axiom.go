@@ -10,11 +10,11 @@ import (
 	"errors"
 	"fmt"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pynum"
-	minerva "lmeval/ports/minerva_math"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pynum"
+	minerva "github.com/lmeval/lmeval/ports/minerva_math"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // DocToText is doc_to_text.

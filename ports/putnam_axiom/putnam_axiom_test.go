@@ -2,11 +2,11 @@ package putnam_axiom_test
 
 import (
 	"encoding/json"
-	"lmeval/ports/putnam_axiom"
+	"github.com/lmeval/lmeval/ports/putnam_axiom"
 	"os"
 	"testing"
 
-	"lmeval/ports/internal/vectest"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays calls of lm-eval's own functions

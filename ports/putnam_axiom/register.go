@@ -1,6 +1,6 @@
 package putnam_axiom
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	const file = "putnam_axiom/utils.py"

@@ -3,8 +3,8 @@ package qasper_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vectest"
-	_ "lmeval/ports/qasper"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/qasper"
 )
 
 // TestVectors replays calls of lm-eval's own functions

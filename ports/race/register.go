@@ -1,6 +1,6 @@
 package race
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	const file = "race/preprocess_race.py"

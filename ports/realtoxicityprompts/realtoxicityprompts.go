@@ -3,7 +3,7 @@
 // unavailable: it scores each generation with Google's Perspective API.
 package realtoxicityprompts
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "realtoxicityprompts/metric.py", Function: "toxicity_perspective_api",

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 const (

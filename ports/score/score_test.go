@@ -5,8 +5,8 @@ import (
 	"os"
 	"testing"
 
-	"lmeval/harness/pyval"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 type vectors struct {

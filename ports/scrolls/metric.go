@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/metrics"
 )
 
 // The SCROLLS metric script (tau/scrolls metrics/scrolls.py, which

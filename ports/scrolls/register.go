@@ -1,6 +1,6 @@
 package scrolls
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 // sha256 of each class's source in lm-eval's scrolls/task.py.
 var sources = map[string]string{

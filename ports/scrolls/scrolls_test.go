@@ -8,8 +8,8 @@ import (
 	"reflect"
 	"testing"
 
-	"lmeval/harness/model"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // vectors are testdata/vectors.json, from lm-eval's scrolls/task.py

@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"math"
 
-	"lmeval/harness/model"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // ProcessResults is process_results.

@@ -3,8 +3,8 @@ package simple_cooccurrence_bias_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vectest"
-	_ "lmeval/ports/simple_cooccurrence_bias"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/simple_cooccurrence_bias"
 )
 
 // TestVectors replays calls of lm-eval's own functions

@@ -4,7 +4,7 @@
 // executes SWI-Prolog (swipl); lmeval has neither.
 package slr_bench
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "slr_bench/lm_eval_slr_bench.py", Function: "process_results",

@@ -4,10 +4,10 @@
 package spanish_bench
 
 import (
-	"lmeval/harness/task"
-	_ "lmeval/ports/catalan_bench"  // process_doc_nli, rouge1
-	_ "lmeval/ports/galician_bench" // rouge1_agg
-	"lmeval/ports/internal/ibero"
+	"github.com/lmeval/lmeval/harness/task"
+	_ "github.com/lmeval/lmeval/ports/catalan_bench"  // process_doc_nli, rouge1
+	_ "github.com/lmeval/lmeval/ports/galician_bench" // rouge1_agg
+	"github.com/lmeval/lmeval/ports/internal/ibero"
 )
 
 func init() {

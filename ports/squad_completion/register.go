@@ -4,8 +4,8 @@
 package squad_completion
 
 import (
-	"lmeval/harness/task"
-	"lmeval/ports/internal/based"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/based"
 )
 
 func init() {

@@ -1,5 +1,5 @@
 package squadv2
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() { task.RegisterClass(Class) }

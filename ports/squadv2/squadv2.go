@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"math"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/model"
-	"lmeval/harness/pyval"
-	"lmeval/harness/results"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/results"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Metrics are the class's metrics, in process_results' (and

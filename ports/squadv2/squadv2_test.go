@@ -6,9 +6,9 @@ import (
 	"reflect"
 	"testing"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/model"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // testdata/vectors.json: lm-eval's SQuAD2 class (doc_to_text,

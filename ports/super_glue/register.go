@@ -1,8 +1,8 @@
 package super_glue
 
 import (
-	"lmeval/harness/metrics"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 func init() {

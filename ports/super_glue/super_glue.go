@@ -13,14 +13,14 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/model"
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/npmath"
-	"lmeval/ports/internal/pystr"
-	"lmeval/ports/internal/squad"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/npmath"
+	"github.com/lmeval/lmeval/ports/internal/pystr"
+	"github.com/lmeval/lmeval/ports/internal/squad"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 func str(doc task.Doc, key string) (string, error) {

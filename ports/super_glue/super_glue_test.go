@@ -3,8 +3,8 @@ package super_glue_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vectest"
-	_ "lmeval/ports/super_glue"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
+	_ "github.com/lmeval/lmeval/ports/super_glue"
 )
 
 // TestVectors replays calls of lm-eval's own super_glue functions

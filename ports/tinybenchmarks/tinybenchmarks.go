@@ -8,7 +8,7 @@
 // estimate's name.
 package tinybenchmarks
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 // Reason is what `lmeval ls` and `validate` say after the function name.
 const Reason = "it estimates the full benchmark's score with the tinyBenchmarks package's IRT model, " +

@@ -3,7 +3,7 @@ package tinybenchmarks
 import (
 	"testing"
 
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 func TestAggregationsUnavailable(t *testing.T) {

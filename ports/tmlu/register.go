@@ -1,6 +1,6 @@
 package tmlu
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "tmlu/default/utils.py", Function: "process_docs",

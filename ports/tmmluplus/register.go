@@ -1,6 +1,6 @@
 package tmmluplus
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "tmmluplus/default/utils.py", Function: "process_docs",

@@ -6,8 +6,8 @@ package tmmluplus
 import (
 	"fmt"
 
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 )
 
 // Columns are the keys _helper's dict has, in its order.

@@ -5,8 +5,8 @@ package toxigen
 import (
 	"fmt"
 
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 )
 
 // DocToTarget is doc_to_target.

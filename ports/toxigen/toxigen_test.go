@@ -3,9 +3,9 @@ package toxigen_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vecreplay"
+	"github.com/lmeval/lmeval/ports/internal/vecreplay"
 
-	_ "lmeval/ports/toxigen"
+	_ "github.com/lmeval/lmeval/ports/toxigen"
 )
 
 func TestVectors(t *testing.T) { vecreplay.Run(t, "testdata/vectors.json") }

@@ -9,11 +9,11 @@ import (
 	"fmt"
 	"math"
 
-	"lmeval/harness/task"
-	"lmeval/ports/galician_bench"
-	"lmeval/ports/internal/ibero"
-	"lmeval/ports/internal/pyfn"
-	"lmeval/tasks"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/galician_bench"
+	"github.com/lmeval/lmeval/ports/internal/ibero"
+	"github.com/lmeval/lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/tasks"
 )
 
 // ProcessResultsGen is process_results_gen: bleu_max, bleu_acc, bleu_diff.

@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 )
 
 // removePrefixes is _remove_prefixes(doc["answers"]). Like the Python, it

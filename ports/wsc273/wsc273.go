@@ -8,10 +8,10 @@ import (
 	"slices"
 	"strings"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 var upperPronouns = []string{"A", "An", "The", "She", "He", "It", "They", "My", "His", "Her", "Their"}

@@ -1,6 +1,6 @@
 package xcopa
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 // textSHA is the sha256 of each doc_to_text_<lang> = partial(...) assignment.
 var textSHA = map[string]string{

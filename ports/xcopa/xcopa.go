@@ -7,8 +7,8 @@ package xcopa
 import (
 	"fmt"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // Connectors are the doc_to_text_<lang> partials' connector arguments.

@@ -4,9 +4,9 @@
 package xquad
 
 import (
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pyfn"
-	"lmeval/ports/internal/squad"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/ports/internal/squad"
 )
 
 // ProcessResultsQA is process_results_qa: reference doc["answers"]["text"][0].

@@ -3,8 +3,8 @@ package xwinograd_test
 import (
 	"testing"
 
-	"lmeval/ports/internal/vectors"
-	_ "lmeval/ports/xwinograd"
+	"github.com/lmeval/lmeval/ports/internal/vectors"
+	_ "github.com/lmeval/lmeval/ports/xwinograd"
 )
 
 func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }

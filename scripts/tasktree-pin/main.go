@@ -15,7 +15,7 @@ import (
 	"os"
 	"strings"
 
-	"lmeval/harness/tasktree"
+	"github.com/lmeval/lmeval/harness/tasktree"
 )
 
 func main() {

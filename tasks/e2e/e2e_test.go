@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/backend/llama"
-	"lmeval/harness/dataset"
-	"lmeval/harness/model"
-	"lmeval/harness/task"
-	"lmeval/tasks"
+	"github.com/lmeval/lmeval/backend/llama"
+	"github.com/lmeval/lmeval/harness/dataset"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/tasks"
 )
 
 const modelPath = "../../../shared/models/stories260K.gguf"

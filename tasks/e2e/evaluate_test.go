@@ -9,14 +9,14 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"lmeval/backend/llama"
-	"lmeval/harness"
-	"lmeval/harness/config"
-	"lmeval/harness/dataset"
-	"lmeval/harness/model"
-	"lmeval/harness/task"
-	"lmeval/tasks"
-	"lmeval/tasks/fixtures"
+	"github.com/lmeval/lmeval/backend/llama"
+	"github.com/lmeval/lmeval/harness"
+	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/dataset"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/tasks"
+	"github.com/lmeval/lmeval/tasks/fixtures"
 )
 
 // fixtureJSON reads a task's fixture split through the dataset loader, as

@@ -14,9 +14,9 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/engine"
-	"lmeval/gguf"
-	"lmeval/gguf/ggufwrite"
+	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/gguf"
+	"github.com/lmeval/lmeval/gguf/ggufwrite"
 )
 
 var pieces = ggufwrite.SPMPieces("▁hello", "▁world", "▁the")

@@ -61,7 +61,7 @@ for pkg, d in [("arab_culture", "arab_culture"), ("arab_culture_completion", "ar
         comp = open(f"{TASKS}/arab_culture_completion/utils_completion.py", encoding="utf-8").read()
         assert block in comp, "completion's en_ar_countries_regions differs"
     else:
-        out[3:3] = ["import \"lmeval/ports/arab_culture\"", ""]
+        out[3:3] = ["import \"github.com/lmeval/lmeval/ports/arab_culture\"", ""]
     path = f"ports/{pkg}/prompts.go"
     open(path, "w", encoding="utf-8").write("\n".join(out) + "\n")
     subprocess.run(["gofmt", "-w", path], check=True)

@@ -27,8 +27,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"lmeval/harness/pyrand"
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyrand"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 //go:embed profiles.json.gz

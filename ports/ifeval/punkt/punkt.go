@@ -19,7 +19,7 @@ import (
 
 	"github.com/neurosnap/sentences/data"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // Orthographic context flags of punkt.py.

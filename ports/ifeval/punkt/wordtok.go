@@ -3,7 +3,7 @@ package punkt
 import (
 	"strings"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 type subst struct {

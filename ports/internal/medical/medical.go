@@ -7,9 +7,9 @@ package medical
 import (
 	"fmt"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 )
 
 // BLEURTBERTScore names the neural metrics of the generation variants'

@@ -6,7 +6,7 @@ package npmath
 import (
 	"math"
 
-	"lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/metrics"
 )
 
 // Sum is np.sum of a 1-d float64 array (metrics.NumpySum: numpy's

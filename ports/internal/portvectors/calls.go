@@ -19,11 +19,11 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/filters"
-	"lmeval/harness/metrics"
-	"lmeval/harness/pyrand"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyrand"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Call is one recorded call of a Python helper.

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"sync"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // String is doc[key] where the helper needs text (concatenation, a str

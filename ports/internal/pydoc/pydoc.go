@@ -10,8 +10,8 @@ import (
 	"math"
 	"strings"
 
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Field is doc[key], or Python's KeyError.

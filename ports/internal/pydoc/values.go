@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/model"
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // LogLik is one answer's log-likelihood: the first element of a

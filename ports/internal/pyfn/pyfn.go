@@ -11,10 +11,10 @@ import (
 	"strings"
 	"unicode"
 
-	"lmeval/harness/model"
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Field is doc[key]: a KeyError when the document lacks it.

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // digitValue is the value of a Unicode decimal digit (category Nd), -1

@@ -1,5 +1,5 @@
 // Package pystr has the Python str methods ports need beyond those of
-// harness/pyre: splitlines, split() on whitespace, strip(chars),
+// python/pyre: splitlines, split() on whitespace, strip(chars),
 // capitalize.
 package pystr
 
@@ -10,7 +10,7 @@ import (
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // isLineBreak reports the characters str.splitlines splits on.

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/nprand"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/nprand"
 )
 
 // Passthrough is the helpers' rouge1(items) "metric": lm-eval calls it

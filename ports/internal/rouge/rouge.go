@@ -6,7 +6,7 @@
 // and no stemming, aggregated by rouge_score's BootstrapAggregator — the
 // median (np.percentile 50) of 1000 means of resamples drawn with numpy's
 // global np.random.choice. numpy's generator is taken in the state
-// lm-eval's np.random.seed leaves it (harness/nprand), which is exact for
+// lm-eval's np.random.seed leaves it (python/nprand), which is exact for
 // the first aggregation of a run that draws from it; a later one in the
 // same lm-eval run sees the state the earlier draws left.
 package rouge
@@ -16,8 +16,8 @@ import (
 	"sort"
 	"strings"
 
-	"lmeval/harness/nprand"
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/nprand"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // Score is rouge_score's Score.

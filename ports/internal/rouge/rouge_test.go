@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"lmeval/harness/nprand"
+	"github.com/lmeval/lmeval/python/nprand"
 )
 
 // TestVectors replays testdata/gen.py: rouge_score's tokenizer and

@@ -3,7 +3,7 @@ package squad
 import (
 	"strings"
 
-	"lmeval/ports/internal/pystr"
+	"github.com/lmeval/lmeval/ports/internal/pystr"
 )
 
 // The steps of normalize_answer, for helpers that combine them otherwise

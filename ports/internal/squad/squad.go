@@ -8,8 +8,8 @@ package squad
 import (
 	"strings"
 
-	"lmeval/harness/pyre"
-	"lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // Punctuation is Python's string.punctuation.

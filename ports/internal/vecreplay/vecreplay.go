@@ -39,10 +39,10 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/filters"
-	"lmeval/harness/metrics"
-	"lmeval/harness/model"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // Vector is one recorded call.

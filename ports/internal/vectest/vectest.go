@@ -15,9 +15,9 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/model"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
 )
 
 // Vector is one call of a Python helper.

@@ -45,10 +45,10 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/metrics"
-	"lmeval/harness/model"
-	"lmeval/harness/nprand"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/nprand"
 )
 
 // decode reads JSON as the dataset loader gives documents: whole numbers

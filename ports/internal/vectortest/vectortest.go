@@ -13,12 +13,12 @@ import (
 	"strings"
 	"testing"
 
-	"lmeval/harness/filters"
-	"lmeval/harness/metrics"
-	"lmeval/harness/model"
-	"lmeval/harness/pyrand"
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyrand"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Vector is one call of a real lm-eval helper.

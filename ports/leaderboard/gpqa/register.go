@@ -4,8 +4,8 @@
 package gpqa
 
 import (
-	"lmeval/harness/task"
-	"lmeval/ports/gpqa"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/gpqa"
 )
 
 func init() {

@@ -1,8 +1,8 @@
 package leaderboardmath
 
 import (
-	"lmeval/harness/task"
-	"lmeval/ports/internal/pysource"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pysource"
 )
 
 // Sources are the functions of lm-eval's leaderboard/math/utils.py this

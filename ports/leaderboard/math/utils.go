@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"strings"
 
-	"lmeval/harness/task"
-	minerva "lmeval/ports/minerva_math"
+	"github.com/lmeval/lmeval/harness/task"
+	minerva "github.com/lmeval/lmeval/ports/minerva_math"
 )
 
 // InvalidAnswer is utils.py's INVALID_ANSWER.

@@ -1,6 +1,6 @@
 package mmlu_pro
 
-import "lmeval/harness/task"
+import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
 	task.RegisterHelper(task.Helper{File: "leaderboard/mmlu_pro/utils.py", Function: "doc_to_text",

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"lmeval/harness/pyval"
-	"lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // DocToChoice is doc_to_choice: ast.literal_eval(doc["choices"]).

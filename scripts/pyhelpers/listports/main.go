@@ -11,9 +11,9 @@ import (
 	"runtime"
 	"strings"
 
-	"lmeval/harness/task"
-	_ "lmeval/ports/all"
-	_ "lmeval/tasks"
+	"github.com/lmeval/lmeval/harness/task"
+	_ "github.com/lmeval/lmeval/ports/all"
+	_ "github.com/lmeval/lmeval/tasks"
 )
 
 type port struct {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""numpy's legacy draws for nprand's tests: /usr/bin/python3 harness/nprand/testdata/gen.py > harness/nprand/testdata/vectors.json"""
+"""numpy's legacy draws for nprand's tests: /usr/bin/python3 python/nprand/testdata/gen.py > python/nprand/testdata/vectors.json"""
 import json
 
 import numpy as np

@@ -3,7 +3,7 @@ package jinja
 import (
 	"fmt"
 
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // ParseLiteral is Python's ast.literal_eval (pyval.LiteralEval) for the

@@ -3,7 +3,7 @@ package jinja
 import (
 	"sync"
 
-	"lmeval/harness/pyre"
+	"github.com/lmeval/lmeval/python/pyre"
 )
 
 // regexCache holds compiled patterns; templates apply the same few patterns

@@ -3,7 +3,7 @@ package jinja
 import (
 	"fmt"
 
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // toJSON is Python's json.dumps(v, sort_keys=True, indent=indent,

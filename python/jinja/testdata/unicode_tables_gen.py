@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerate ../unicode_tables.go from this Python's unicodedata.
 
-usage: cd harness/jinja && python3 testdata/unicode_tables_gen.py && gofmt -w unicode_tables.go
+usage: cd python/jinja && python3 testdata/unicode_tables_gen.py && gofmt -w unicode_tables.go
 """
 import unicodedata
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Template values are plain Go values with Python's meaning:

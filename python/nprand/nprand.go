@@ -9,7 +9,7 @@ package nprand
 import (
 	"sync"
 
-	"lmeval/harness/pyrand"
+	"github.com/lmeval/lmeval/python/pyrand"
 )
 
 // RandomState is numpy.random.RandomState (the legacy generator).

@@ -11,8 +11,8 @@ import (
 
 	"github.com/nikolalohinski/gonja/v2/nodes"
 
-	"lmeval/harness/pyre"
-	"lmeval/harness/pyval"
+	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // filterFunc implements one Jinja2 filter.
