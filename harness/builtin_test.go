@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/lmeval/lmeval/benchmarks/fixtures"
 	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
-	"github.com/lmeval/lmeval/tasks/fixtures"
 )
 
 // builtinTasks are the built-in tasks with fixture documents.
@@ -19,7 +19,7 @@ var builtinTasks = []string{
 	"truthfulqa_gen", "gsm8k", "gsm8k_cot", "mmlu_abstract_algebra", "mmlu_anatomy",
 }
 
-// fixtureLoader serves tasks/testdata as the dataset loader would, numbers
+// fixtureLoader serves benchmarks/testdata as the dataset loader would, numbers
 // typed as it types them.
 func fixtureLoader(_ context.Context, spec task.DatasetSpec, split string) ([]task.Doc, error) {
 	file, ok := fixtures.File(spec.Path, spec.Name, split)

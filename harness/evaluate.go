@@ -16,6 +16,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness/cache"
 	"github.com/lmeval/lmeval/harness/codeexec"
 	"github.com/lmeval/lmeval/harness/config"
@@ -25,7 +26,6 @@ import (
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/python/pyval"
-	"github.com/lmeval/lmeval/tasks"
 )
 
 // SampleWriter receives one task's per-document sample records
@@ -104,7 +104,7 @@ func NewRegistry(include []string, metadata map[string]any) (*task.Registry, err
 func newRegistry(include []string, metadata map[string]any, cacheDir string) (*task.Registry, error) {
 	r := task.NewRegistry()
 	r.CacheDir = cacheDir
-	if err := r.AddFS("", tasks.FS()); err != nil {
+	if err := r.AddFS("", benchmarks.FS()); err != nil {
 		return nil, fmt.Errorf("built-in tasks: %w", err)
 	}
 	for _, dir := range include {

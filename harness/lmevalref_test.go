@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lmeval/lmeval/benchmarks/fixtures"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/dataset"
 	"github.com/lmeval/lmeval/harness/model"
@@ -20,7 +21,6 @@ import (
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/python/pyval"
-	"github.com/lmeval/lmeval/tasks/fixtures"
 )
 
 // constLM gives run_ref.py's constant dummy answers: loglikelihood

@@ -9,9 +9,9 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/harness/tasktree"
-	"github.com/lmeval/lmeval/tasks"
 )
 
 // RegistryOptions say which task trees BuildRegistry indexes.
@@ -102,7 +102,7 @@ func registryWithTree(dir string, o RegistryOptions) (*task.Registry, error) {
 		return nil, fmt.Errorf("task tree %s: %w", dir, err)
 	}
 	builtin := task.NewRegistry()
-	if err := builtin.AddFS("", tasks.FS()); err != nil {
+	if err := builtin.AddFS("", benchmarks.FS()); err != nil {
 		return nil, fmt.Errorf("built-in tasks: %w", err)
 	}
 	keep := map[string]bool{}
@@ -113,7 +113,7 @@ func registryWithTree(dir string, o RegistryOptions) (*task.Registry, error) {
 			slog.Debug("built-in task differs from lm-eval's task tree; the tree's is used", "name", e.Name)
 		}
 	}
-	if err := r.AddFSFiltered("", tasks.FS(), func(name string) bool { return keep[name] }); err != nil {
+	if err := r.AddFSFiltered("", benchmarks.FS(), func(name string) bool { return keep[name] }); err != nil {
 		return nil, fmt.Errorf("built-in tasks: %w", err)
 	}
 	for _, d := range o.Include {

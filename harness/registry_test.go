@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/harness/tasktree"
-	"github.com/lmeval/lmeval/tasks"
 )
 
 const sharedTree = "../../shared/lm-eval"
@@ -31,7 +31,7 @@ func TestBuildRegistryWithSharedTree(t *testing.T) {
 		t.Fatalf("tree %+v, want %s", tree, abs)
 	}
 	builtin := task.NewRegistry()
-	builtin.AddFS("", tasks.FS())
+	builtin.AddFS("", benchmarks.FS())
 	var fromTree, kept []string
 	for _, e := range builtin.Entries(task.KindTask, task.KindGroup) {
 		got, ok := r.Lookup(e.Name)
@@ -58,7 +58,7 @@ func TestBuildRegistryWithSharedTree(t *testing.T) {
 // that differs only in comments and key order does not.
 func TestBuildRegistryPrefersIdenticalBuiltins(t *testing.T) {
 	t.Setenv(tasktree.EnvSource, "")
-	yaml, err := fs.ReadFile(tasks.FS(), "hellaswag/hellaswag.yaml")
+	yaml, err := fs.ReadFile(benchmarks.FS(), "hellaswag/hellaswag.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

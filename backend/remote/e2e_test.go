@@ -12,6 +12,7 @@ import (
 
 	"github.com/lmeval/lmeval/backend/llama"
 	"github.com/lmeval/lmeval/backend/remote"
+	"github.com/lmeval/lmeval/benchmarks/fixtures"
 	"github.com/lmeval/lmeval/engine"
 	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/config"
@@ -19,7 +20,6 @@ import (
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/serve"
-	"github.com/lmeval/lmeval/tasks/fixtures"
 )
 
 const modelPath = "../../../shared/models/stories260K.gguf"

@@ -10,12 +10,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/ports/internal/squad"
 	"github.com/lmeval/lmeval/python/pyre"
-	"github.com/lmeval/lmeval/tasks"
 
 	_ "github.com/lmeval/lmeval/ports/catalan_bench" // rouge1, rouge1_agg
 )
@@ -70,7 +70,7 @@ func WikitextDetokenizer(doc task.Doc) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tasks.WikitextDetokenize(p), nil
+	return benchmarks.WikitextDetokenize(p), nil
 }
 
 // WikitextProcessResults is preprocess_wikitext.process_results: the
@@ -87,7 +87,7 @@ func WikitextProcessResults(doc task.Doc, results []any) (map[string]any, error)
 	if err != nil {
 		return nil, err
 	}
-	words, bytes := tasks.WikitextCounts(p)
+	words, bytes := benchmarks.WikitextCounts(p)
 	return map[string]any{
 		"word_perplexity": metrics.Weighted{LogLik: ll, Weight: float64(words)},
 		"byte_perplexity": metrics.Weighted{LogLik: ll, Weight: float64(bytes)},

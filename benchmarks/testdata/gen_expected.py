@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes tasks/testdata/expected/*.json: the prompts, targets, choices and
+"""Writes benchmarks/testdata/expected/*.json: the prompts, targets, choices and
 requests lm-eval builds for the fixture documents of each built-in task.
 
 This is an independent model of lm-eval's prompt construction (lm_eval/api/
@@ -12,7 +12,7 @@ task layer's output for lmeval's built-in YAML against these files, so the
 YAML, the native helpers and the task layer are all checked against lm-eval.
 
 Needs Python 3 with jinja2 and PyYAML. Run from anywhere:
-    python3 tasks/testdata/gen_expected.py
+    python3 benchmarks/testdata/gen_expected.py
 """
 
 import ast

@@ -7,7 +7,7 @@
 // The directory layout and the function names follow lm-eval's
 // lm_eval/tasks tree, so a copy of lm-eval's own YAML for these tasks,
 // loaded with --include_path, finds the same native functions.
-package tasks
+package benchmarks
 
 import (
 	"embed"

@@ -10,15 +10,15 @@ import (
 	"testing"
 
 	"github.com/lmeval/lmeval/backend/llama"
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness/dataset"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
-	"github.com/lmeval/lmeval/tasks"
 )
 
 const modelPath = "../../../shared/models/stories260K.gguf"
 
-// taskFixtures maps each task to its fixture directory under tasks/testdata.
+// taskFixtures maps each task to its fixture directory under benchmarks/testdata.
 var taskFixtures = map[string]string{
 	"arc_easy": "arc_easy", "arc_challenge": "arc_challenge", "hellaswag": "hellaswag",
 	"lambada_openai": "lambada_openai", "lambada_standard": "lambada_standard",
@@ -64,7 +64,7 @@ func TestBuiltinTasksOnStories260K(t *testing.T) {
 	defer lm.(model.Closer).Close()
 
 	reg := task.NewRegistry()
-	if err := reg.AddFS("", tasks.FS()); err != nil {
+	if err := reg.AddFS("", benchmarks.FS()); err != nil {
 		t.Fatal(err)
 	}
 	var names []string

@@ -1,11 +1,11 @@
-package tasks
+package benchmarks
 
 import (
 	"fmt"
 	"path/filepath"
 	"strings"
 
-	"github.com/lmeval/lmeval/tasks/fixtures"
+	"github.com/lmeval/lmeval/benchmarks/fixtures"
 )
 
 // fixtureSplits reads every <split>.jsonl of a fixture directory.

@@ -1,4 +1,4 @@
-package tasks
+package benchmarks
 
 import (
 	"encoding/json"
@@ -8,10 +8,10 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/lmeval/lmeval/benchmarks/fixtures"
 	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
-	"github.com/lmeval/lmeval/tasks/fixtures"
 )
 
 // expected is one file of testdata/expected, written by gen_expected.py.

@@ -1,4 +1,4 @@
-package tasks
+package benchmarks
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lmeval/lmeval/benchmarks/fixtures"
 	"github.com/lmeval/lmeval/harness/task"
-	"github.com/lmeval/lmeval/tasks/fixtures"
 )
 
 // fixtureLoader serves the fixture documents as the dataset loader would.

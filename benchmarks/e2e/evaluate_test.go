@@ -10,13 +10,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/lmeval/lmeval/backend/llama"
+	"github.com/lmeval/lmeval/benchmarks"
+	"github.com/lmeval/lmeval/benchmarks/fixtures"
 	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/dataset"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
-	"github.com/lmeval/lmeval/tasks"
-	"github.com/lmeval/lmeval/tasks/fixtures"
 )
 
 // fixtureJSON reads a task's fixture split through the dataset loader, as
@@ -78,7 +78,7 @@ func TestEvaluateScoredTasks(t *testing.T) {
 	got := evaluate(t, lm, map[string]any{"tasks": names, "bootstrap_iters": "0"})
 
 	reg := task.NewRegistry()
-	if err := reg.AddFS("", tasks.FS()); err != nil {
+	if err := reg.AddFS("", benchmarks.FS()); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range names {
@@ -200,7 +200,7 @@ func recompute(t *testing.T, lm model.LM, tk *task.Task) map[string]float64 {
 	case task.OutputLoglikelihoodRolling:
 		var ll, words, bytes float64
 		for i, d := range tk.Docs {
-			w, b := tasks.WikitextCounts(d.Doc["page"].(string))
+			w, b := benchmarks.WikitextCounts(d.Doc["page"].(string))
 			ll += rollLL[i]
 			words += float64(w)
 			bytes += float64(b)
@@ -217,7 +217,7 @@ func recompute(t *testing.T, lm model.LM, tk *task.Task) map[string]float64 {
 func goldOf(t *testing.T, tk *task.Task, d *task.DocInfo) int {
 	t.Helper()
 	if tk.MultipleInput {
-		g, err := tasks.WinograndeDocToText(d.Doc)
+		g, err := benchmarks.WinograndeDocToText(d.Doc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,7 +247,7 @@ func TestEvaluateMMLUGroup(t *testing.T) {
 	lm := loadModel(t)
 	got := evaluate(t, lm, map[string]any{"tasks": []string{"mmlu"}, "limit": "1", "bootstrap_iters": "0"})
 	reg := task.NewRegistry()
-	if err := reg.AddFS("", tasks.FS()); err != nil {
+	if err := reg.AddFS("", benchmarks.FS()); err != nil {
 		t.Fatal(err)
 	}
 	sel, err := reg.Load([]string{"mmlu"})
