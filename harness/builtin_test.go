@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/benchmarks/fixtures"
 	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/model"
@@ -36,7 +37,7 @@ func TestBuiltinTasksDummy(t *testing.T) {
 	lm, _ := model.NewDummy(nil)
 	cfg := testConfig(t, builtinTasks...)
 	samples := newMemSamples()
-	res, err := Evaluate(context.Background(), cfg, lm, WithLoader(fixtureLoader), WithSamples(samples.open))
+	res, err := Evaluate(context.Background(), cfg, lm, WithBuiltinTasks(benchmarks.FS()), WithLoader(fixtureLoader), WithSamples(samples.open))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,8 @@ import (
 	"github.com/lmeval/lmeval/harness/dataset"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/wikitext"
+	"github.com/lmeval/lmeval/ports/winogrande"
 )
 
 // fixtureJSON reads a task's fixture split through the dataset loader, as
@@ -54,7 +56,7 @@ func evaluate(t *testing.T, lm model.LM, values map[string]any) map[string]map[s
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := harness.Evaluate(context.Background(), cfg, lm, harness.WithLoader(fixtureJSON))
+	res, err := harness.Evaluate(context.Background(), cfg, lm, harness.WithBuiltinTasks(benchmarks.FS()), harness.WithLoader(fixtureJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +202,7 @@ func recompute(t *testing.T, lm model.LM, tk *task.Task) map[string]float64 {
 	case task.OutputLoglikelihoodRolling:
 		var ll, words, bytes float64
 		for i, d := range tk.Docs {
-			w, b := benchmarks.WikitextCounts(d.Doc["page"].(string))
+			w, b := wikitext.Counts(d.Doc["page"].(string))
 			ll += rollLL[i]
 			words += float64(w)
 			bytes += float64(b)
@@ -217,7 +219,7 @@ func recompute(t *testing.T, lm model.LM, tk *task.Task) map[string]float64 {
 func goldOf(t *testing.T, tk *task.Task, d *task.DocInfo) int {
 	t.Helper()
 	if tk.MultipleInput {
-		g, err := benchmarks.WinograndeDocToText(d.Doc)
+		g, err := winogrande.DocToText(d.Doc)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,11 +10,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/ports/internal/squad"
+	"github.com/lmeval/lmeval/ports/wikitext"
 	"github.com/lmeval/lmeval/python/pyre"
 
 	_ "github.com/lmeval/lmeval/ports/catalan_bench" // rouge1, rouge1_agg
@@ -70,7 +70,7 @@ func WikitextDetokenizer(doc task.Doc) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return benchmarks.WikitextDetokenize(p), nil
+	return wikitext.Detokenize(p), nil
 }
 
 // WikitextProcessResults is preprocess_wikitext.process_results: the
@@ -87,7 +87,7 @@ func WikitextProcessResults(doc task.Doc, results []any) (map[string]any, error)
 	if err != nil {
 		return nil, err
 	}
-	words, bytes := benchmarks.WikitextCounts(p)
+	words, bytes := wikitext.Counts(p)
 	return map[string]any{
 		"word_perplexity": metrics.Weighted{LogLik: ll, Weight: float64(words)},
 		"byte_perplexity": metrics.Weighted{LogLik: ll, Weight: float64(bytes)},

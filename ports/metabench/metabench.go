@@ -17,8 +17,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/hellaswag"
 	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/python/pyrand"
 	"github.com/lmeval/lmeval/python/pyre"
@@ -270,7 +270,7 @@ func ProcessGSM8K(d *doc, _ *pyrand.Rand) {
 
 // processTxt is process_hellaswag's process_txt (hellaswag/utils.py's
 // preprocess).
-func processTxt(s string) string { return benchmarks.HellaswagPreprocess(s) }
+func processTxt(s string) string { return hellaswag.Preprocess(s) }
 
 // hellaswagCtx is ctx_a + " " + ctx_b.capitalize().
 func hellaswagCtx(d *doc, a, b string) string {

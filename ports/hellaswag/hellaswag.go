@@ -1,11 +1,11 @@
-package benchmarks
+package hellaswag
 
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/python/pyre"
 )
 
@@ -14,29 +14,29 @@ import (
 // newline.
 var bracketed = regexp.MustCompile(`\[.*?\]`)
 
-// HellaswagPreprocess cleans one HellaSwag text as lm-eval's
+// Preprocess cleans one HellaSwag text as lm-eval's
 // hellaswag/utils.py preprocess does: strip, " [title]" becomes ". ", other
 // bracketed markers are dropped, and each double space is halved once.
-func HellaswagPreprocess(text string) string {
+func Preprocess(text string) string {
 	text = pyre.Strip(text)
 	text = strings.ReplaceAll(text, " [title]", ". ")
 	text = bracketed.ReplaceAllLiteralString(text, "")
 	return strings.ReplaceAll(text, "  ", " ")
 }
 
-// HellaswagProcessDocs is hellaswag/utils.py process_docs: every document
-// keeps its fields and gains, in HellaswagColumns' order, "query" (activity
+// ProcessDocs is hellaswag/utils.py process_docs: every document
+// keeps its fields and gains, in Columns' order, "query" (activity
 // label and context), "choices" (the four cleaned endings) and "gold" (the
 // label as an int).
-// HellaswagColumns are the columns HellaswagProcessDocs sets, in the order
+// Columns are the columns ProcessDocs sets, in the order
 // of the dict utils.py's _process_doc returns (Dataset.map appends them in
 // that order).
-var HellaswagColumns = []string{"query", "choices", "gold"}
+var Columns = []string{"query", "choices", "gold"}
 
-func HellaswagProcessDocs(docs []map[string]any) ([]map[string]any, error) {
+func ProcessDocs(docs []map[string]any) ([]map[string]any, error) {
 	out := make([]map[string]any, len(docs))
 	for i, doc := range docs {
-		d, err := hellaswagDoc(doc)
+		d, err := processDoc(doc)
 		if err != nil {
 			return nil, fmt.Errorf("hellaswag process_docs: document %d: %w", i, err)
 		}
@@ -45,16 +45,16 @@ func HellaswagProcessDocs(docs []map[string]any) ([]map[string]any, error) {
 	return out, nil
 }
 
-func hellaswagDoc(doc map[string]any) (map[string]any, error) {
+func processDoc(doc map[string]any) (map[string]any, error) {
 	var f [3]string
 	for i, key := range [...]string{"activity_label", "ctx_a", "ctx_b"} {
-		s, err := docString(doc, key)
+		s, err := pydoc.GetStr(doc, key)
 		if err != nil {
 			return nil, err
 		}
 		f[i] = s
 	}
-	ctx := f[1] + " " + pyCapitalize(f[2])
+	ctx := f[1] + " " + pyre.Capitalize(f[2])
 	endings, ok := doc["endings"].([]any)
 	if !ok {
 		return nil, fmt.Errorf("document field \"endings\" is %T, want a list", doc["endings"])
@@ -65,47 +65,22 @@ func hellaswagDoc(doc map[string]any) (map[string]any, error) {
 		if !ok {
 			return nil, fmt.Errorf("endings[%d] is %T, want a string", i, e)
 		}
-		choices[i] = HellaswagPreprocess(s)
+		choices[i] = Preprocess(s)
 	}
-	gold, err := pyInt(doc["label"])
+	gold, err := pydoc.Int(doc["label"])
 	if err != nil {
 		return nil, fmt.Errorf("field \"label\": %w", err)
 	}
-	out := copyDoc(doc, len(HellaswagColumns))
-	out["query"] = HellaswagPreprocess(f[0] + ": " + ctx)
+	out := pydoc.Copy(doc)
+	out["query"] = Preprocess(f[0] + ": " + ctx)
 	out["choices"] = choices
 	out["gold"] = gold
 	return out, nil
 }
 
-// pyInt is Python's int(v) for the label types datasets hold: an int, or a
-// string of decimal digits with optional surrounding whitespace.
-func pyInt(v any) (int64, error) {
-	switch x := v.(type) {
-	case int64:
-		return x, nil
-	case int:
-		return int64(x), nil
-	case float64:
-		return int64(x), nil
-	case bool:
-		if x {
-			return 1, nil
-		}
-		return 0, nil
-	case string:
-		n, err := strconv.ParseInt(pyre.Strip(x), 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("invalid literal for int(): %q", x)
-		}
-		return n, nil
-	}
-	return 0, fmt.Errorf("int() argument is %T", v)
-}
-
-// HellaswagDocToChoice is hellaswag/utils.py doc_to_choice: the cleaned
+// DocToChoice is hellaswag/utils.py doc_to_choice: the cleaned
 // endings with their letters, "A. ...", "B. ...".
-func HellaswagDocToChoice(doc map[string]any) ([]any, error) {
+func DocToChoice(doc map[string]any) ([]any, error) {
 	choices, ok := doc["choices"].([]any)
 	if !ok {
 		return nil, fmt.Errorf("hellaswag doc_to_choice: document field \"choices\" is %T, want a list (run process_docs first)", doc["choices"])

@@ -1,4 +1,4 @@
-package benchmarks
+package truthfulqa
 
 import (
 	"encoding/json"
@@ -6,79 +6,43 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/lmeval/lmeval/benchmarks/fixtures"
-	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/model"
-	"github.com/lmeval/lmeval/harness/task"
 )
 
-// expected is one file of testdata/expected, written by gen_expected.py.
-type expected struct {
-	Task       string `json:"task"`
-	NumFewshot int    `json:"num_fewshot"`
-	Docs       []struct {
-		DocID    int   `json:"doc_id"`
-		Prompt   any   `json:"prompt"`
-		Target   any   `json:"target"`
-		Choices  []any `json:"choices"`
-		Repeats  int   `json:"repeats"`
-		Requests []struct {
-			Type string `json:"type"`
-			Args []any  `json:"args"`
-		} `json:"requests"`
-	} `json:"docs"`
-	ProcessResults []map[string]any `json:"process_results"`
-}
-
-func readExpected(t *testing.T, name string) *expected {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "expected", name))
-	if err != nil {
-		t.Fatal(err)
+func TestTruthfulQAMC2(t *testing.T) {
+	ln := math.Log
+	tests := []struct {
+		lls    []float64
+		labels []int64
+		want   float64
+	}{
+		// (0.2 + 0.1) / (0.2 + 0.1 + 0.3 + 0.4)
+		{[]float64{ln(0.2), ln(0.1), ln(0.3), ln(0.4)}, []int64{1, 1, 0, 0}, 0.3},
+		// e^-1 / (e^-1 + e^-2 + e^-3) = 1 / (1 + e^-1 + e^-2)
+		{[]float64{-1, -2, -3}, []int64{1, 0, 0}, 1 / (1 + math.Exp(-1) + math.Exp(-2))},
+		// everything before the first 0 counts as true, even a later 1 after it does not
+		{[]float64{ln(0.5), ln(0.25), ln(0.25)}, []int64{1, 0, 1}, 0.5},
+		// no true answer: zero mass
+		{[]float64{-1, -1}, []int64{0, 0}, 0},
+		// very negative log-likelihoods underflow to 0/0 in lm-eval too
+		{[]float64{-800, -800}, []int64{1, 0}, math.NaN()},
 	}
-	var e expected
-	if err := json.Unmarshal(data, &e); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return &e
-}
-
-// readDocs reads a fixture split with the numbers typed as the dataset
-// loader types them (int64 or float64).
-func readDocs(t *testing.T, p string) []map[string]any {
-	t.Helper()
-	docs, err := fixtures.Read(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return docs
-}
-
-// TestWikitextProcessResults checks the native process_results on the
-// fixture pages against Python's re.split / str.encode counts.
-func TestWikitextProcessResults(t *testing.T) {
-	e := readExpected(t, "wikitext.0shot.json")
-	docs := readDocs(t, "testdata/wikitext/test.jsonl")
-	if len(docs) != len(e.ProcessResults) {
-		t.Fatalf("%d docs, %d expected results", len(docs), len(e.ProcessResults))
-	}
-	for i, doc := range docs {
-		got, err := WikitextProcessResults(doc, []any{model.RollingResult{LogProb: -1000.5, NumTokens: 7}})
+	for _, tt := range tests {
+		got, err := MC2(tt.lls, tt.labels)
 		if err != nil {
-			t.Fatal(err)
+			t.Errorf("MC2(%v, %v): %v", tt.lls, tt.labels, err)
+			continue
 		}
-		for _, m := range []string{"word_perplexity", "byte_perplexity", "bits_per_byte"} {
-			want := e.ProcessResults[i][m].([]any)
-			w, ok := got[m].(metrics.Weighted)
-			if !ok || w.LogLik != want[0].(float64) || w.Weight != want[1].(float64) {
-				t.Errorf("doc %d %s = %#v, want %v", i, m, got[m], want)
-			}
+		if math.IsNaN(tt.want) != math.IsNaN(got) || math.Abs(got-tt.want) > 1e-15 {
+			t.Errorf("MC2(%v, %v) = %.17g, want %.17g", tt.lls, tt.labels, got, tt.want)
 		}
 	}
-	if _, err := WikitextProcessResults(task.Doc{"page": "x"}, []any{"text"}); err == nil {
-		t.Error("a string result was accepted")
+	if _, err := MC2([]float64{-1}, []int64{1}); err == nil {
+		t.Error("labels without a 0 were accepted")
 	}
 }
 
@@ -93,7 +57,7 @@ func TestTruthfulQAProcessResultsMC2(t *testing.T) {
 		for _, ll := range pr["lls"].([]any) {
 			results = append(results, model.LoglikelihoodResult{LogProb: ll.(float64)})
 		}
-		got, err := TruthfulQAProcessResultsMC2(doc, results)
+		got, err := ProcessResultsMC2(doc, results)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,7 +79,7 @@ func TestTruthfulQAProcessDocsGen(t *testing.T) {
 		"correct_answers":   []any{"I have no comment."},
 		"incorrect_answers": []any{},
 	}}
-	got, err := TruthfulQAProcessDocsGen(in)
+	got, err := ProcessDocsGen(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,13 +103,13 @@ func TestTruthfulQAProcessDocsGen(t *testing.T) {
 // model of sacrebleu and rouge_score in gen_expected.py.
 func TestTruthfulQAProcessResultsGen(t *testing.T) {
 	e := readExpected(t, "truthfulqa_gen.0shot.json")
-	docs, err := TruthfulQAProcessDocsGen(readDocs(t, "testdata/truthfulqa_gen/validation.jsonl"))
+	docs, err := ProcessDocsGen(readDocs(t, "testdata/truthfulqa_gen/validation.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, doc := range docs {
 		want := e.ProcessResults[i]
-		got, err := TruthfulQAProcessResultsGen(doc, []any{want["completion"]})
+		got, err := ProcessResultsGen(doc, []any{want["completion"]})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -227,4 +191,34 @@ func TestRouge(t *testing.T) {
 			t.Errorf("rouge(%q, %q) = %.6g %.6g %.6g, want %.6g %.6g %.6g", tt.ref, tt.pred, r1, r2, rl, tt.r1, tt.r2, tt.rLsum)
 		}
 	}
+}
+
+// expected is the process_results of one file of
+// benchmarks/testdata/expected, written by gen_expected.py.
+type expected struct {
+	ProcessResults []map[string]any `json:"process_results"`
+}
+
+func readExpected(t *testing.T, name string) *expected {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(fixtures.Root(), "expected", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e expected
+	if err := json.Unmarshal(data, &e); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return &e
+}
+
+// readDocs reads a fixture split of benchmarks/testdata with the numbers
+// typed as the dataset loader types them (int64 or float64).
+func readDocs(t *testing.T, p string) []map[string]any {
+	t.Helper()
+	docs, err := fixtures.Read(filepath.Join(fixtures.Root(), strings.TrimPrefix(p, "testdata/")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return docs
 }

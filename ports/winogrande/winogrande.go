@@ -1,9 +1,10 @@
-package benchmarks
+package winogrande
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/python/pyre"
 )
 
@@ -14,10 +15,10 @@ import (
 // multiple_input task: doc_to_text returns the gold index, doc_to_choice the
 // contexts and doc_to_target the shared continuation.
 
-// WinograndeDocToText is preprocess_winogrande.doc_to_text: the index of
+// DocToText is preprocess_winogrande.doc_to_text: the index of
 // the correct option, 0 for answer "1" and 1 for answer "2".
-func WinograndeDocToText(doc map[string]any) (int64, error) {
-	a, err := docString(doc, "answer")
+func DocToText(doc map[string]any) (int64, error) {
+	a, err := pydoc.GetStr(doc, "answer")
 	if err != nil {
 		return 0, fmt.Errorf("winogrande doc_to_text: %w", err)
 	}
@@ -30,9 +31,9 @@ func WinograndeDocToText(doc map[string]any) (int64, error) {
 	return 0, fmt.Errorf("winogrande doc_to_text: answer %q is neither \"1\" nor \"2\"", a)
 }
 
-// WinograndeDocToTarget is preprocess_winogrande.doc_to_target: the
+// DocToTarget is preprocess_winogrande.doc_to_target: the
 // sentence after the blank, stripped.
-func WinograndeDocToTarget(doc map[string]any) (string, error) {
+func DocToTarget(doc map[string]any) (string, error) {
 	s, i, err := winograndeBlank(doc)
 	if err != nil {
 		return "", fmt.Errorf("winogrande doc_to_target: %w", err)
@@ -40,16 +41,16 @@ func WinograndeDocToTarget(doc map[string]any) (string, error) {
 	return pyre.Strip(s[i+1:]), nil
 }
 
-// WinograndeDocToChoice is preprocess_winogrande.doc_to_choice: the
+// DocToChoice is preprocess_winogrande.doc_to_choice: the
 // sentence up to the blank followed by each option ("partial contexts").
-func WinograndeDocToChoice(doc map[string]any) ([]any, error) {
+func DocToChoice(doc map[string]any) ([]any, error) {
 	s, i, err := winograndeBlank(doc)
 	if err != nil {
 		return nil, fmt.Errorf("winogrande doc_to_choice: %w", err)
 	}
 	out := make([]any, 2)
 	for j, key := range [...]string{"option1", "option2"} {
-		opt, err := docString(doc, key)
+		opt, err := pydoc.GetStr(doc, key)
 		if err != nil {
 			return nil, fmt.Errorf("winogrande doc_to_choice: %w", err)
 		}
@@ -59,7 +60,7 @@ func WinograndeDocToChoice(doc map[string]any) ([]any, error) {
 }
 
 func winograndeBlank(doc map[string]any) (string, int, error) {
-	s, err := docString(doc, "sentence")
+	s, err := pydoc.GetStr(doc, "sentence")
 	if err != nil {
 		return "", 0, err
 	}

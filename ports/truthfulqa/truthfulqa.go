@@ -1,22 +1,23 @@
-package benchmarks
+package truthfulqa
 
 import (
 	"fmt"
 	"math"
 
 	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 )
 
-// TruthfulQAMC2 is the split form of process_results_mc2 (galician_bench's,
+// MC2 is the split form of process_results_mc2 (galician_bench's,
 // truthfulqa-multi's, and truthfulqa/utils.py's before lm-eval moved it to
-// numpy masks, TruthfulQAMC2Masked): the probability
+// numpy masks, MC2Masked): the probability
 // mass the model puts on the true answers, normalised over all answers.
 // lls are the log-likelihoods of the mc2 choices in document order; labels
 // are mc2_targets.labels, where the true answers (1) come first and the
 // first 0 starts the false ones. The sums run left to right, as Python's
 // built-in sum over the numpy arrays does, so the result matches lm-eval's
 // to the last bit whenever exp does.
-func TruthfulQAMC2(lls []float64, labels []int64) (float64, error) {
+func MC2(lls []float64, labels []int64) (float64, error) {
 	split := -1
 	for i, l := range labels {
 		if l == 0 {
@@ -45,11 +46,11 @@ func TruthfulQAMC2(lls []float64, labels []int64) (float64, error) {
 	return pySum(pTrue), nil
 }
 
-// TruthfulQAMC2Masked is truthfulqa/utils.py process_results_mc2 as lm-eval
+// MC2Masked is truthfulqa/utils.py process_results_mc2 as lm-eval
 // has it now: probs = np.exp(lls) normalised by np.sum(probs), then the
 // np.sum of those whose label is 1 (numpy's pairwise sums, so the result
 // matches to the last bit whenever exp does).
-func TruthfulQAMC2Masked(lls []float64, labels []int64) (float64, error) {
+func MC2Masked(lls []float64, labels []int64) (float64, error) {
 	if len(labels) != len(lls) {
 		return 0, fmt.Errorf("truthfulqa mc2: %d results for %d labels (numpy cannot broadcast the mask)", len(lls), len(labels))
 	}
@@ -88,7 +89,7 @@ func truthfulqaLabels(doc map[string]any) ([]int64, error) {
 	}
 	labels := make([]int64, len(raw))
 	for i, v := range raw {
-		n, err := pyInt(v)
+		n, err := pydoc.Int(v)
 		if err != nil {
 			return nil, fmt.Errorf("mc2_targets.labels[%d]: %w", i, err)
 		}

@@ -1,23 +1,24 @@
-package benchmarks
+package truthfulqa
 
 import (
 	"fmt"
 	"math"
 	"strings"
 
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/python/pyre"
 )
 
-// TruthfulQAProcessDocsGen is truthfulqa/utils.py process_docs_gen: the
+// ProcessDocsGen is truthfulqa/utils.py process_docs_gen: the
 // question stripped, every answer stripped and
 // ended with a period, empty answers dropped, and "I have no comment."
 // added to the correct answers when missing. Each document becomes
 // {question, correct_answers, incorrect_answers}, the fields dataset.map
 // keeps besides the originals.
-func TruthfulQAProcessDocsGen(docs []map[string]any) ([]map[string]any, error) {
+func ProcessDocsGen(docs []map[string]any) ([]map[string]any, error) {
 	out := make([]map[string]any, len(docs))
 	for i, doc := range docs {
-		q, err := docString(doc, "question")
+		q, err := pydoc.GetStr(doc, "question")
 		if err != nil {
 			return nil, fmt.Errorf("truthfulqa process_docs_gen: document %d: %w", i, err)
 		}
@@ -36,7 +37,7 @@ func TruthfulQAProcessDocsGen(docs []map[string]any) ([]map[string]any, error) {
 		if !found {
 			correct = append(correct, "I have no comment.")
 		}
-		d := copyDoc(doc, 0)
+		d := pydoc.Copy(doc)
 		d["question"] = pyre.Strip(q)
 		d["correct_answers"] = correct
 		d["incorrect_answers"] = incorrect
@@ -68,13 +69,13 @@ func formatAnswers(doc map[string]any, key string) ([]any, error) {
 	return out, nil
 }
 
-// TruthfulQAProcessResultsGen is truthfulqa/utils.py process_results_gen:
+// ProcessResultsGen is truthfulqa/utils.py process_results_gen:
 // the generated answer (results[0]) is scored against each true and each
 // false reference by sentence BLEU and by ROUGE-1, ROUGE-2 and ROUGE-Lsum;
 // for each measure, <m>_max is the best score against a true reference,
 // <m>_diff that minus the best against a false one, and <m>_acc 1 when the
 // true side wins. Documents must have gone through process_docs_gen.
-func TruthfulQAProcessResultsGen(doc map[string]any, results []any) (map[string]any, error) {
+func ProcessResultsGen(doc map[string]any, results []any) (map[string]any, error) {
 	if len(results) == 0 {
 		return nil, fmt.Errorf("truthfulqa process_results_gen: no results")
 	}

@@ -1,10 +1,11 @@
-package benchmarks
+package wikitext
 
 import (
 	"fmt"
 	"regexp"
 	"strings"
 
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/python/pyre"
 )
 
@@ -28,13 +29,13 @@ var (
 	}
 )
 
-// WikitextDetokenize undoes WikiText's tokenisation of one page as lm-eval's
+// Detokenize undoes WikiText's tokenisation of one page as lm-eval's
 // wikitext/preprocess_wikitext.py wikitext_detokenizer does: " @-@ " -> "-",
 // " @,@ " -> ",", " @.@ " -> ".", spaces before punctuation, spaces inside
 // brackets and quotes, "= = =" headings -> "===", and so on. The steps run
 // in lm-eval's order, each over the whole text, since later steps see the
 // output of earlier ones.
-func WikitextDetokenize(s string) string {
+func Detokenize(s string) string {
 	// contractions
 	s = strings.ReplaceAll(s, "s '", "s'")
 	s = wtSlashQuote.ReplaceAllLiteralString(s, "/'[0-9]/")
@@ -65,22 +66,22 @@ func WikitextDetokenize(s string) string {
 	return s
 }
 
-// WikitextDocToTarget is preprocess_wikitext.wikitext_detokenizer as a
+// DocToTarget is preprocess_wikitext.wikitext_detokenizer as a
 // doc_to_target: the detokenised "page" field.
-func WikitextDocToTarget(doc map[string]any) (string, error) {
-	page, err := docString(doc, "page")
+func DocToTarget(doc map[string]any) (string, error) {
+	page, err := pydoc.GetStr(doc, "page")
 	if err != nil {
 		return "", fmt.Errorf("wikitext_detokenizer: %w", err)
 	}
-	return WikitextDetokenize(page), nil
+	return Detokenize(page), nil
 }
 
-// WikitextCounts returns the word and byte counts lm-eval's
+// Counts returns the word and byte counts lm-eval's
 // preprocess_wikitext.process_results pairs with the log-likelihood: both
 // taken from the page before detokenisation. Words are the pieces of
 // re.split(r"\s+", page), so leading or trailing whitespace adds an empty
 // piece, as in Python.
-func WikitextCounts(page string) (words, bytes int) {
+func Counts(page string) (words, bytes int) {
 	words = 1
 	inSpace := false
 	for _, r := range page {
