@@ -40,15 +40,18 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.
 	if cfg.CacheRequests != config.CacheRequestsOff {
 		// Built requests go to the response cache's file when there is
 		// one, else to the default requests cache (docs/cache.md).
-		path := cfg.UseCache
-		if path == "" {
-			path = cache.DefaultPath("requests.sqlite")
+		db := responseCache(cfg, lm)
+		if db == nil {
+			path := cfg.UseCache
+			if path == "" {
+				path = cache.DefaultPath("requests.sqlite")
+			}
+			var err error
+			if db, err = cache.Open(path); err != nil {
+				return fmt.Errorf("--cache_requests: %w", err)
+			}
+			defer db.Close()
 		}
-		db, err := cache.Open(path)
-		if err != nil {
-			return fmt.Errorf("--cache_requests: %w", err)
-		}
-		defer db.Close()
 		opts = append(opts, harness.WithRequestCache(db))
 	}
 	if c.App.ErrWriter != nil {
@@ -73,6 +76,9 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.
 	fingerprint := startFingerprint(cfg, lm)
 	res, err := harness.Evaluate(ctx, cfg, lm, opts...)
 	if err != nil {
+		if responseCache(cfg, lm) != nil {
+			fingerprint() // it uses the response cache, which closes with the model
+		}
 		return err
 	}
 	if res.LMEval != nil {
@@ -156,6 +162,15 @@ func writeSummary(c *cli.Context, path string, res *results.Results) error {
 	return nil
 }
 
+// responseCache is the --use_cache database lm answers from (openModel
+// opened it once for the run), or nil.
+func responseCache(cfg *config.Config, lm model.LM) *cache.Cache {
+	if c, ok := lm.(*cache.CachingLM); ok && cfg.UseCache != "" && c.Cache().Path() == cfg.UseCache {
+		return c.Cache()
+	}
+	return nil
+}
+
 // startFingerprint hashes the model file (sha256) while the evaluation
 // runs, for the results' lmeval block; with --use_cache the cache has it
 // remembered. The returned function waits for the hash ("" when there is
@@ -173,7 +188,9 @@ func startFingerprint(cfg *config.Config, lm model.LM) func() string {
 	go func() {
 		var sum string
 		var err error
-		if cfg.UseCache != "" {
+		if db := responseCache(cfg, lm); db != nil {
+			sum, err = db.Fingerprint(path)
+		} else if cfg.UseCache != "" {
 			var db *cache.Cache
 			if db, err = cache.Open(cfg.UseCache); err == nil {
 				sum, err = db.Fingerprint(path)
