@@ -14,11 +14,11 @@ import (
 	"testing"
 
 	"github.com/lmeval/lmeval/benchmarks"
-	"github.com/lmeval/lmeval/harness/codeexec"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/dataset"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/internal/codeexec"
 	_ "github.com/lmeval/lmeval/ports/all"
 )
 

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lmeval/lmeval/harness/codeexec"
+	"github.com/lmeval/lmeval/internal/codeexec"
 	"github.com/lmeval/lmeval/python/pyre"
 )
 
