@@ -14,10 +14,10 @@ import (
 	"github.com/lmeval/lmeval/harness/cache"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/model"
-	"github.com/lmeval/lmeval/harness/output"
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/tasktree"
 	"github.com/lmeval/lmeval/hub"
+	"github.com/lmeval/lmeval/internal/output"
 )
 
 // evaluate runs cfg's tasks on lm (harness.Evaluate), prints the results
