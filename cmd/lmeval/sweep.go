@@ -174,7 +174,7 @@ func runSweep(c *cli.Context) error {
 		if err != nil {
 			return fmt.Errorf("--ppl_task: %w", err)
 		}
-		task, err := sweep.LoadPPLTask(ctx, hc)
+		task, err := sweep.LoadPPLTask(ctx, hc, harness.WithBuiltinTasks(benchmarks.FS()))
 		if err != nil {
 			return fmt.Errorf("--ppl_task %s: %w", c.String("ppl_task"), err)
 		}
