@@ -12,9 +12,9 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
-	"github.com/lmeval/lmeval/ports/internal/rouge"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
 )
@@ -501,6 +501,6 @@ func ProcessResultsSum(doc task.Doc, results []any) (map[string]any, error) {
 	}
 	// The bootstrap of a single score draws nothing and its median mean is
 	// the score itself.
-	s := rouge.N(rouge.Tokenize(rs), rouge.Tokenize(r), 1)
+	s := metrics.RougeN(metrics.RougeTokenize(rs), metrics.RougeTokenize(r), 1)
 	return map[string]any{"rouge1": s.FMeasure}, nil
 }
