@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/ibero"
 	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/ports/internal/squad"
@@ -304,38 +305,20 @@ func IdiomProcessResults(doc task.Doc, results []any) (map[string]any, error) {
 	return map[string]any{"em": em, "fscore": f}, nil
 }
 
-// formatAnswers is nortruthfulqa's _format_answers: stripped, empty ones
-// dropped, a period added where missing.
-func formatAnswers(doc task.Doc, key string) ([]any, error) {
-	l, err := pyfn.StrList(doc, key)
-	if err != nil {
-		return nil, err
-	}
-	out := []any{}
-	for _, a := range l {
-		a = pyre.Strip(a)
-		if a == "" {
-			continue
-		}
-		if !strings.HasSuffix(a, ".") {
-			a += "."
-		}
-		out = append(out, a)
-	}
-	return out, nil
-}
+// GenColumns are the keys nortruthfulqa's preprocess_function returns
+// (those of the Iberian benchmarks' preprocess_function_gen).
+var GenColumns = ibero.GenColumns
 
-// GenColumns are the keys nortruthfulqa's preprocess_function returns.
-var GenColumns = []string{"question", "correct_answers", "incorrect_answers"}
-
-// GenProcessDocs is nortruthfulqa/generation/utils.py process_docs.
+// GenProcessDocs is nortruthfulqa/generation/utils.py process_docs: as
+// ibero.ProcessDocsGen without the no-comment answer (its _format_answers
+// is the Iberian helpers', ibero.FormatAnswers).
 func GenProcessDocs(docs []task.Doc) ([]task.Doc, error) {
 	return pyfn.MapDocs(docs, func(_ int, d task.Doc) error {
-		inc, err := formatAnswers(d, "incorrect_answers")
+		inc, err := ibero.FormatAnswers(d, "incorrect_answers")
 		if err != nil {
 			return err
 		}
-		cor, err := formatAnswers(d, "correct_answers")
+		cor, err := ibero.FormatAnswers(d, "correct_answers")
 		if err != nil {
 			return err
 		}
