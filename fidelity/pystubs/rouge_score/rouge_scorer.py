@@ -1,10 +1,9 @@
-"""Model of rouge_score.rouge_scorer.RougeScorer (default tokenizer, no
-stemming): rougeN, rougeL and rougeLsum (sentences split at newlines)."""
+"""Model of rouge_score.rouge_scorer.RougeScorer (the default tokenizer,
+optionally stemmed): rougeN, rougeL and rougeLsum (sentences split at
+newlines, split_summaries=False; the union LCS of _summary_level_lcs)."""
 import collections
 
 from rouge_score import scoring, tokenize
-
-from _models import gen_expected
 
 
 def _ngrams(tokens, n):
@@ -38,9 +37,27 @@ def _score_lcs(t, p):
     return scoring.Score(precision, recall, scoring.fmeasure(precision, recall))
 
 
-def _summary_lcs(target, pred):
-    rs = [tokenize.tokenize(s) for s in target.split("\n") if len(s)]
-    cs = [tokenize.tokenize(s) for s in pred.split("\n") if len(s)]
+def _lcs_ind(ref, can):
+    """_backtrack_norec over _lcs_table: the indices in ref of one LCS."""
+    t = [[0] * (len(can) + 1) for _ in range(len(ref) + 1)]
+    for i in range(1, len(ref) + 1):
+        for j in range(1, len(can) + 1):
+            t[i][j] = t[i - 1][j - 1] + 1 if ref[i - 1] == can[j - 1] else max(t[i - 1][j], t[i][j - 1])
+    i, j, out = len(ref), len(can), []
+    while i > 0 and j > 0:
+        if ref[i - 1] == can[j - 1]:
+            out.insert(0, i - 1)
+            i, j = i - 1, j - 1
+        elif t[i][j - 1] > t[i - 1][j]:
+            j -= 1
+        else:
+            i -= 1
+    return out
+
+
+def _summary_lcs(target, pred, tok):
+    rs = [tok(s) for s in target.split("\n") if len(s)]
+    cs = [tok(s) for s in pred.split("\n") if len(s)]
     if not rs or not cs:
         return scoring.Score(0, 0, 0)
     m, n = sum(map(len, rs)), sum(map(len, cs))
@@ -53,7 +70,7 @@ def _summary_lcs(target, pred):
         cc.update(s)
     hits = 0
     for r in rs:
-        for tok in [r[i] for i in sorted(set().union(*[gen_expected._lcs_ind(r, c) for c in cs]))]:
+        for tok in [r[i] for i in sorted(set().union(*[_lcs_ind(r, c) for c in cs]))]:
             if cc[tok] > 0 and cr[tok] > 0:
                 hits += 1
                 cc[tok] -= 1
@@ -64,17 +81,25 @@ def _summary_lcs(target, pred):
 
 class RougeScorer:
     def __init__(self, rouge_types, use_stemmer=False, split_summaries=False, tokenizer=None):
-        assert not use_stemmer and not split_summaries and tokenizer is None
+        assert not split_summaries and tokenizer is None
         self.rouge_types = rouge_types
+        self._stemmer = None
+        if use_stemmer:
+            from nltk.stem import porter
+
+            self._stemmer = porter.PorterStemmer()
+
+    def _tokenize(self, text):
+        return tokenize.tokenize(text, self._stemmer)
 
     def score(self, target, prediction):
-        tt, pt = tokenize.tokenize(target), tokenize.tokenize(prediction)
+        tt, pt = self._tokenize(target), self._tokenize(prediction)
         out = {}
         for rt in self.rouge_types:
             if rt == "rougeL":
                 out[rt] = _score_lcs(tt, pt)
             elif rt == "rougeLsum":
-                out[rt] = _summary_lcs(target, prediction)
+                out[rt] = _summary_lcs(target, prediction, self._tokenize)
             else:
                 n = int(rt[5:])
                 out[rt] = _score_ngrams(_ngrams(tt, n), _ngrams(pt, n))

@@ -6,7 +6,8 @@ what they return as vectors for ports/internal/vectest (Go) to replay:
     PYTHONPATH=/work/shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
       /usr/bin/python3 ports/<dir>/testdata/gen_vectors.py /work/shared/lm-eval/lm_eval/tasks
 
-pystubs/ (first on sys.path) stands in for packages the reference Python lacks.
+pystubs/ (first on sys.path, then fidelity/pystubs for rouge_score) stands in for
+packages the reference Python lacks.
 """
 import copy
 import gzip
@@ -17,6 +18,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "pystubs"))
+# rouge_score: the stand-in fidelity/gen.py uses too
+sys.path.insert(1, os.path.join(HERE, "..", "..", "..", "fidelity", "pystubs"))
 
 import lmevalref_compat  # noqa: E402,F401  (lm-eval-runner: typing shims)
 import numpy as np  # noqa: E402
