@@ -7,6 +7,7 @@ import (
 
 	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // bracketed matches the WikiHow section markers ("[header]", "[step]") that
@@ -67,7 +68,7 @@ func processDoc(doc map[string]any) (map[string]any, error) {
 		}
 		choices[i] = Preprocess(s)
 	}
-	gold, err := pydoc.Int(doc["label"])
+	gold, err := pyval.Int(doc["label"])
 	if err != nil {
 		return nil, fmt.Errorf("field \"label\": %w", err)
 	}

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/lmeval/lmeval/harness/metrics"
-	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // MC2 is the split form of process_results_mc2 (galician_bench's,
@@ -89,7 +89,7 @@ func truthfulqaLabels(doc map[string]any) ([]int64, error) {
 	}
 	labels := make([]int64, len(raw))
 	for i, v := range raw {
-		n, err := pydoc.Int(v)
+		n, err := pyval.Int(v)
 		if err != nil {
 			return nil, fmt.Errorf("mc2_targets.labels[%d]: %w", i, err)
 		}
