@@ -298,7 +298,7 @@ func mvScalar(s string) *mvVal {
 		}
 		return `\mathit{` + inner + `}`
 	})
-	e, err := sympylatex.Parse(s)
+	e, err := sympylatex.ParseAll(s)
 	if err != nil || e.Op() == "rel" {
 		return nil
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/big"
 	"math/cmplx"
+	"strings"
+	"unicode"
 )
 
 // Accessors for packages that build their own comparison rules on parsed
@@ -81,4 +83,29 @@ func RoundEqual(a, b *Expr, digits int) bool {
 		return r(real(va)) == r(real(vb)) && r(imag(va)) == r(imag(vb))
 	}
 	return r(real(va)) == r(real(vb)) && !cmplx.IsNaN(va)
+}
+
+// ParseAll is Parse that also rejects input left over after the
+// expression (sympy's ANTLR parser ignores it; latex2sympy2_extended's
+// grammar does not).
+func ParseAll(s string) (e *Expr, err error) {
+	s = strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f })
+	toks, errAt := lex(s)
+	if errAt >= 0 {
+		return nil, ErrParse
+	}
+	p := &parser{src: s, toks: toks, errAt: errAt}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(fatal); !ok {
+				panic(r)
+			}
+			e, err = nil, ErrParse
+		}
+	}()
+	e = p.relation()
+	if e == nil || p.peek() != tEOF {
+		return nil, ErrParse
+	}
+	return e, nil
 }
