@@ -110,6 +110,17 @@ func mvExprEq(g, p *mvVal) bool {
 	if g.isSet() || p.isSet() || g.kind == mvTuple || p.kind == mvTuple {
 		return mvCompareSets(g, p)
 	}
+	if g.kind == mvMatrixK || p.kind == mvMatrixK {
+		if g.kind != p.kind || g.cols != p.cols || len(g.elems) != len(p.elems) {
+			return false
+		}
+		for i := range g.elems {
+			if !mvExprEq(g.elems[i], p.elems[i]) {
+				return false
+			}
+		}
+		return true
+	}
 	if g.kind != mvExpr || p.kind != mvExpr {
 		return false
 	}

@@ -3,6 +3,7 @@ package minerva_math
 import (
 	"math/big"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/lmeval/lmeval/ports/internal/sympylatex"
@@ -50,10 +51,11 @@ func depth0(s string, f func(i int) int) {
 	d := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c == '\\' && i+1 < len(s) && (s[i+1] == '{' || s[i+1] == '}') {
-			if s[i+1] == '{' {
+		if c == '\\' && i+1 < len(s) && !isASCIILetter(s[i+1]) {
+			switch s[i+1] {
+			case '{':
 				d++
-			} else {
+			case '}':
 				d--
 			}
 			i += 2
@@ -140,6 +142,12 @@ func mvRelLevel(s string) *mvVal {
 			return nil
 		}
 	}
+	for _, op := range ops {
+		if op == "in" && len(ops) > 1 {
+			// x = x\in[1,2] is Eq(x, Eq(x, Interval(1, 2)))
+			return &mvVal{kind: mvRel, op: "=", lhs: vals[0], rhs: mvRelLevel(s[len(operands[0])+1:])}
+		}
+	}
 	var rels []*mvVal
 	cur := vals[0]
 	for i, op := range ops {
@@ -221,6 +229,16 @@ func mvSetLevel(s string) *mvVal {
 }
 
 func mvSetAtom(s string) *mvVal {
+	if m := mvMatrix(s); m != nil {
+		return m
+	}
+	if len(s) >= 2 && s[0] == '(' && s[len(s)-1] == ')' && enclosed(s) && len(splitDepth0(s[1:len(s)-1], ",;")) == 1 {
+		inner := s[1 : len(s)-1]
+		if _, ops := relSplit(inner); hasOp(ops, "in") {
+			return nil // a set relation is only read at the top level
+		}
+		return mvConvert(inner)
+	}
 	if strings.HasPrefix(s, `\{`) && strings.HasSuffix(s, `\}`) && len(s) >= 4 {
 		inner := s[2 : len(s)-2]
 		set := &mvVal{kind: mvSet}
@@ -273,7 +291,7 @@ func degenerate(a, b *mvVal, open bool) bool {
 var (
 	mvDegreeRe  = regexp.MustCompile(`\^\s*(?:\\circ|\\degree|\\circle|°|\{\\circ\}|\{\\degree\}|\{\\circle\}|\{°\})`)
 	mvTextCmdRe = regexp.MustCompile(`\\(?:text|mbox|textit|textbf|textnormal|mathrm|mathit|mathbf)\s*\{([^{}]*)\}`)
-	mvPctNumRe  = regexp.MustCompile(`^[0-9][0-9,]*(?:\.[0-9]+)?\s*\\?%$`)
+	mvPctNumRe  = regexp.MustCompile(`^-?[0-9][0-9,]*(?:\.[0-9]+)?\s*\\?%$`)
 )
 
 func mvScalar(s string) *mvVal {
@@ -281,29 +299,110 @@ func mvScalar(s string) *mvVal {
 	if s == "" {
 		return nil
 	}
+	s = strings.TrimSpace(mvDegreeRe.ReplaceAllString(s, ""))
 	if mvPctNumRe.MatchString(s) {
-		t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(s, "%"), `\`))
+		neg := strings.HasPrefix(s, "-")
+		t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(s, "-"), "%"), `\`))
 		v := mvNumber(strings.ReplaceAll(t, ",", ""))
 		if v == nil {
 			return nil
 		}
-		return v.percent()
+		v = v.percent()
+		if neg {
+			v = exprVal(sympylatex.NewNeg(v.e))
+		}
+		return v
 	}
-	s = mvDegreeRe.ReplaceAllString(s, "")
+	// \text{...} is one symbol: its text without spaces and parentheses
+	texts := map[string]string{}
 	s = mvTextCmdRe.ReplaceAllStringFunc(s, func(m string) string {
 		inner := mvTextCmdRe.FindStringSubmatch(m)[1]
 		inner = strings.NewReplacer(" ", "", "(", "", ")", "").Replace(inner)
 		if inner == "" {
 			return ""
 		}
-		return `\mathit{` + inner + `}`
+		key := "omega_{" + strconv.Itoa(9000+len(texts)) + "}"
+		texts[key] = strings.ToLower(inner)
+		return ` \omega_{` + strconv.Itoa(9000+len(texts)-1) + `} `
 	})
+	s = mvTimesXRe.ReplaceAllString(s, `$1\cdot x\cdot $2`)
+	// commands outside PS.g4's vocabulary: the lexer takes the longest
+	// command it knows (\lfloorx is \lfloor x), else the answer fails
+	bad := false
+	s = cmdAnyRe.ReplaceAllStringFunc(s, func(c string) string {
+		name := c[1:]
+		if mvGrammarCmds[name] || name == "circ" || name == "degree" || name == "circle" {
+			return c
+		}
+		for k := len(name) - 1; k > 0; k-- {
+			if mvGrammarCmds[name[:k]] {
+				return `\` + name[:k] + " " + name[k:]
+			}
+		}
+		bad = true
+		return c
+	})
+	if bad {
+		return nil
+	}
 	e, err := sympylatex.ParseAll(s)
 	if err != nil || e.Op() == "rel" {
 		return nil
 	}
-	return exprVal(mvPost(e))
+	e = mvPost(e)
+	if len(texts) > 0 {
+		e = sympylatex.Rewrite(e, func(n *sympylatex.Expr) *sympylatex.Expr {
+			if n.Op() == "sym" {
+				if t, ok := texts[n.Name()]; ok {
+					return sympylatex.NewSym(t)
+				}
+			}
+			return n
+		})
+	}
+	return exprVal(e)
 }
+
+var (
+	mvTimesXRe = regexp.MustCompile(`(\d)\s*x\s*(\d)`)
+	cmdAnyRe   = regexp.MustCompile(`\\[a-zA-Z]+`)
+	mvMatrixRe = regexp.MustCompile(`^\\begin\{([pbvB]?matrix)\}(.*)\\end\{([pbvB]?matrix)\}$`)
+)
+
+// mvMatrix reads \begin{pmatrix}a&b\\c&d\end{pmatrix} (a trailing degree
+// sign is ignored).
+func mvMatrix(s string) *mvVal {
+	s = strings.TrimSpace(mvDegreeRe.ReplaceAllString(s, ""))
+	m := mvMatrixRe.FindStringSubmatch(s)
+	if m == nil || m[1] != m[3] || strings.Contains(m[2], `\begin`) {
+		return nil
+	}
+	v := &mvVal{kind: mvMatrixK}
+	for _, row := range strings.Split(m[2], `\\`) {
+		if strings.TrimSpace(row) == "" {
+			continue
+		}
+		cells := strings.Split(row, "&")
+		if v.cols == 0 {
+			v.cols = len(cells)
+		} else if v.cols != len(cells) {
+			return nil
+		}
+		for _, c := range cells {
+			e := mvScalar(c)
+			if e == nil {
+				return nil
+			}
+			v.elems = append(v.elems, e)
+		}
+	}
+	if len(v.elems) == 0 {
+		return nil
+	}
+	return v
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 var eulerE = sympylatex.NewFn("exp", sympylatex.NewNum(big.NewRat(1, 1)))
 
@@ -348,4 +447,13 @@ func onlySymbols(e *sympylatex.Expr) bool {
 		}
 	}
 	return true
+}
+
+func hasOp(ops []string, op string) bool {
+	for _, o := range ops {
+		if o == op {
+			return true
+		}
+	}
+	return false
 }

@@ -228,7 +228,7 @@ func mvExtractExpr(mm mvMatch) (*mvVal, string) {
 	}
 	expr := mm.group("expr")
 	if expr != "" {
-		if v := mvPyExpr(strings.ReplaceAll(expr, "\n", " ")); v != nil {
+		if v := mvPyExpr(strings.ReplaceAll(strings.ReplaceAll(expr, "\n", " "), "^", "**")); v != nil {
 			return v, expr
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/lmeval/lmeval/ports/internal/sympylatex"
@@ -25,6 +26,7 @@ const (
 	mvRel
 	mvAnd
 	mvUnion
+	mvMatrixK
 )
 
 type mvVal struct {
@@ -36,6 +38,7 @@ type mvVal struct {
 	lopen, ropen bool             // interval
 	op           string           // rel: = < <= > >=
 	lhs, rhs     *mvVal           // rel
+	cols         int              // matrix: elems row by row
 }
 
 func exprVal(e *sympylatex.Expr) *mvVal { return &mvVal{kind: mvExpr, e: e} }
@@ -59,6 +62,13 @@ func (v *mvVal) canon() string {
 		return "rel" + v.op + "(" + v.lhs.canon() + "," + v.rhs.canon() + ")"
 	case mvInterval:
 		return "interval(" + v.elems[0].canon() + "," + v.elems[1].canon() + "," + boolS(v.lopen) + boolS(v.ropen) + ")"
+	}
+	if v.kind == mvMatrixK {
+		parts := make([]string, len(v.elems))
+		for i, e := range v.elems {
+			parts[i] = e.canon()
+		}
+		return "matrix" + strconv.Itoa(v.cols) + "(" + strings.Join(parts, ",") + ")"
 	}
 	parts := make([]string, len(v.elems))
 	for i, e := range v.elems {
