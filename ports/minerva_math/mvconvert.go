@@ -148,6 +148,18 @@ func mvRelLevel(s string) *mvVal {
 			return &mvVal{kind: mvRel, op: "=", lhs: vals[0], rhs: mvRelLevel(s[len(operands[0])+1:])}
 		}
 	}
+	// sets appear in a relation only as PS.g4's set_elements_relation:
+	// symbols, then = or \in, then the set
+	for i, v := range vals {
+		if v.isSet() || v.kind == mvTuple || v.kind == mvMatrixK {
+			if v.kind == mvMatrixK && i > 0 {
+				continue
+			}
+			if i != 1 || len(ops) != 1 || (ops[0] != "=" && ops[0] != "in") || vals[0].kind != mvExpr || !onlySymbols(vals[0].e) {
+				return nil
+			}
+		}
+	}
 	var rels []*mvVal
 	cur := vals[0]
 	for i, op := range ops {
