@@ -153,7 +153,7 @@ func mvNumericEq(g, p *mvVal) bool {
 }
 
 func symbolConcat(e *sympylatex.Expr) (string, bool) {
-	if e == eulerE {
+	if isEuler(e) {
 		return "e", true
 	}
 	switch e.Op() {
@@ -174,7 +174,7 @@ func symbolConcat(e *sympylatex.Expr) (string, bool) {
 }
 
 func mvCompareSymbols(g, p *sympylatex.Expr) bool {
-	if (g.Op() == "sym" && strings.ToLower(g.Name()) == "e" && p == eulerE) || (p.Op() == "sym" && strings.ToLower(p.Name()) == "e" && g == eulerE) {
+	if (g.Op() == "sym" && strings.ToLower(g.Name()) == "e" && isEuler(p)) || (p.Op() == "sym" && strings.ToLower(p.Name()) == "e" && isEuler(g)) {
 		return true
 	}
 	if g.Op() == "sym" && p.Op() == "mul" {

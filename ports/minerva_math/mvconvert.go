@@ -450,7 +450,7 @@ func onlySymbols(e *sympylatex.Expr) bool {
 			return true
 		}
 	}
-	if e == eulerE || len(e.Kids()) == 0 {
+	if isEuler(e) || len(e.Kids()) == 0 {
 		return false
 	}
 	for _, k := range e.Kids() {
@@ -468,4 +468,13 @@ func hasOp(ops []string, op string) bool {
 		}
 	}
 	return false
+}
+
+// isEuler reports sympy's E (exp(1)), however often the tree was rebuilt.
+func isEuler(e *sympylatex.Expr) bool {
+	if e.Op() != "fn" || e.Name() != "exp" || len(e.Kids()) != 1 {
+		return false
+	}
+	r, ok := e.Kids()[0].NumValue()
+	return ok && r.Cmp(big.NewRat(1, 1)) == 0 && !e.Kids()[0].IsFloat()
 }
