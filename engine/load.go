@@ -17,9 +17,9 @@ import (
 // so a bad file is an error here, never an abort in C.
 //
 // Load's steps, one function each: checkFile (the file), loadParams (the
-// options' defaults and checks, as llama.cpp's parameters), loadWeights,
-// makeContext (the KV cache, sized to free memory with AutoBatch) and
-// newModel (what the engine settled on: Info).
+// options' defaults and checks, as llama.cpp's parameters), cLoad (the
+// weights), makeContext (the KV cache, sized to free memory with
+// AutoBatch) and newModel (what the engine settled on: Info).
 func Load(path string, opts Options) (*Model, error) {
 	m, err := loadModel(path, opts)
 	if err != nil {
