@@ -205,7 +205,7 @@ func runStream[Req, Res any](ctx context.Context, ev *evaluation, disp *progress
 	// rate is tokens/s and its ETA the tokens remaining.
 	var toks []int
 	total := 0
-	if tc, ok := as[TokenCounter](ev.lm); ok && disp.Enabled() {
+	if tc, ok := model.As[model.TokenCounter](ev.lm); ok && disp.Enabled() {
 		toks = make([]int, len(s.reqs))
 		for i, r := range s.reqs {
 			n, err := tc.CountTokens(requestText(any(r)))

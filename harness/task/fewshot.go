@@ -382,11 +382,9 @@ func flatShots(shots []shot) string {
 	return b.String()
 }
 
-// ChatMessage is one turn of a chat transcript.
-type ChatMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
+// ChatMessage is one turn of a chat transcript (model.ChatMessage, which
+// a model's ChatTemplater takes).
+type ChatMessage = model.ChatMessage
 
 // ChatTemplate renders a transcript into the model's prompt format (the
 // model's apply_chat_template). With addGenerationPrompt false the last
@@ -397,15 +395,15 @@ type ChatTemplate func(msgs []ChatMessage, addGenerationPrompt bool) (string, er
 func (t *Task) chatContext(d *DocInfo, system string, shots []shot, question string, genPrefix *string, opts BuildOptions) error {
 	var msgs []ChatMessage
 	if system != "" {
-		msgs = append(msgs, ChatMessage{"system", system})
+		msgs = append(msgs, ChatMessage{Role: "system", Content: system})
 	}
 	if len(shots) > 0 {
 		if opts.FewshotAsMultiturn {
 			for _, s := range shots {
-				msgs = append(msgs, ChatMessage{"user", s.user}, ChatMessage{"assistant", s.assistant})
+				msgs = append(msgs, ChatMessage{Role: "user", Content: s.user}, ChatMessage{Role: "assistant", Content: s.assistant})
 			}
 		} else {
-			msgs = append(msgs, ChatMessage{"user", flatShots(shots)})
+			msgs = append(msgs, ChatMessage{Role: "user", Content: flatShots(shots)})
 		}
 	}
 	if t.MultipleInput {
@@ -413,7 +411,7 @@ func (t *Task) chatContext(d *DocInfo, system string, shots []shot, question str
 		d.Contexts = make([]string, len(d.Choices))
 		for i, ch := range d.Choices {
 			// construct_requests appends each choice as its own user turn.
-			turn, err := opts.ChatTemplate([]ChatMessage{{"user", ch}}, true)
+			turn, err := opts.ChatTemplate([]ChatMessage{{Role: "user", Content: ch}}, true)
 			if err != nil {
 				return fmt.Errorf("chat template: %w", err)
 			}
@@ -433,12 +431,12 @@ func (t *Task) chatContext(d *DocInfo, system string, shots []shot, question str
 	}
 	// append_target_question
 	if opts.FewshotAsMultiturn || len(msgs) == 0 || msgs[len(msgs)-1].Role == "system" {
-		msgs = append(msgs, ChatMessage{"user", question})
+		msgs = append(msgs, ChatMessage{Role: "user", Content: question})
 	} else {
 		msgs[len(msgs)-1].Content += question
 	}
 	if genPrefix != nil && *genPrefix != "" {
-		msgs = append(msgs, ChatMessage{"assistant", *genPrefix})
+		msgs = append(msgs, ChatMessage{Role: "assistant", Content: *genPrefix})
 	}
 	ctx, err := opts.ChatTemplate(msgs, genPrefix == nil || *genPrefix == "")
 	if err != nil {
