@@ -369,7 +369,7 @@ func dumpConfig(t *task.Task) map[string]any {
 		out[k] = configValue(v)
 	}
 	out["task"] = t.Name
-	out["output_type"] = c.OutputType
+	out["output_type"] = string(c.OutputType)
 	out["num_fewshot"] = t.NumFewshot
 	out["target_delimiter"] = c.TargetDelimiter
 	out["fewshot_delimiter"] = c.FewshotDelimiter
