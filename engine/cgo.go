@@ -31,7 +31,12 @@ import (
 
 var initOnce sync.Once
 
-func nativeInit() { initOnce.Do(func() { C.lmeval_init_go() }) }
+func nativeInit() {
+	initOnce.Do(func() {
+		lavapipeThreads()
+		C.lmeval_init_go()
+	})
+}
 
 //export lmevalGoLog
 func lmevalGoLog(level C.int, text *C.char) {

@@ -122,149 +122,74 @@ func nan() float64 {
 	return z / z
 }
 
-// scanJobs decodes jobs as runJobs does (prefix-sharing groups admitted as
-// the cache frees) and summarises each scored row with lm_dist_topk,
+// scanJobs decodes jobs as runJobs does (decodeJobs, without the
+// in-flight budget) and summarises each scored row with lm_dist_topk,
 // writing position at(slot, pos) of lp, ids and lps (k per position).
 // Items of one row with the same target (a shared prefix scored for
 // several jobs) are summarised once.
 func (m *Model) scanJobs(ctx context.Context, jobs []job, k int, at func(slot, pos int32) int, lp []float64, ids []int32, lps []float64) error {
-	if len(jobs) == 0 {
+	return m.decodeJobs(ctx, jobs, false, &topkStep{m: m, k: k, at: at, lp: lp, ids: ids, lps: lps}, nil)
+}
+
+// topkStep is scanJobs' step.
+type topkStep struct {
+	m       *Model
+	k       int
+	at      func(slot, pos int32) int
+	lp, lps []float64
+	ids     []int32
+	// unique (row, target) pairs of this decode and, per scored item,
+	// which pair and which position it fills
+	rows, targets []int32
+	itemPair      []int
+	itemAt        []int
+	plp           []float64
+	pam           []int32
+	pids          []int32
+	plps          []float64
+	ptail         []float64
+}
+
+func (s *topkStep) reset() {
+	s.rows, s.targets, s.itemPair, s.itemAt = s.rows[:0], s.targets[:0], s.itemPair[:0], s.itemAt[:0]
+}
+
+func (s *topkStep) add(row int32, n *gnode) {
+	for _, it := range n.items {
+		p := len(s.rows) - 1
+		if p < 0 || s.rows[p] != row || s.targets[p] != it.target {
+			s.rows = append(s.rows, row)
+			s.targets = append(s.targets, it.target)
+			p++
+		}
+		s.itemPair = append(s.itemPair, p)
+		s.itemAt = append(s.itemAt, s.at(it.slot, n.pos))
+	}
+}
+
+func (s *topkStep) score() error {
+	n := len(s.rows)
+	if n == 0 {
 		return nil
 	}
-	nBatch, nSeq := m.info.NBatch, m.info.NSeqMax
-	longest := 0
-	for i := range jobs {
-		if len(jobs[i].inp) > m.maxCells() {
-			return fmt.Errorf("a sequence of %d tokens exceeds n_ctx %d", len(jobs[i].inp), m.maxCells())
-		}
-		longest = max(longest, len(jobs[i].inp))
-		m.stats.TokensRequested += int64(len(jobs[i].inp))
+	m, k := s.m, s.k
+	t0 := time.Now()
+	s.plp, s.pam = grow(s.plp, n), grow(s.pam, n)
+	s.pids, s.plps, s.ptail = grow(s.pids, n*k), grow(s.plps, n*k), grow(s.ptail, n)
+	rc := C.lm_dist_topk(m.c, C.int32_t(m.info.NVocab), C.int32_t(m.info.Threads), C.int32_t(n),
+		(*C.int32_t)(unsafe.Pointer(&s.rows[0])), (*C.int32_t)(unsafe.Pointer(&s.targets[0])), C.int32_t(k),
+		(*C.double)(unsafe.Pointer(&s.plp[0])), (*C.int32_t)(unsafe.Pointer(&s.pam[0])),
+		(*C.int32_t)(unsafe.Pointer(&s.pids[0])), (*C.double)(unsafe.Pointer(&s.plps[0])),
+		(*C.double)(unsafe.Pointer(&s.ptail[0])))
+	m.stats.ScoreTime += time.Since(t0)
+	if rc != 0 {
+		return errors.New("top-k: bad logits row or target")
 	}
-	// Sized as runJobs sizes it: groups of a few batches' cells, the cache
-	// grown (with AutoBatch) to hold the widest group.
-	groups := planGroups(jobs, !m.opts.NoPrefixSharing, nSeq, m.maxCells(), 16*nBatch, 4)
-	widest, total := longest, 0
-	for _, g := range groups {
-		widest = max(widest, len(g.nodes))
-		total += len(g.nodes)
-	}
-	if err := m.reserve(widest, max(min(min(m.inflight(), m.maxCells()), total), widest+nBatch)); err != nil {
-		return err
-	}
-	nCtx := m.info.NCtx
-
-	cMemClear(m.c)
-	defer cMemClear(m.c)
-	free := make([]int32, 0, nSeq)
-	for s := nSeq - 1; s >= 0; s-- {
-		free = append(free, int32(s))
-	}
-	var (
-		active []*group
-		next   int
-		used   int
-		b      batch
-		// unique (row, target) pairs of this decode and, per scored item,
-		// which pair and which position it fills
-		rows, targets []int32
-		itemPair      []int
-		itemAt        []int
-		plp           []float64
-		pam           []int32
-		pids          []int32
-		plps          []float64
-		ptail         []float64
-	)
-	for next < len(groups) || len(active) > 0 {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		pending := 0
-		for _, g := range active {
-			pending += len(g.nodes) - g.cursor
-		}
-		for next < len(groups) && pending < nBatch {
-			g := groups[next]
-			if g.njobs > len(free) || used+len(g.nodes) > nCtx {
-				break
-			}
-			pending += len(g.nodes)
-			g.ids = append(g.ids[:0], free[len(free)-g.njobs:]...)
-			free = free[:len(free)-g.njobs]
-			for n := range g.nodes {
-				for s, local := range g.nodes[n].seqs {
-					g.nodes[n].seqs[s] = g.ids[local]
-				}
-			}
-			used += len(g.nodes)
-			active = append(active, g)
-			next++
-		}
-		if len(active) == 0 {
-			return fmt.Errorf("a group of %d sequences and %d tokens does not fit n_ctx %d / n_seq_max %d",
-				groups[next].njobs, len(groups[next].nodes), nCtx, nSeq)
-		}
-
-		b.reset()
-		rows, targets, itemPair, itemAt = rows[:0], targets[:0], itemPair[:0], itemAt[:0]
-	fill:
-		for _, g := range active {
-			for g.cursor < len(g.nodes) {
-				if b.len() == nBatch {
-					break fill
-				}
-				n := &g.nodes[g.cursor]
-				row := b.add(n.tok, n.pos, n.seqs, len(n.items) > 0)
-				for _, it := range n.items {
-					p := len(rows) - 1
-					if p < 0 || rows[p] != row || targets[p] != it.target {
-						rows = append(rows, row)
-						targets = append(targets, it.target)
-						p++
-					}
-					itemPair = append(itemPair, p)
-					itemAt = append(itemAt, at(it.slot, n.pos))
-				}
-				g.cursor++
-			}
-		}
-		if err := m.decode(&b); err != nil {
-			return err
-		}
-		if n := len(rows); n > 0 {
-			t0 := time.Now()
-			plp, pam = grow(plp, n), grow(pam, n)
-			pids, plps, ptail = grow(pids, n*k), grow(plps, n*k), grow(ptail, n)
-			rc := C.lm_dist_topk(m.c, C.int32_t(m.info.NVocab), C.int32_t(m.info.Threads), C.int32_t(n),
-				(*C.int32_t)(unsafe.Pointer(&rows[0])), (*C.int32_t)(unsafe.Pointer(&targets[0])), C.int32_t(k),
-				(*C.double)(unsafe.Pointer(&plp[0])), (*C.int32_t)(unsafe.Pointer(&pam[0])),
-				(*C.int32_t)(unsafe.Pointer(&pids[0])), (*C.double)(unsafe.Pointer(&plps[0])),
-				(*C.double)(unsafe.Pointer(&ptail[0])))
-			m.stats.ScoreTime += time.Since(t0)
-			if rc != 0 {
-				return errors.New("top-k: bad logits row or target")
-			}
-			for j, p := range itemPair {
-				a := itemAt[j]
-				lp[a] = plp[p]
-				copy(ids[a*k:(a+1)*k], pids[p*k:(p+1)*k])
-				copy(lps[a*k:(a+1)*k], plps[p*k:(p+1)*k])
-			}
-		}
-
-		keep := active[:0]
-		for _, g := range active {
-			if g.cursor < len(g.nodes) {
-				keep = append(keep, g)
-				continue
-			}
-			for _, id := range g.ids {
-				cSeqRm(m.c, id)
-			}
-			free = append(free, g.ids...)
-			used -= len(g.nodes)
-		}
-		active = keep
+	for j, p := range s.itemPair {
+		a := s.itemAt[j]
+		s.lp[a] = s.plp[p]
+		copy(s.ids[a*k:(a+1)*k], s.pids[p*k:(p+1)*k])
+		copy(s.lps[a*k:(a+1)*k], s.plps[p*k:(p+1)*k])
 	}
 	return nil
 }

@@ -147,6 +147,48 @@ func planGroups(jobs []job, share bool, nSeqMax, nCtx, groupCells, minShare int)
 // target is not its row's argmax, and tells fin (when not nil) of each job
 // finished, flushing it once per decode step.
 func (m *Model) runJobs(ctx context.Context, jobs []job, lp []float64, greedy []uint8, fin *finishTracker) error {
+	return m.decodeJobs(ctx, jobs, true, &scoreStep{m: m, lp: lp, greedy: greedy}, fin)
+}
+
+// scoreStep is runJobs' step: lm_score over each decode's scored items.
+type scoreStep struct {
+	m      *Model
+	items  scoreItems
+	lp     []float64
+	greedy []uint8
+}
+
+func (s *scoreStep) reset() { s.items.reset() }
+
+func (s *scoreStep) add(row int32, n *gnode) {
+	for _, it := range n.items {
+		s.items.add(row, it.target, it.slot)
+	}
+}
+
+func (s *scoreStep) score() error {
+	t0 := time.Now()
+	err := cScore(s.m.c, &s.items, s.lp, s.greedy)
+	s.m.stats.ScoreTime += time.Since(t0)
+	return err
+}
+
+// step is what decodeJobs does with each decode: reset before the batch
+// is filled, add for each node put in it (row: its row in the batch),
+// score once the batch is decoded.
+type step interface {
+	reset()
+	add(row int32, n *gnode)
+	score() error
+}
+
+// decodeJobs is the decode loop of runJobs and scanJobs: the jobs'
+// prefix-sharing groups (planGroups) admitted as earlier ones finish and
+// free their sequences and cache cells, each decode's nodes handed to st.
+// With budgeted, a group joins active ones only while the cells in flight
+// stay within the scheduler's budget (inflightCells); fin (when not nil)
+// hears of each job finished, flushed once per decode step.
+func (m *Model) decodeJobs(ctx context.Context, jobs []job, budgeted bool, st step, fin *finishTracker) error {
 	if len(jobs) == 0 {
 		return nil
 	}
@@ -190,7 +232,6 @@ func (m *Model) runJobs(ctx context.Context, jobs []job, lp []float64, greedy []
 		next   int
 		used   int
 		b      batch
-		items  scoreItems
 	)
 	for next < len(groups) || len(active) > 0 {
 		if err := ctx.Err(); err != nil {
@@ -206,7 +247,7 @@ func (m *Model) runJobs(ctx context.Context, jobs []job, lp []float64, greedy []
 		}
 		for next < len(groups) && pending < nBatch {
 			g := groups[next]
-			if g.njobs > len(free) || used+len(g.nodes) > nCtx || (len(active) > 0 && used+len(g.nodes) > budget) {
+			if g.njobs > len(free) || used+len(g.nodes) > nCtx || (budgeted && len(active) > 0 && used+len(g.nodes) > budget) {
 				break
 			}
 			pending += len(g.nodes)
@@ -227,7 +268,7 @@ func (m *Model) runJobs(ctx context.Context, jobs []job, lp []float64, greedy []
 		}
 
 		b.reset()
-		items.reset()
+		st.reset()
 	fill:
 		for _, g := range active {
 			for g.cursor < len(g.nodes) {
@@ -235,20 +276,14 @@ func (m *Model) runJobs(ctx context.Context, jobs []job, lp []float64, greedy []
 					break fill
 				}
 				n := &g.nodes[g.cursor]
-				row := b.add(n.tok, n.pos, n.seqs, len(n.items) > 0)
-				for _, it := range n.items {
-					items.add(row, it.target, it.slot)
-				}
+				st.add(b.add(n.tok, n.pos, n.seqs, len(n.items) > 0), n)
 				g.cursor++
 			}
 		}
 		if err := m.decode(&b); err != nil {
 			return err
 		}
-		t0 := time.Now()
-		err := cScore(m.c, &items, lp, greedy)
-		m.stats.ScoreTime += time.Since(t0)
-		if err != nil {
+		if err := st.score(); err != nil {
 			return err
 		}
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/lmeval/lmeval/harness/codeexec"
 	"github.com/lmeval/lmeval/harness/config"
@@ -35,6 +36,10 @@ type evaluation struct {
 	// chat are the chat model_args (chat_template_args, enable_thinking,
 	// think_end_token).
 	chat chatOptions
+	// start is when the evaluation began (the results' date); modelTime
+	// the time spent waiting on the model.
+	start     time.Time
+	modelTime time.Duration
 }
 
 // node is a task or a group in the selection's hierarchy (lm-eval's
@@ -100,7 +105,7 @@ func (ev *evaluation) resolve() error {
 			}
 		}
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, fmt.Errorf("--tasks %s: %w", spec.Name, err))
 			continue
 		}
 		for _, m := range sel.Members {

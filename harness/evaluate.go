@@ -9,19 +9,14 @@ package harness
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"log/slog"
-	"os"
 	"time"
 
 	"github.com/lmeval/lmeval/harness/cache"
-	"github.com/lmeval/lmeval/harness/codeexec"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/dataset"
 	"github.com/lmeval/lmeval/harness/model"
-	"github.com/lmeval/lmeval/harness/progress"
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/python/pyval"
@@ -119,71 +114,21 @@ func DatasetLoader(opts dataset.Options) (task.DocLoader, task.ColumnLoader) {
 }
 
 // Evaluate runs cfg's tasks on lm and returns the results (lm-eval's
-// simple_evaluate). The context carries the progress display
-// (progress.NewContext) and cancels the run; a cancelled run returns an
-// error wrapping context.Canceled, with the samples written so far flushed.
+// simple_evaluate): the composition of the stages NewPlan, Plan.Build,
+// Build.Score, Build.Run and Scorer.Report (stages.go). The context
+// carries the progress display (progress.NewContext) and cancels the run;
+// a cancelled run returns an error wrapping context.Canceled, with the
+// samples written so far flushed.
 func Evaluate(ctx context.Context, cfg *config.Config, lm model.LM, opts ...Option) (*results.Results, error) {
 	o := options{now: time.Now}
 	for _, f := range opts {
 		f(&o)
 	}
-	if len(cfg.Tasks) == 0 {
-		return nil, errors.New("no tasks specified, or no tasks found: give --tasks (see 'lmeval ls tasks')")
-	}
 	start := o.now()
-	if o.registry == nil {
-		r, err := NewRegistry(cfg.IncludePaths, cfg.Metadata)
-		if err != nil {
-			return nil, err
-		}
-		o.registry = r
-	}
-	if o.loader == nil {
-		dopts := dataset.Options{}
-		if progress.FromContext(ctx).Enabled() {
-			dopts.Progress = os.Stderr
-		}
-		o.loader, o.columns = DatasetLoader(dopts)
-	}
-	if o.writeOut == nil {
-		o.writeOut = os.Stderr
-	}
-	if len(cfg.GenKwargs) > 0 {
-		slog.Warn("generation_kwargs given on the command line update the tasks' own; set do_sample=true for non-greedy decoding")
-	}
-
-	// Programs the model writes run only with the user's consent.
-	codeexec.Confirm(cfg.ConfirmRunUnsafeCode)
-	ev := &evaluation{cfg: cfg, lm: lm, opts: o, ctx: ctx}
-	var err error
-	if ev.chat, err = parseChatOptions(cfg.ModelArgs); err != nil {
-		return nil, err
-	}
-	if err := ev.chat.resolveThinkToken(lm); err != nil {
-		return nil, err
-	}
-	if err := ev.resolve(); err != nil {
-		return nil, err
-	}
-	defer ev.closeSamples()
-	if err := ev.build(ctx); err != nil {
-		return nil, err
-	}
-	if err := ev.openSamples(); err != nil {
-		return nil, err
-	}
-	modelStart := time.Now()
-	if err := ev.run(ctx); err != nil {
-		return nil, err
-	}
-	modelTime := time.Since(modelStart)
-	if err := ev.closeSamples(); err != nil {
-		return nil, err
-	}
-	res, err := ev.report(ctx)
+	p, err := NewPlan(cfg, opts...)
 	if err != nil {
 		return nil, err
 	}
-	ev.fillConfig(res, start, modelTime)
-	return res, nil
+	p.ev.start = start
+	return p.Evaluate(ctx, lm)
 }

@@ -104,16 +104,25 @@ func hashKey(parts ...string) string {
 	return string(h.Sum(nil))
 }
 
-// run gathers the requests of every task by type, removes duplicates, sends
-// each type to the model as one stream (in chunks, so that progress shows
-// and documents complete as the run goes) and scores documents as their
-// answers arrive.
-func (ev *evaluation) run(ctx context.Context) error {
+// streams are the model's work: each request type's unique requests
+// across all tasks, in the order they are sent, with where each answer
+// goes.
+type streams struct {
+	ll    *stream[model.LoglikelihoodRequest]
+	roll  *stream[model.RollingRequest]
+	gen   *stream[model.GenerateRequest]
+	total int // requests before duplicates were merged
+}
+
+// requests gathers the requests of every task by type and removes
+// duplicates; each type is ordered by document (sortByDocument), so that
+// documents complete, and their samples are written, as the run goes.
+func (ev *evaluation) requests() (*streams, error) {
 	ll := newStream[model.LoglikelihoodRequest](task.OutputLoglikelihood)
 	roll := newStream[model.RollingRequest](task.OutputLoglikelihoodRolling)
 	gen := newStream[model.GenerateRequest](task.OutputGenerateUntil)
 	total := 0
-	sink := &streams{ll: ll, roll: roll, gen: gen}
+	sink := &requestSink{ll: ll, roll: roll, gen: gen}
 	for _, tr := range ev.runs {
 		for p, ins := range tr.insts {
 			for j, in := range ins {
@@ -121,10 +130,10 @@ func (ev *evaluation) run(ctx context.Context) error {
 					total++
 					sink.t = target{tr: tr, doc: p, inst: j, repeat: r}
 					if err := in.SendTo(sink); err != nil {
-						return fmt.Errorf("task %s: %w", tr.t.Name, err)
+						return nil, fmt.Errorf("task %s: %w", tr.t.Name, err)
 					}
 					if sink.err != nil {
-						return sink.err
+						return nil, sink.err
 					}
 				}
 			}
@@ -133,7 +142,14 @@ func (ev *evaluation) run(ctx context.Context) error {
 	for _, s := range []interface{ sortByDocument(func(target) int) }{ll, roll, gen} {
 		s.sortByDocument(docLength)
 	}
-	if len(ll.reqs) > 0 && ev.chat.enableThinking != nil && *ev.chat.enableThinking {
+	return &streams{ll: ll, roll: roll, gen: gen, total: total}, nil
+}
+
+// run sends each request type to lm as one stream (in chunks, so that
+// progress shows and documents complete as the run goes) and hands every
+// answer to a as it arrives.
+func (ev *evaluation) run(ctx context.Context, lm model.LM, st *streams, a Answers) error {
+	if len(st.ll.reqs) > 0 && ev.chat.enableThinking != nil && *ev.chat.enableThinking {
 		names := map[string]bool{}
 		for _, tr := range ev.runs {
 			for _, ins := range tr.insts {
@@ -144,17 +160,19 @@ func (ev *evaluation) run(ctx context.Context) error {
 		}
 		return thinkingLoglikelihoodError(names)
 	}
-	slog.Info("requests", "total", total, "loglikelihood", len(ll.reqs), "loglikelihood_rolling", len(roll.reqs), "generate_until", len(gen.reqs))
+	slog.Info("requests", "total", st.total, "loglikelihood", len(st.ll.reqs), "loglikelihood_rolling", len(st.roll.reqs), "generate_until", len(st.gen.reqs))
 	disp := progress.FromContext(ctx)
-	if err := runStream(ctx, ev, disp, ll, ev.lm.Loglikelihood, func(r model.LoglikelihoodResult) any { return r }); err != nil {
+	if err := runStream(ctx, ev, lm, disp, st.ll, lm.Loglikelihood, a.Loglikelihood); err != nil {
 		return err
 	}
-	if err := runStream(ctx, ev, disp, roll, ev.lm.LoglikelihoodRolling, func(r model.RollingResult) any { return r }); err != nil {
+	if err := runStream(ctx, ev, lm, disp, st.roll, lm.LoglikelihoodRolling, a.Rolling); err != nil {
 		return err
 	}
-	if err := runStream(ctx, ev, disp, gen, ev.lm.GenerateUntil, func(r string) any { return r }); err != nil {
-		return err
-	}
+	return runStream(ctx, ev, lm, disp, st.gen, lm.GenerateUntil, a.Generated)
+}
+
+// unanswered says which document still lacks answers, if one does.
+func (ev *evaluation) unanswered() error {
 	for _, tr := range ev.runs {
 		for p, n := range tr.pending {
 			if n != 0 {
@@ -165,9 +183,9 @@ func (ev *evaluation) run(ctx context.Context) error {
 	return nil
 }
 
-// streams is where one repeat of one instance's request goes: the stream
-// of its kind, merged with identical requests (task.RequestSink).
-type streams struct {
+// requestSink is where one repeat of one instance's request goes: the
+// stream of its kind, merged with identical requests (task.RequestSink).
+type requestSink struct {
 	ll   *stream[model.LoglikelihoodRequest]
 	roll *stream[model.RollingRequest]
 	gen  *stream[model.GenerateRequest]
@@ -175,13 +193,13 @@ type streams struct {
 	err  error
 }
 
-func (s *streams) Loglikelihood(r model.LoglikelihoodRequest) {
+func (s *requestSink) Loglikelihood(r model.LoglikelihoodRequest) {
 	s.ll.add(hashKey(r.Context, r.Continuation), r, s.t)
 }
 
-func (s *streams) Rolling(r model.RollingRequest) { s.roll.add(hashKey(r.Text), r, s.t) }
+func (s *requestSink) Rolling(r model.RollingRequest) { s.roll.add(hashKey(r.Text), r, s.t) }
 
-func (s *streams) Generate(g model.GenerateRequest) {
+func (s *requestSink) Generate(g model.GenerateRequest) {
 	rep := s.t.repeat
 	if g.DoSample && rep > 0 {
 		// Repeats of a sampled generation must differ, as lm-eval's do by
@@ -202,6 +220,20 @@ func (s *streams) Generate(g model.GenerateRequest) {
 	s.gen.add(hashKey(string(key)), g, s.t)
 }
 
+// answer delivers the answer to request i of s to every document that
+// asked for it.
+func answer[Req any](ev *evaluation, s *stream[Req], i int, v any) error {
+	if i < 0 || i >= len(s.reqs) {
+		return fmt.Errorf("%s answer %d: there are %d requests", s.kind, i, len(s.reqs))
+	}
+	for _, t := range s.targets[i] {
+		if err := ev.deliver(t, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // chunkSize is how many unique requests go to the model at once: the
 // whole stream for small runs, else a twentieth of it (at least 1024), so
 // the engine still sees large batches.
@@ -212,8 +244,8 @@ func (ev *evaluation) chunkSize(n int) int {
 	return max(1024, (n+19)/20)
 }
 
-func runStream[Req, Res any](ctx context.Context, ev *evaluation, disp *progress.Display, s *stream[Req],
-	call func(context.Context, []Req) ([]Res, error), wrap func(Res) any) error {
+func runStream[Req, Res any](ctx context.Context, ev *evaluation, lm model.LM, disp *progress.Display, s *stream[Req],
+	call func(context.Context, []Req) ([]Res, error), put func(int, Res) error) error {
 	if len(s.reqs) == 0 {
 		return nil
 	}
@@ -222,7 +254,7 @@ func runStream[Req, Res any](ctx context.Context, ev *evaluation, disp *progress
 	// rate is tokens/s and its ETA the tokens remaining.
 	var toks []int
 	total := 0
-	if tc, ok := model.As[model.TokenCounter](ev.lm); ok && disp.Enabled() {
+	if tc, ok := model.As[model.TokenCounter](lm); ok && disp.Enabled() {
 		toks = make([]int, len(s.reqs))
 		for i, r := range s.reqs {
 			n, err := tc.CountTokens(requestText(any(r)))
@@ -266,10 +298,8 @@ func runStream[Req, Res any](ctx context.Context, ev *evaluation, disp *progress
 			return fmt.Errorf("%s requests: the model answered %d of %d", s.kind, len(res), end-start)
 		}
 		for i, r := range res {
-			for _, t := range s.targets[start+i] {
-				if err := ev.deliver(t, wrap(r)); err != nil {
-					return err
-				}
+			if err := put(start+i, r); err != nil {
+				return err
 			}
 		}
 		part.Close()

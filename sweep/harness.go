@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 	"sync"
 
@@ -20,28 +19,6 @@ import (
 	"github.com/lmeval/lmeval/harness/results"
 )
 
-// textCollector is a model.LM that records the texts of rolling requests
-// and answers nothing else: it lets the harness turn a rolling-perplexity
-// task into the documents the sweep measures itself.
-type textCollector struct{ texts []string }
-
-var errNotRolling = errors.New("not a rolling-perplexity task (it asks for log-likelihoods or generations)")
-
-func (c *textCollector) Loglikelihood(context.Context, []model.LoglikelihoodRequest) ([]model.LoglikelihoodResult, error) {
-	return nil, errNotRolling
-}
-
-func (c *textCollector) LoglikelihoodRolling(_ context.Context, reqs []model.RollingRequest) ([]model.RollingResult, error) {
-	for _, r := range reqs {
-		c.texts = append(c.texts, r.Text)
-	}
-	return make([]model.RollingResult, len(reqs)), nil
-}
-
-func (c *textCollector) GenerateUntil(context.Context, []model.GenerateRequest) ([]string, error) {
-	return nil, errNotRolling
-}
-
 // PPLTask is a rolling-perplexity task (lm-eval's loglikelihood_rolling
 // output type, such as wikitext) as a source of documents for a sweep.
 type PPLTask struct {
@@ -51,51 +28,55 @@ type PPLTask struct {
 	Docs []string
 }
 
+// buildPPL builds cfg's tasks with the harness's plan and build stages;
+// they must ask for rolling log-likelihoods only.
+func buildPPL(ctx context.Context, cfg *config.Config, opts []harness.Option) (*harness.Build, error) {
+	p, err := harness.NewPlan(cfg, opts...)
+	if err != nil {
+		return nil, err
+	}
+	b, err := p.Build(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	if r := b.Requests(); len(r.Loglikelihood) > 0 || len(r.Generate) > 0 {
+		return nil, errors.New("not a rolling-perplexity task (it asks for log-likelihoods or generations)")
+	}
+	return b, nil
+}
+
 // LoadPPLTask builds cfg's single task with the harness (documents,
-// --limit, the task's doc_to_target) and records the texts of its rolling
-// requests. opts reach harness.Evaluate (a registry or a document loader).
+// --limit, the task's doc_to_target) and keeps the texts of its rolling
+// requests. opts reach the harness (a registry or a document loader).
 func LoadPPLTask(ctx context.Context, cfg *config.Config, opts ...harness.Option) (*PPLTask, error) {
-	c := &textCollector{}
-	if _, err := harness.Evaluate(ctx, cfg, c, opts...); err != nil {
+	b, err := buildPPL(ctx, cfg, opts)
+	if err != nil {
 		return nil, fmt.Errorf("sweep: perplexity task: %w", err)
 	}
-	if len(c.texts) == 0 {
+	reqs := b.Requests().Rolling
+	if len(reqs) == 0 {
 		return nil, errors.New("sweep: the perplexity task produced no documents")
 	}
-	return &PPLTask{cfg: cfg, opts: opts, Docs: c.texts}, nil
-}
-
-// replay answers rolling requests with log-likelihoods computed earlier.
-type replay struct {
-	textCollector
-	ll map[string]float64
-}
-
-func (r *replay) LoglikelihoodRolling(_ context.Context, reqs []model.RollingRequest) ([]model.RollingResult, error) {
-	out := make([]model.RollingResult, len(reqs))
-	for i, q := range reqs {
-		v, ok := r.ll[q.Text]
-		if !ok {
-			return nil, fmt.Errorf("no log-likelihood for document %.40q", q.Text)
-		}
-		out[i].LogProb = v
+	texts := make([]string, len(reqs))
+	for i, r := range reqs {
+		texts[i] = r.Text
 	}
-	return out, nil
+	return &PPLTask{cfg: cfg, opts: opts, Docs: texts}, nil
 }
 
 // Metrics returns the task's own metrics (word_perplexity, byte_perplexity,
 // bits_per_byte as its process_results defines them) for per-document
-// log-likelihoods given in Docs order, by running the task's scoring on
-// them.
+// log-likelihoods given in Docs order, by building the task again and
+// scoring those answers with the harness's score and report stages.
 func (p *PPLTask) Metrics(ctx context.Context, logliks []float64) (map[string]float64, error) {
 	if len(logliks) != len(p.Docs) {
 		return nil, fmt.Errorf("sweep: %d log-likelihoods for %d documents", len(logliks), len(p.Docs))
 	}
-	r := &replay{ll: make(map[string]float64, len(p.Docs))}
+	ll := make(map[string]float64, len(p.Docs))
 	for i, d := range p.Docs {
-		r.ll[d] = logliks[i]
+		ll[d] = logliks[i]
 	}
-	res, err := harness.Evaluate(ctx, p.cfg, r, p.opts...)
+	res, err := p.score(ctx, ll)
 	if err != nil {
 		return nil, fmt.Errorf("sweep: perplexity task metrics: %w", err)
 	}
@@ -113,6 +94,30 @@ func (p *PPLTask) Metrics(ctx context.Context, logliks []float64) (map[string]fl
 		}
 	}
 	return out, nil
+}
+
+// score answers the task's rolling requests with the log-likelihoods of
+// their texts and reports the task's results.
+func (p *PPLTask) score(ctx context.Context, ll map[string]float64) (*results.Results, error) {
+	b, err := buildPPL(ctx, p.cfg, p.opts)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := b.Score(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer sc.Close()
+	for i, q := range b.Requests().Rolling {
+		v, ok := ll[q.Text]
+		if !ok {
+			return nil, fmt.Errorf("no log-likelihood for document %.40q", q.Text)
+		}
+		if err := sc.Rolling(i, model.RollingResult{LogProb: v}); err != nil {
+			return nil, err
+		}
+	}
+	return sc.Report(ctx)
 }
 
 // HarnessTasks evaluates Config's tasks with the harness on each model
@@ -134,62 +139,42 @@ func (h *HarnessTasks) Key() string {
 	return h.key
 }
 
-// fingerprint hashes the tasks' configs, requests and scores on the dummy
-// model (whose answers derive from each request), so prompts, documents,
-// targets, metrics and filters all count. A task the dummy model cannot
-// run fails the real run too, which then stores nothing.
+// fingerprint hashes what the harness's plan and build stages make of
+// the tasks: their configs (prompts, targets, metrics and filters as
+// written), every document with its target, and every request, so an
+// edited task or a changed dataset changes it. A task that cannot be
+// built fails the real run too, which then stores nothing.
 func (h *HarnessTasks) fingerprint() string {
-	rec := &requestHasher{}
-	res, err := harness.Evaluate(context.Background(), h.Config, rec, h.Options...)
+	ctx := context.Background()
+	p, err := harness.NewPlan(h.Config, h.Options...)
 	if err != nil {
 		return "unknown"
 	}
-	b, err := json.Marshal(struct {
-		Configs map[string]any
-		Results any
-	}{res.Configs, res.Results})
+	b, err := p.Build(ctx, nil)
 	if err != nil {
-		// fmt prints maps sorted: still a fingerprint of the content.
-		b = fmt.Appendf(nil, "%v %v", res.Configs, res.Results)
+		return "unknown"
 	}
-	// Requests may come in any order and batching.
-	sort.Strings(rec.calls)
 	sum := sha256.New()
-	for _, c := range rec.calls {
-		fmt.Fprintf(sum, "%d:%s", len(c), c)
+	write := func(v any) {
+		js, err := json.Marshal(v)
+		if err != nil {
+			// fmt prints maps sorted: still a fingerprint of the content.
+			js = fmt.Appendf(nil, "%v", v)
+		}
+		fmt.Fprintf(sum, "%d:%s", len(js), js)
 	}
-	sum.Write(b)
+	write(b.Configs())
+	for _, t := range b.Tasks() {
+		write(t.Name)
+		for _, d := range t.Docs {
+			write([]any{d.ID, d.Doc, d.Target, d.Choices})
+		}
+	}
+	r := b.Requests()
+	write(r.Loglikelihood)
+	write(r.Rolling)
+	write(r.Generate)
 	return hex.EncodeToString(sum.Sum(nil))[:32]
-}
-
-// requestHasher is the dummy model, recording every request it answers.
-type requestHasher struct {
-	model.Dummy
-	mu    sync.Mutex
-	calls []string
-}
-
-func record[T any](r *requestHasher, kind string, reqs []T) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, q := range reqs {
-		r.calls = append(r.calls, fmt.Sprintf("%s%#v", kind, q))
-	}
-}
-
-func (r *requestHasher) Loglikelihood(ctx context.Context, reqs []model.LoglikelihoodRequest) ([]model.LoglikelihoodResult, error) {
-	record(r, "ll", reqs)
-	return r.Dummy.Loglikelihood(ctx, reqs)
-}
-
-func (r *requestHasher) LoglikelihoodRolling(ctx context.Context, reqs []model.RollingRequest) ([]model.RollingResult, error) {
-	record(r, "roll", reqs)
-	return r.Dummy.LoglikelihoodRolling(ctx, reqs)
-}
-
-func (r *requestHasher) GenerateUntil(ctx context.Context, reqs []model.GenerateRequest) ([]string, error) {
-	record(r, "gen", reqs)
-	return r.Dummy.GenerateUntil(ctx, reqs)
 }
 
 func (h *HarnessTasks) settingsKey() string {

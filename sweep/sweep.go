@@ -176,10 +176,44 @@ func (c *Config) logf(format string, args ...any) {
 	}
 }
 
-// Run runs the sweep.
+// Run runs the sweep: it settles the settings (defaults, the engine
+// options, the token layouts), looks up what the store already holds,
+// computes the rest one model at a time, and derives the statistics.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	models, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	base := models[0]
+	rep := &Report{Base: base.path, ChunkSize: cfg.ChunkSize, MaxLength: cfg.MaxLength, TopK: cfg.TopK, Docs: len(cfg.Docs)}
+	for _, m := range models {
+		rep.Models = append(rep.Models, m.res)
+	}
+	s, err := cfg.newSweepRun(base, rep)
+	if err != nil {
+		return nil, err
+	}
+	ws, total, err := s.stored(models)
+	if err != nil {
+		return nil, err
+	}
+	baseDists, err := s.compute(ctx, ws, total)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.statistics(ctx, ws, baseDists); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// defaults fills the settings left zero and checks them.
+func (cfg *Config) defaults() error {
 	if cfg.Store == nil {
-		return nil, errors.New("sweep: no store")
+		return errors.New("sweep: no store")
 	}
 	if cfg.ChunkSize == 0 {
 		cfg.ChunkSize = 512
@@ -191,24 +225,19 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.TopK = 32
 	}
 	if cfg.ChunkSize < 4 || cfg.MaxLength < 1 || cfg.TopK < 1 {
-		return nil, fmt.Errorf("sweep: chunk size %d, max length %d, top-k %d: too small", cfg.ChunkSize, cfg.MaxLength, cfg.TopK)
+		return fmt.Errorf("sweep: chunk size %d, max length %d, top-k %d: too small", cfg.ChunkSize, cfg.MaxLength, cfg.TopK)
 	}
 	if len(cfg.Docs) == 0 {
-		return nil, errors.New("sweep: no text to measure perplexity on")
+		return errors.New("sweep: no text to measure perplexity on")
 	}
-	models, err := cfg.resolve()
-	if err != nil {
-		return nil, err
-	}
-	base := models[0]
-	rep := &Report{Base: base.path, ChunkSize: cfg.ChunkSize, MaxLength: cfg.MaxLength, TopK: cfg.TopK, Docs: len(cfg.Docs)}
-	for _, m := range models {
-		rep.Models = append(rep.Models, m.res)
-	}
+	return nil
+}
 
+// engineOptions are the options every model loads with: as llama.cpp's
+// perplexity tool, n_batch / n_ctx sequences decoded together when the
+// batch is larger than a sequence.
+func (cfg *Config) engineOptions() (engine.Options, error) {
 	opts := cfg.Engine
-	// As llama.cpp's perplexity tool: n_batch / n_ctx sequences decoded
-	// together when the batch is larger than a sequence.
 	seqLen := max(cfg.ChunkSize, cfg.MaxLength)
 	if opts.NBatch <= 0 {
 		opts.NBatch = 512
@@ -216,21 +245,20 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	opts.NCtx = seqLen * max(1, opts.NBatch/seqLen)
 	if cfg.NCtx > 0 {
 		if cfg.NCtx < seqLen {
-			return nil, fmt.Errorf("sweep: n_ctx %d cannot hold a sequence of %d tokens (chunk size %d, max length %d)", cfg.NCtx, seqLen, cfg.ChunkSize, cfg.MaxLength)
+			return opts, fmt.Errorf("sweep: n_ctx %d cannot hold a sequence of %d tokens (chunk size %d, max length %d)", cfg.NCtx, seqLen, cfg.ChunkSize, cfg.MaxLength)
 		}
 		opts.NCtx = cfg.NCtx
 	}
 	opts.MaxLength = cfg.MaxLength
 	opts.VocabOnly = false
-	chunks, rolls, docPos, err := cfg.layouts(base.path, opts)
-	if err != nil {
-		return nil, err
-	}
-	st := store{cfg.Store}
-	// Settings that change the numbers (beyond the files and tokens, which
-	// have their own hashes): the engine build, where layers run, the KV
-	// cache types, the attention kernel, and the batch layout (with an f16
-	// KV cache results move by ~1e-3 between layouts).
+	return opts, nil
+}
+
+// settingsHash hashes the settings that change the numbers (beyond the
+// files and tokens, which have their own hashes): the engine build, where
+// layers run, the KV cache types, the attention kernel, and the batch
+// layout (with an f16 KV cache results move by ~1e-3 between layouts).
+func settingsHash(opts engine.Options) string {
 	settings := hashOf(engine.LlamaCppCommit, engine.GPUOffload() && !opts.CPUOnly, opts.NGPULayers,
 		strings.ToLower(opts.TypeK), strings.ToLower(opts.TypeV), strings.ToLower(opts.FlashAttn),
 		opts.NCtx, opts.NBatch, opts.NUBatch)
@@ -239,20 +267,58 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		// set, so results stored without them keep their keys.
 		settings = hashOf(settings, opts.MainGPU, strings.ToLower(opts.SplitMode), fmt.Sprint(opts.TensorSplit), opts.NSeqMax)
 	}
-	chunkKey, rollKey := layoutHash(chunks), layoutHash(rolls)
-	nChunk, nRoll := engine.Positions(chunks), engine.Positions(rolls)
-	baseKey := fmt.Sprintf("base/%s/%s/%s/k%d", base.res.SHA256, settings, chunkKey, cfg.TopK)
+	return settings
+}
 
-	// What each model still needs, to size the one progress bar.
-	type work struct {
-		m                    *entry
-		dists                *engine.Dists
-		div                  *engine.Divergence
-		roll                 []float64
-		tasks                []TaskScore
-		needDists, needRolls bool
-		needDiv, needTasks   bool
+// sweepRun is one Run's settled settings: the engine options, the token
+// layouts of both perplexities and the store keys they give.
+type sweepRun struct {
+	cfg           *Config
+	rep           *Report
+	opts          engine.Options
+	chunks, rolls []engine.DistRequest
+	docPos        []int // rolling positions per document
+	st            store
+	settings      string
+	rollKey       string // the rolling layout's hash
+	baseKey       string // the base's distributions
+	nChunk, nRoll int
+}
+
+func (cfg *Config) newSweepRun(base *entry, rep *Report) (*sweepRun, error) {
+	opts, err := cfg.engineOptions()
+	if err != nil {
+		return nil, err
 	}
+	chunks, rolls, docPos, err := cfg.layouts(base.path, opts)
+	if err != nil {
+		return nil, err
+	}
+	s := &sweepRun{cfg: cfg, rep: rep, opts: opts, chunks: chunks, rolls: rolls, docPos: docPos,
+		st: store{cfg.Store}, settings: settingsHash(opts)}
+	s.rollKey = layoutHash(rolls)
+	s.nChunk, s.nRoll = engine.Positions(chunks), engine.Positions(rolls)
+	s.baseKey = fmt.Sprintf("base/%s/%s/%s/k%d", base.res.SHA256, s.settings, layoutHash(chunks), cfg.TopK)
+	return s, nil
+}
+
+// work is what one model has from the store and what it still needs.
+type work struct {
+	m                    *entry
+	dists                *engine.Dists
+	div                  *engine.Divergence
+	roll                 []float64
+	tasks                []TaskScore
+	needDists, needRolls bool
+	needDiv, needTasks   bool
+}
+
+func (w *work) needs() bool { return w.needDists || w.needDiv || w.needRolls || w.needTasks }
+
+// stored reads what the store holds for each model (those with an error
+// are left out) and counts the tokens still to run, to size the one
+// progress bar.
+func (s *sweepRun) stored(models []*entry) ([]*work, int, error) {
 	var ws []*work
 	total := 0
 	for i, m := range models {
@@ -261,109 +327,58 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		w := &work{m: m}
 		if i == 0 {
-			ok, err := st.get(baseKey, func(b []byte) (e error) { w.dists, e = decodeDists(b, nChunk); return })
+			ok, err := s.st.get(s.baseKey, func(b []byte) (e error) { w.dists, e = decodeDists(b, s.nChunk); return })
 			if err != nil {
-				return nil, fmt.Errorf("sweep: %w", err)
+				return nil, 0, fmt.Errorf("sweep: %w", err)
 			}
 			w.needDists = !ok
 		} else {
-			ok, err := st.get(cmpKey(m.res.SHA256, settings, baseKey), func(b []byte) (e error) { w.div, e = decodeDivergence(b, nChunk); return })
+			ok, err := s.st.get(cmpKey(m.res.SHA256, s.settings, s.baseKey), func(b []byte) (e error) { w.div, e = decodeDivergence(b, s.nChunk); return })
 			if err != nil {
-				return nil, fmt.Errorf("sweep: %w", err)
+				return nil, 0, fmt.Errorf("sweep: %w", err)
 			}
 			w.needDiv = !ok
 		}
-		ok, err := st.get(rollKeyOf(m.res.SHA256, settings, rollKey), func(b []byte) (e error) { w.roll, e = decodeFloats(b, nRoll); return })
+		ok, err := s.st.get(rollKeyOf(m.res.SHA256, s.settings, s.rollKey), func(b []byte) (e error) { w.roll, e = decodeFloats(b, s.nRoll); return })
 		if err != nil {
-			return nil, fmt.Errorf("sweep: %w", err)
+			return nil, 0, fmt.Errorf("sweep: %w", err)
 		}
 		w.needRolls = !ok
-		if cfg.Tasks != nil {
-			ok, err := st.get(taskKey(m.res.SHA256, settings, cfg.Tasks.Key()), func(b []byte) error { return json.Unmarshal(b, &w.tasks) })
+		if s.cfg.Tasks != nil {
+			ok, err := s.st.get(taskKey(m.res.SHA256, s.settings, s.cfg.Tasks.Key()), func(b []byte) error { return json.Unmarshal(b, &w.tasks) })
 			if err != nil {
-				return nil, fmt.Errorf("sweep: %w", err)
+				return nil, 0, fmt.Errorf("sweep: %w", err)
 			}
 			w.needTasks = !ok
 		}
 		if w.needDists || w.needDiv {
-			total += tokens(chunks)
+			total += tokens(s.chunks)
 		}
 		if w.needRolls {
-			total += tokens(rolls)
+			total += tokens(s.rolls)
 		}
 		ws = append(ws, w)
 	}
-	bar := cfg.Progress.Phase("sweep", len(ws), total)
-	defer bar.Finish()
-	// The engine reports cumulative tokens per pass; the bar wants steps.
-	report := func() func(int, int) {
-		last := 0
-		return func(_, toks int) { bar.Add(0, toks-last); last = toks }
-	}
+	return ws, total, nil
+}
 
+// compute loads each model that still needs something, in order (the base
+// first: the others compare with its distributions), and runs what it
+// needs; it returns the base's distributions.
+func (s *sweepRun) compute(ctx context.Context, ws []*work, total int) (*engine.Dists, error) {
+	bar := s.cfg.Progress.Phase("sweep", len(ws), total)
+	defer bar.Finish()
 	var baseDists *engine.Dists
 	for _, w := range ws {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if w.needDists || w.needDiv || w.needRolls || w.needTasks {
+		if w.needs() {
 			if w.needDiv && baseDists == nil {
 				return nil, errors.New("sweep: internal error: base distributions missing")
 			}
-			cfg.logf("evaluating %s (%s)", w.m.res.Name, w.m.path)
-			lm, err := engine.Load(w.m.path, opts)
-			if err != nil {
-				return nil, fmt.Errorf("sweep: %w", err)
-			}
-			rep.Loaded++
-			err = func() error {
-				defer lm.Close()
-				if w.needDists {
-					if w.dists, err = lm.TopK(ctx, chunks, cfg.TopK, report()); err != nil {
-						return err
-					}
-					rep.Computed++
-					if err := st.put(baseKey, encodeDists(w.dists)); err != nil {
-						return err
-					}
-				}
-				if w.needDiv {
-					if w.div, err = lm.Compare(ctx, chunks, baseDists, report()); err != nil {
-						return err
-					}
-					rep.Computed++
-					if err := st.put(cmpKey(w.m.res.SHA256, settings, baseKey), encodeDivergence(w.div)); err != nil {
-						return err
-					}
-				}
-				if w.needRolls {
-					d, err := lm.TopK(ctx, rolls, 1, report())
-					if err != nil {
-						return err
-					}
-					w.roll = d.LogProb
-					rep.Computed++
-					if err := st.put(rollKeyOf(w.m.res.SHA256, settings, rollKey), encodeFloats(w.roll)); err != nil {
-						return err
-					}
-				}
-				if w.needTasks {
-					if w.tasks, err = cfg.Tasks.Run(ctx, lm); err != nil {
-						return err
-					}
-					rep.Computed++
-					b, err := json.Marshal(w.tasks)
-					if err != nil {
-						return err
-					}
-					if err := st.put(taskKey(w.m.res.SHA256, settings, cfg.Tasks.Key()), b); err != nil {
-						return err
-					}
-				}
-				return nil
-			}()
-			if err != nil {
-				return nil, fmt.Errorf("sweep: %s: %w", w.m.path, err)
+			if err := s.evaluate(ctx, w, baseDists, bar); err != nil {
+				return nil, err
 			}
 		}
 		bar.Add(1, 0)
@@ -371,48 +386,104 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			baseDists = w.dists
 		}
 	}
+	return baseDists, nil
+}
 
-	// Statistics.
+// evaluate loads one model and runs the passes it needs, storing each
+// result as soon as it is computed.
+func (s *sweepRun) evaluate(ctx context.Context, w *work, baseDists *engine.Dists, bar *progress.Phase) error {
+	cfg, st, rep := s.cfg, s.st, s.rep
+	// The engine reports cumulative tokens per pass; the bar wants steps.
+	report := func() func(int, int) {
+		last := 0
+		return func(_, toks int) { bar.Add(0, toks-last); last = toks }
+	}
+	cfg.logf("evaluating %s (%s)", w.m.res.Name, w.m.path)
+	lm, err := engine.Load(w.m.path, s.opts)
+	if err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	rep.Loaded++
+	err = func() error {
+		defer lm.Close()
+		if w.needDists {
+			if w.dists, err = lm.TopK(ctx, s.chunks, cfg.TopK, report()); err != nil {
+				return err
+			}
+			rep.Computed++
+			if err := st.put(s.baseKey, encodeDists(w.dists)); err != nil {
+				return err
+			}
+		}
+		if w.needDiv {
+			if w.div, err = lm.Compare(ctx, s.chunks, baseDists, report()); err != nil {
+				return err
+			}
+			rep.Computed++
+			if err := st.put(cmpKey(w.m.res.SHA256, s.settings, s.baseKey), encodeDivergence(w.div)); err != nil {
+				return err
+			}
+		}
+		if w.needRolls {
+			d, err := lm.TopK(ctx, s.rolls, 1, report())
+			if err != nil {
+				return err
+			}
+			w.roll = d.LogProb
+			rep.Computed++
+			if err := st.put(rollKeyOf(w.m.res.SHA256, s.settings, s.rollKey), encodeFloats(w.roll)); err != nil {
+				return err
+			}
+		}
+		if w.needTasks {
+			if w.tasks, err = cfg.Tasks.Run(ctx, lm); err != nil {
+				return err
+			}
+			rep.Computed++
+			b, err := json.Marshal(w.tasks)
+			if err != nil {
+				return err
+			}
+			if err := st.put(taskKey(w.m.res.SHA256, s.settings, cfg.Tasks.Key()), b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}()
+	if err != nil {
+		return fmt.Errorf("sweep: %s: %w", w.m.path, err)
+	}
+	return nil
+}
+
+// statistics fills each model's row: perplexities, divergence from the
+// base, the rolling perplexity with the task's own metrics, and the paired
+// tests of the task scores.
+func (s *sweepRun) statistics(ctx context.Context, ws []*work, baseDists *engine.Dists) error {
 	var baseTasks []TaskScore
 	for _, w := range ws {
 		r := w.m.res
 		if r.IsBase {
 			p := Perplexity(w.dists.LogProb)
-			p.Windows = len(chunks)
+			p.Windows = len(s.chunks)
 			r.PPL = &p
 			baseTasks = w.tasks
 		} else {
 			p := Perplexity(w.div.LogProb)
-			p.Windows = len(chunks)
+			p.Windows = len(s.chunks)
 			r.PPL = &p
 			d := Compare(baseDists.LogProb, w.div.LogProb, baseDists.Argmax, w.div.Argmax, w.div.KLDLow, w.div.KLDHigh)
 			r.KLD = &d
 		}
-		r.Rolling = rollingStats(w.roll, cfg.Docs)
-		if cfg.RollingMetrics != nil {
-			ll := make([]float64, len(docPos))
-			at := 0
-			for d, n := range docPos {
-				for _, lp := range w.roll[at : at+n] {
-					ll[d] += lp
-				}
-				at += n
-			}
-			if r.Rolling.TaskMetrics, err = cfg.RollingMetrics(ctx, ll); err != nil {
-				return nil, fmt.Errorf("sweep: %s: %w", r.Name, err)
-			}
-			// The task's definitions (wikitext counts the original page's
-			// words) replace the defaults.
-			for key, dst := range map[string]*float64{"word_perplexity,none": &r.Rolling.WordPerplexity,
-				"byte_perplexity,none": &r.Rolling.BytePerplexity, "bits_per_byte,none": &r.Rolling.BitsPerByte} {
-				if v, ok := r.Rolling.TaskMetrics[key]; ok {
-					*dst = v
-				}
+		r.Rolling = rollingStats(w.roll, s.cfg.Docs)
+		if s.cfg.RollingMetrics != nil {
+			if err := s.taskMetrics(ctx, w); err != nil {
+				return err
 			}
 		}
 		r.Tasks = w.tasks
 	}
-	basePPL := models[0].res.PPL
+	basePPL := s.rep.Models[0].PPL
 	baseRoll := ws[0].roll
 	for _, w := range ws {
 		r := w.m.res
@@ -428,7 +499,34 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			pairTasks(baseTasks, r.Tasks)
 		}
 	}
-	return rep, nil
+	return nil
+}
+
+// taskMetrics computes the perplexity task's own metrics from the model's
+// per-document log-likelihoods (Config.RollingMetrics); the task's
+// definitions (wikitext counts the original page's words) replace the
+// defaults.
+func (s *sweepRun) taskMetrics(ctx context.Context, w *work) error {
+	r := w.m.res
+	ll := make([]float64, len(s.docPos))
+	at := 0
+	for d, n := range s.docPos {
+		for _, lp := range w.roll[at : at+n] {
+			ll[d] += lp
+		}
+		at += n
+	}
+	var err error
+	if r.Rolling.TaskMetrics, err = s.cfg.RollingMetrics(ctx, ll); err != nil {
+		return fmt.Errorf("sweep: %s: %w", r.Name, err)
+	}
+	for key, dst := range map[string]*float64{"word_perplexity,none": &r.Rolling.WordPerplexity,
+		"byte_perplexity,none": &r.Rolling.BytePerplexity, "bits_per_byte,none": &r.Rolling.BitsPerByte} {
+		if v, ok := r.Rolling.TaskMetrics[key]; ok {
+			*dst = v
+		}
+	}
+	return nil
 }
 
 func tokens(reqs []engine.DistRequest) int {

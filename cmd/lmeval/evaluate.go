@@ -20,12 +20,13 @@ import (
 	"github.com/lmeval/lmeval/hub"
 )
 
-// evaluate runs cfg's tasks on lm (harness.Evaluate), prints the results
-// table on stdout and writes the results JSON and, with --log_samples, the
-// samples files under --output_path.
+// evaluate runs plan (cfg's tasks) on lm (Plan.Evaluate), prints the
+// results table on stdout and writes the results JSON and, with
+// --log_samples, the samples files under --output_path.
 // tree, when not nil, is the lm-eval task tree the tasks came from.
-func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.LM, tree *tasktree.Tree, opts ...harness.Option) error {
+func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, plan *harness.Plan, lm model.LM, tree *tasktree.Tree) error {
 	start := time.Now()
+	var opts []harness.Option
 	var layout output.Layout
 	if cfg.OutputPath != "" {
 		layout = output.NewLayout(cfg.OutputPath, output.ModelName(cfg.ModelArgs), start)
@@ -70,7 +71,7 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.
 		}
 	}
 
-	res, err := harness.Evaluate(ctx, cfg, lm, opts...)
+	res, err := plan.Evaluate(ctx, lm, opts...)
 	if err != nil {
 		return err
 	}

@@ -144,8 +144,9 @@ func runAction(c *cli.Context) error {
 	}
 	ctx := progress.NewContext(c.Context, progress.ForStderr(cfg.NoProgress))
 
-	// Tasks are resolved before the model loads, so a misspelt name or a
-	// broken YAML fails in a second rather than after loading a large model.
+	// Tasks are resolved (the harness's plan stage) before the model
+	// loads, so a misspelt name or a broken YAML fails in a second rather
+	// than after loading a large model.
 	names := make([]string, len(cfg.Tasks))
 	for i, t := range cfg.Tasks {
 		names[i] = t.Name
@@ -158,10 +159,9 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, spec := range cfg.Tasks {
-		if _, err := reg.Load([]string{spec.Name}); err != nil {
-			return fmt.Errorf("--tasks %s: %w", spec.Name, err)
-		}
+	plan, err := harness.NewPlan(cfg, harness.WithRegistry(reg))
+	if err != nil {
+		return err
 	}
 
 	lm, closeLM, err := openModel(ctx, cfg)
@@ -170,7 +170,7 @@ func runAction(c *cli.Context) error {
 	}
 	defer closeLM()
 
-	err = evaluate(ctx, c, cfg, lm, tree, harness.WithRegistry(reg))
+	err = evaluate(ctx, c, cfg, plan, lm, tree)
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		msg := "interrupted"
 		if cfg.UseCache != "" {

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lmeval/lmeval/python/pyrand"
+	"github.com/lmeval/lmeval/python/nprand"
 	"github.com/lmeval/lmeval/python/pyre"
 )
 
@@ -233,13 +233,13 @@ const rougeBootstrapSamples = 1000
 // the means of n_samples resamples with replacement) of one score type's
 // f-measures, drawing the resamples from rng as _bootstrap_resample does
 // with np.random.choice(np.arange(n), size=n).
-func rougeBootstrapMid(f []float64, rng *pyrand.Rand) float64 {
+func rougeBootstrapMid(f []float64, rng *nprand.RandomState) float64 {
 	n := len(f)
 	means := make([]float64, rougeBootstrapSamples)
 	for i := range means {
 		s := 0.0 // np.mean along axis 0: summed in order, then divided
 		for k := 0; k < n; k++ {
-			s += f[rng.NumPyRandint(n)]
+			s += f[rng.Intn(n)]
 		}
 		means[i] = s / float64(n)
 	}
@@ -258,18 +258,26 @@ func rougeBootstrapMid(f []float64, rng *pyrand.Rand) float64 {
 // 1234 there), so every call resamples from np.random.seed(seed); the
 // types are resampled in order from the one generator.
 func EvaluateRouge(refs, preds []string, seed uint32) (map[string]float64, error) {
+	return EvaluateRougeTypes(refs, preds, RougeTypes, nprand.New(seed))
+}
+
+// EvaluateRougeTypes is EvaluateRouge's scores of types (in that order,
+// as rouge_types=types), resampled from rng. With types the defaults'
+// leading ones (rouge1 alone, say) it gives the same values as the
+// defaults, the later types' resamples coming after.
+func EvaluateRougeTypes(refs, preds, types []string, rng *nprand.RandomState) (map[string]float64, error) {
 	if len(refs) != len(preds) {
 		return nil, fmt.Errorf("rouge: %d references for %d predictions", len(refs), len(preds))
 	}
 	if len(refs) == 0 {
 		return nil, fmt.Errorf("rouge: no predictions")
 	}
-	f := make([][]float64, len(RougeTypes))
+	f := make([][]float64, len(types))
 	for i := range f {
 		f[i] = make([]float64, len(refs))
 	}
 	for d := range refs {
-		sc, err := RougeScores(refs[d], preds[d], RougeTypes)
+		sc, err := RougeScores(refs[d], preds[d], types)
 		if err != nil {
 			return nil, err
 		}
@@ -277,9 +285,8 @@ func EvaluateRouge(refs, preds []string, seed uint32) (map[string]float64, error
 			f[i][d] = s.FMeasure
 		}
 	}
-	rng := pyrand.NewNumPy(seed)
 	out := map[string]float64{}
-	for i, ty := range RougeTypes {
+	for i, ty := range types {
 		out[ty] = rougeBootstrapMid(f[i], rng)
 	}
 	return out, nil

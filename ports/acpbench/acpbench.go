@@ -331,7 +331,7 @@ func validation(ans []any, doc task.Doc) ([]bool, error) {
 		return nil, err
 	}
 	real := pyval.Str(a)
-	n, err := pydoc.Int(real)
+	n, err := pyval.Int(real)
 	if err != nil {
 		return nil, err
 	}

@@ -6,13 +6,13 @@ import (
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/ports/arab_culture"
 	"github.com/lmeval/lmeval/ports/arab_culture_completion"
-	"github.com/lmeval/lmeval/ports/internal/portvectors"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays lm-eval's own helpers, imported under each setting
 // of the environment (ports/arab_culture/testdata/gen_vectors.py).
 func TestVectors(t *testing.T) {
-	portvectors.RunWith(t, "testdata/vectors.json", func(v portvectors.Call) any {
+	vectest.RunWith(t, "testdata/vectors.json", func(v vectest.Vector) any {
 		s := arab_culture.SettingsFrom(func(k string) (string, bool) { x, ok := v.Env[k]; return x, ok })
 		if v.Function == "doc_to_text" {
 			return task.DocFunc(func(d task.Doc) (any, error) { return arab_culture_completion.DocToText(s, d) })

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	_ "github.com/lmeval/lmeval/ports/arabic_leaderboard_complete"
-	"github.com/lmeval/lmeval/ports/internal/portvectors"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays lm-eval's own process_docs (testdata/gen_vectors.py).
@@ -15,5 +15,5 @@ func TestVectors(t *testing.T) {
 		"arabic_mt_hellaswag", "arabic_mt_sciq", "arabic_mt_toxigen", "avca"} {
 		want = append(want, c+d+"/utils.py:process_docs")
 	}
-	portvectors.Run(t, "testdata/vectors.json", want...)
+	vectest.Run(t, "testdata/vectors.json", want...)
 }

@@ -4,12 +4,12 @@ import (
 	"testing"
 
 	_ "github.com/lmeval/lmeval/ports/aradice"
-	"github.com/lmeval/lmeval/ports/internal/portvectors"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays lm-eval's own helpers (testdata/gen_vectors.py).
 func TestVectors(t *testing.T) {
-	portvectors.Run(t, "testdata/vectors.json",
+	vectest.Run(t, "testdata/vectors.json",
 		"aradice/ArabicMMLU/EGY/utils.py:process_docs", "aradice/ArabicMMLU/LEV/utils.py:process_docs",
 		"aradice/boolq/EGY/utils.py:process_docs", "aradice/boolq/ENG/utils.py:process_docs",
 		"aradice/boolq/LEV/utils.py:process_docs", "aradice/boolq/MSA/utils.py:process_docs",

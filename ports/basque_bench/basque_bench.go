@@ -7,6 +7,7 @@ import (
 
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/ports/internal/ibero"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
@@ -16,7 +17,7 @@ var connectors = map[string]string{"cause": " Izan ere,", "effect": " Beraz,"}
 
 // XcopaDocToText is xcopa_doc_to_text.
 func XcopaDocToText(doc task.Doc) (any, error) {
-	q, err := pyfn.Field(doc, "question")
+	q, err := pydoc.Field(doc, "question")
 	if err != nil {
 		return nil, err
 	}

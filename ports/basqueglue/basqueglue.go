@@ -14,6 +14,7 @@ import (
 	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/task"
 	_ "github.com/lmeval/lmeval/ports/f1score" // micro_f1_score
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
@@ -92,11 +93,11 @@ func CorefDocToText(doc task.Doc) (any, error) {
 		return i, nil
 	}
 	span := func(idxKey, textKey string, shift int64) (string, error) {
-		iv, err := pyfn.Field(doc, idxKey)
+		iv, err := pydoc.Field(doc, idxKey)
 		if err != nil {
 			return "", err
 		}
-		start, err := pyfn.Int(iv)
+		start, err := pyval.Int(iv)
 		if err != nil {
 			return "", err
 		}
@@ -145,8 +146,8 @@ var VaxxF1 = &metrics.Aggregation{Name: "vaxx_f1_score", Fn: func(items []any) (
 				if !ok || len(l) != 2 {
 					return 0, fmt.Errorf("vaxx_f1_score: value %d is %T, want (gold, pred)", i, it)
 				}
-				g, err1 := pyfn.Int(l[0])
-				q, err2 := pyfn.Int(l[1])
+				g, err1 := pyval.Int(l[0])
+				q, err2 := pyval.Int(l[1])
 				if err1 != nil || err2 != nil {
 					return 0, fmt.Errorf("vaxx_f1_score: value %d: %s", i, pyval.Repr(l))
 				}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
@@ -35,11 +36,11 @@ func truthy(v any) bool {
 
 // GetContext is get_context.
 func GetContext(doc task.Doc) (any, error) {
-	ctx, err := pyfn.Field(doc, "paragraph")
+	ctx, err := pydoc.Field(doc, "paragraph")
 	if err != nil {
 		return nil, err
 	}
-	q, err := pyfn.Field(doc, "question")
+	q, err := pydoc.Field(doc, "question")
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +75,7 @@ func letters(doc task.Doc) ([]string, string, error) {
 // GetTarget is get_target: the letter of the answer's place among the
 // choices.
 func GetTarget(doc task.Doc) (any, error) {
-	ans, err := pyfn.Field(doc, "answer")
+	ans, err := pydoc.Field(doc, "answer")
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +131,7 @@ func part(id string, i int) (int64, error) {
 	if i < 0 || i >= len(ps) {
 		return 0, fmt.Errorf("IndexError: list index out of range")
 	}
-	return pyfn.ParseInt(ps[i])
+	return pyval.Int(ps[i])
 }
 
 // dialogue is `"대화" in q or "발화" in q or "질의" in q`.

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	_ "github.com/lmeval/lmeval/ports/copal_id"
-	"github.com/lmeval/lmeval/ports/internal/vectors"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
-func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }
+func TestVectors(t *testing.T) { vectest.Run(t, "testdata/vectors.json") }

@@ -35,7 +35,7 @@ func ProcessDoc(doc task.Doc) (task.Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	gold, err := pydoc.Int(g)
+	gold, err := pyval.Int(g)
 	if err != nil {
 		return nil, err
 	}

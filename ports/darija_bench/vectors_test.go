@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	_ "github.com/lmeval/lmeval/ports/darija_bench"
-	"github.com/lmeval/lmeval/ports/internal/portvectors"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays lm-eval's own helpers (testdata/gen_vectors.py).
@@ -15,7 +15,7 @@ func TestVectors(t *testing.T) {
 		tr   = "darija_bench/darija_translation/utils.py:"
 		lit  = "darija_bench/darija_transliteration/utils.py:"
 	)
-	portvectors.Run(t, "testdata/vectors.json",
+	vectest.Run(t, "testdata/vectors.json",
 		sent+"doc_to_text", sent+"doc_to_target", sent+"doc_to_choice_2", sent+"doc_to_choice_3",
 		summ+"doc_to_text", summ+"doc_to_target", summ+"strip", summ+"bert", summ+"rouge1", summ+"rougeL", summ+"rougeLsum",
 		summ+"agg_rouge1", summ+"agg_rouge2", summ+"agg_rougel", summ+"agg_rougelsum", summ+"darijabert",

@@ -4,10 +4,10 @@ import (
 	"testing"
 
 	_ "github.com/lmeval/lmeval/ports/darijammlu"
-	"github.com/lmeval/lmeval/ports/internal/portvectors"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
 // TestVectors replays lm-eval's own helpers (testdata/gen_vectors.py).
 func TestVectors(t *testing.T) {
-	portvectors.Run(t, "testdata/vectors.json", "darijammlu/utils.py:doc_to_text", "darijammlu/utils.py:doc_to_choice")
+	vectest.Run(t, "testdata/vectors.json", "darijammlu/utils.py:doc_to_text", "darijammlu/utils.py:doc_to_choice")
 }

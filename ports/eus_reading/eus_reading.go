@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/python/pyval"
 )
@@ -46,13 +47,13 @@ func Text(doc task.Doc, withContext bool) (any, error) {
 	for i := range n {
 		lines[i] = letters[i] + ": " + pyval.Str(c[i])
 	}
-	q, err := pyfn.Field(doc, "question")
+	q, err := pydoc.Field(doc, "question")
 	if err != nil {
 		return nil, err
 	}
 	out := "Galdera: " + pyval.Str(q) + "\n" + strings.Join(lines, "\n") + "\nErantzuna:"
 	if withContext {
-		ctx, err := pyfn.Field(doc, "context")
+		ctx, err := pydoc.Field(doc, "context")
 		if err != nil {
 			return nil, err
 		}

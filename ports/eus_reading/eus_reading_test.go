@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	_ "github.com/lmeval/lmeval/ports/eus_reading" // and eus_trivia
-	"github.com/lmeval/lmeval/ports/internal/vectors"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
-func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }
+func TestVectors(t *testing.T) { vectest.Run(t, "testdata/vectors.json") }

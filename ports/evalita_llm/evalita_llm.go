@@ -12,9 +12,10 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
-	"github.com/lmeval/lmeval/ports/internal/rouge"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
 )
@@ -22,11 +23,11 @@ import (
 // SADocToTarget is sa_doc_to_target (and sa_doc_to_target_v2): the class
 // of the (opos, oneg) flags.
 func SADocToTarget(doc task.Doc) (any, error) {
-	opos, err := pyfn.Field(doc, "opos")
+	opos, err := pydoc.Field(doc, "opos")
 	if err != nil {
 		return nil, err
 	}
-	oneg, err := pyfn.Field(doc, "oneg")
+	oneg, err := pydoc.Field(doc, "oneg")
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +51,7 @@ func SADocToChoice(task.Doc) (any, error) {
 
 // FAQDocToTarget is faq_doc_to_target: the answer letter's index.
 func FAQDocToTarget(doc task.Doc) (any, error) {
-	a, err := pyfn.Field(doc, "correct_answer")
+	a, err := pydoc.Field(doc, "correct_answer")
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +80,7 @@ func answers(doc task.Doc) ([]map[string]any, error) {
 	for i, a := range l {
 		m, ok := a.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("TypeError: answers[%d] is %s", i, pyfn.TypeName(a))
+			return nil, fmt.Errorf("TypeError: answers[%d] is %s", i, pydoc.TypeName(a))
 		}
 		out[i] = m
 	}
@@ -153,7 +154,7 @@ func lsGold(doc task.Doc) ([]string, []int64, error) {
 			return nil, nil, fmt.Errorf("ValueError: too many values to unpack (expected 2)")
 		}
 		words = append(words, parts[0])
-		n, err := pyfn.ParseInt(parts[1])
+		n, err := pyval.Int(parts[1])
 		if err != nil {
 			n = 0
 		}
@@ -493,7 +494,7 @@ func ProcessResultsSum(doc task.Doc, results []any) (map[string]any, error) {
 	}
 	rs, ok := ref.(string)
 	if !ok {
-		return nil, fmt.Errorf("AttributeError: the reference summary is %s", pyfn.TypeName(ref))
+		return nil, fmt.Errorf("AttributeError: the reference summary is %s", pydoc.TypeName(ref))
 	}
 	r, err := pyfn.Result(results)
 	if err != nil {
@@ -501,6 +502,6 @@ func ProcessResultsSum(doc task.Doc, results []any) (map[string]any, error) {
 	}
 	// The bootstrap of a single score draws nothing and its median mean is
 	// the score itself.
-	s := rouge.N(rouge.Tokenize(rs), rouge.Tokenize(r), 1)
+	s := metrics.RougeN(metrics.RougeTokenize(rs), metrics.RougeTokenize(r), 1)
 	return map[string]any{"rouge1": s.FMeasure}, nil
 }

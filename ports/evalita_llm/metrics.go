@@ -5,7 +5,9 @@ import (
 	"sort"
 
 	"github.com/lmeval/lmeval/harness/metrics"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // F1PerLabel is sklearn.metrics.f1_score(y_true, y_pred, average=None): the
@@ -68,11 +70,11 @@ func ints(v any) ([]int64, error) {
 		if iv, ok := v.([]int64); ok {
 			return iv, nil
 		}
-		return nil, fmt.Errorf("TypeError: %s is not a list of labels", pyfn.TypeName(v))
+		return nil, fmt.Errorf("TypeError: %s is not a list of labels", pydoc.TypeName(v))
 	}
 	out := make([]int64, len(l))
 	for i, x := range l {
-		n, err := pyfn.Int(x)
+		n, err := pyval.Int(x)
 		if err != nil {
 			return nil, err
 		}
@@ -109,11 +111,11 @@ func AggregSA(items []any) (float64, error) {
 		if err != nil {
 			return 0, err
 		}
-		x, err := pyfn.Int(a)
+		x, err := pyval.Int(a)
 		if err != nil {
 			return 0, err
 		}
-		y, err := pyfn.Int(b)
+		y, err := pyval.Int(b)
 		if err != nil {
 			return 0, err
 		}

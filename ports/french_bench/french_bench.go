@@ -12,12 +12,12 @@ import (
 
 	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/task"
+	_ "github.com/lmeval/lmeval/ports/catalan_bench" // rouge1, rouge1_agg
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/ports/internal/squad"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/tasks"
-
-	_ "github.com/lmeval/lmeval/ports/catalan_bench" // rouge1, rouge1_agg
 )
 
 // French is normalize_answer with the French articles.
@@ -83,7 +83,7 @@ func WikitextProcessResults(doc task.Doc, results []any) (map[string]any, error)
 	if len(results) != 1 {
 		return nil, fmt.Errorf("ValueError: %d results, want 1", len(results))
 	}
-	ll, err := pyfn.LogLik(results[0])
+	ll, err := pydoc.LogLik(results[0])
 	if err != nil {
 		return nil, err
 	}

@@ -10,8 +10,10 @@ import (
 	"github.com/lmeval/lmeval/harness/task"
 	_ "github.com/lmeval/lmeval/ports/catalan_bench" // rouge1 and process_docs_gen, the same sources
 	"github.com/lmeval/lmeval/ports/internal/ibero"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/ports/internal/rouge"
+	"github.com/lmeval/lmeval/python/pyval"
 	"github.com/lmeval/lmeval/tasks"
 )
 
@@ -31,11 +33,11 @@ func ProcessResultsMC2(doc task.Doc, results []any) (map[string]any, error) {
 	}
 	l, ok := pyfn.AsList(lv)
 	if !ok {
-		return nil, fmt.Errorf("TypeError: mc2_targets.labels is %s", pyfn.TypeName(lv))
+		return nil, fmt.Errorf("TypeError: mc2_targets.labels is %s", pydoc.TypeName(lv))
 	}
 	labels := make([]int64, len(l))
 	for i, v := range l {
-		if labels[i], err = pyfn.Int(v); err != nil {
+		if labels[i], err = pyval.Int(v); err != nil {
 			return nil, err
 		}
 	}

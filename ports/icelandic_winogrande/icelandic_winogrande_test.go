@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	_ "github.com/lmeval/lmeval/ports/icelandic_winogrande"
-	"github.com/lmeval/lmeval/ports/internal/vectors"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 	_ "github.com/lmeval/lmeval/tasks" // winogrande's ports
 )
 
-func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }
+func TestVectors(t *testing.T) { vectest.Run(t, "testdata/vectors.json") }

@@ -3,10 +3,10 @@ package include
 import (
 	"testing"
 
-	"github.com/lmeval/lmeval/ports/internal/vectortest"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
-func TestVectors(t *testing.T) { vectortest.Run(t, "testdata/vectors.json") }
+func TestVectors(t *testing.T) { vectest.Run(t, "testdata/vectors.json") }
 
 func TestEveryCategoryHasAFile(t *testing.T) {
 	for _, c := range Categories {

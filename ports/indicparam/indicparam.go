@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
@@ -30,13 +31,13 @@ var SubjectMap = map[string]string{
 func DocToText(doc task.Doc) (any, error) {
 	lines := make([]string, len(opts))
 	for i, o := range opts {
-		v, err := pyfn.Field(doc, o)
+		v, err := pydoc.Field(doc, o)
 		if err != nil {
 			return nil, err
 		}
 		lines[i] = choices[i] + ". " + pyval.Str(v)
 	}
-	q, err := pyfn.Field(doc, "question_text")
+	q, err := pydoc.Field(doc, "question_text")
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +66,7 @@ func DocToTarget(doc task.Doc) (any, error) {
 func Filter(subject string) func([]task.Doc) ([]task.Doc, error) {
 	return func(docs []task.Doc) ([]task.Doc, error) {
 		return pyfn.FilterDocs(docs, func(d task.Doc) (bool, error) {
-			v, err := pyfn.Field(d, "subject")
+			v, err := pydoc.Field(d, "subject")
 			if err != nil {
 				return false, err
 			}

@@ -7,13 +7,14 @@ import (
 	"fmt"
 
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
 )
 
 func field(doc task.Doc, k string) (string, error) {
-	v, err := pyfn.Field(doc, k)
+	v, err := pydoc.Field(doc, k)
 	if err != nil {
 		return "", err
 	}
@@ -55,7 +56,7 @@ func isZero(v any) bool {
 
 // CopaDocToTarget is copa_doc_to_target: the right alternative's text.
 func CopaDocToTarget(doc task.Doc) (any, error) {
-	l, err := pyfn.Field(doc, "label")
+	l, err := pydoc.Field(doc, "label")
 	if err != nil {
 		return nil, err
 	}
@@ -111,15 +112,15 @@ func HellaswagProcessDoc(docs []task.Doc) ([]task.Doc, error) {
 		}
 		choices := make([]any, 4)
 		for i := range choices {
-			if choices[i], err = pyfn.Field(d, fmt.Sprintf("ending_%d", i+1)); err != nil {
+			if choices[i], err = pydoc.Field(d, fmt.Sprintf("ending_%d", i+1)); err != nil {
 				return err
 			}
 		}
-		l, err := pyfn.Field(d, "label")
+		l, err := pydoc.Field(d, "label")
 		if err != nil {
 			return err
 		}
-		g, err := pyfn.Int(l)
+		g, err := pyval.Int(l)
 		if err != nil {
 			return err
 		}

@@ -72,7 +72,7 @@ func DocToTargetEasy(doc task.Doc) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := pydoc.Int(c)
+	n, err := pyval.Int(c)
 	if err != nil {
 		return nil, err
 	}

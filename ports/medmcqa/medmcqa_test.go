@@ -3,7 +3,7 @@ package medmcqa
 import (
 	"testing"
 
-	"github.com/lmeval/lmeval/ports/internal/vectortest"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
-func TestVectors(t *testing.T) { vectortest.Run(t, "testdata/vectors.json") }
+func TestVectors(t *testing.T) { vectest.Run(t, "testdata/vectors.json") }

@@ -3,9 +3,9 @@ package meqsum_test
 import (
 	"testing"
 
-	"github.com/lmeval/lmeval/ports/internal/vecreplay"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 
 	_ "github.com/lmeval/lmeval/ports/meqsum"
 )
 
-func TestVectors(t *testing.T) { vecreplay.Run(t, "testdata/vectors.json") }
+func TestVectors(t *testing.T) { vectest.Run(t, "testdata/vectors.json") }

@@ -111,7 +111,7 @@ func (d *doc) int(v any) int64 {
 	if d.err != nil {
 		return 0
 	}
-	n, err := pydoc.Int(v)
+	n, err := pyval.Int(v)
 	if err != nil {
 		d.err = err
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/sympylatex"
 )
 
@@ -21,23 +22,11 @@ const InvalidAnswer = "[invalidanswer]"
 
 // DocToText is doc_to_text.
 func DocToText(doc task.Doc) (string, error) {
-	p, err := str(doc, "problem")
+	p, err := pydoc.String(doc, "problem")
 	if err != nil {
 		return "", fmt.Errorf("minerva_math doc_to_text: %w", err)
 	}
 	return "Problem:" + "\n" + p + "\n\n" + "Solution:", nil
-}
-
-func str(doc task.Doc, key string) (string, error) {
-	v, ok := doc[key]
-	if !ok {
-		return "", fmt.Errorf("document has no %q", key)
-	}
-	s, ok := v.(string)
-	if !ok {
-		return "", fmt.Errorf("document field %q is %T, want a string", key, v)
-	}
-	return s, nil
 }
 
 // ProcessDocs is process_docs: datasets.map keeps every column and sets
@@ -47,11 +36,11 @@ func str(doc task.Doc, key string) (string, error) {
 func ProcessDocs(docs []task.Doc) ([]task.Doc, error) {
 	out := make([]task.Doc, len(docs))
 	for i, d := range docs {
-		sol, err := str(d, "solution")
+		sol, err := pydoc.String(d, "solution")
 		if err != nil {
 			return nil, fmt.Errorf("minerva_math process_docs: document %d: %w", i, err)
 		}
-		prob, err := str(d, "problem")
+		prob, err := pydoc.String(d, "problem")
 		if err != nil {
 			return nil, fmt.Errorf("minerva_math process_docs: document %d: %w", i, err)
 		}
@@ -128,11 +117,11 @@ func ProcessResults(doc task.Doc, results []any) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("minerva_math process_results: %w", err)
 	}
-	gold, err := str(doc, "answer")
+	gold, err := pydoc.String(doc, "answer")
 	if err != nil {
 		return nil, fmt.Errorf("minerva_math process_results: %w", err)
 	}
-	sol, err := str(doc, "solution")
+	sol, err := pydoc.String(doc, "solution")
 	if err != nil {
 		return nil, fmt.Errorf("minerva_math process_results: %w", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/ports/internal/squad"
 	"github.com/lmeval/lmeval/python/pyre"
@@ -23,11 +24,11 @@ var Columns = []string{"context", "question", "answers"}
 // ProcessDocs is process_docs.
 func ProcessDocs(docs []task.Doc) ([]task.Doc, error) {
 	return pyfn.MapDocs(docs, func(_ int, d task.Doc) error {
-		ctx, err := pyfn.Field(d, "context")
+		ctx, err := pydoc.Field(d, "context")
 		if err != nil {
 			return err
 		}
-		q, err := pyfn.Field(d, "question")
+		q, err := pydoc.Field(d, "question")
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Columns are the keys _helper's dict has, in its order.
@@ -24,7 +25,7 @@ func Helper(doc task.Doc) (task.Doc, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !pydoc.Truthy(v) {
+		if !pyval.Truthy(v) {
 			v = ""
 		}
 		choices[i] = v
@@ -33,7 +34,7 @@ func Helper(doc task.Doc) (task.Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !pydoc.Truthy(a) {
+	if !pyval.Truthy(a) {
 		a = ""
 	}
 	s, ok := a.(string)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
@@ -105,7 +106,7 @@ func ProcessDocs(docs []task.Doc) ([]task.Doc, error) {
 		if err != nil {
 			return err
 		}
-		ta, err := pyfn.Field(d, "true_answer")
+		ta, err := pydoc.Field(d, "true_answer")
 		if err != nil {
 			return err
 		}

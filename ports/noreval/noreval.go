@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/ibero"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/ports/internal/squad"
 	"github.com/lmeval/lmeval/python/pyre"
@@ -62,7 +64,7 @@ type Prompt struct {
 
 // Render is the prompt function.
 func (p Prompt) Render(doc task.Doc) (string, error) {
-	q, err := pyfn.Field(doc, "question")
+	q, err := pydoc.Field(doc, "question")
 	if err != nil {
 		return "", err
 	}
@@ -79,7 +81,7 @@ func (p Prompt) Render(doc task.Doc) (string, error) {
 		}
 		l, ok := pyfn.AsList(v)
 		if !ok {
-			return "", fmt.Errorf("TypeError: choices are %s, not a list", pyfn.TypeName(v))
+			return "", fmt.Errorf("TypeError: choices are %s, not a list", pydoc.TypeName(v))
 		}
 		var b strings.Builder
 		for _, c := range l {
@@ -129,7 +131,7 @@ func NorquadPrompt(template string) func(task.Doc) (string, error) {
 	return func(doc task.Doc) (string, error) {
 		fields := map[string]any{}
 		for _, k := range []string{"title", "passage", "question"} {
-			v, err := pyfn.Field(doc, k)
+			v, err := pydoc.Field(doc, k)
 			if err != nil {
 				return "", err
 			}
@@ -183,14 +185,14 @@ func pyLen(v any) (int, error) {
 	case map[string]any:
 		return len(x), nil
 	}
-	return 0, fmt.Errorf("TypeError: object of type '%s' has no len()", pyfn.TypeName(v))
+	return 0, fmt.Errorf("TypeError: object of type '%s' has no len()", pydoc.TypeName(v))
 }
 
 // FilterFact is noropenbookqa/utils.py filter_dataset: documents with a
 // non-empty fact.
 func FilterFact(docs []task.Doc) ([]task.Doc, error) {
 	return pyfn.FilterDocs(docs, func(d task.Doc) (bool, error) {
-		v, err := pyfn.Field(d, "fact")
+		v, err := pydoc.Field(d, "fact")
 		if err != nil {
 			return false, err
 		}
@@ -203,7 +205,7 @@ func FilterFact(docs []task.Doc) ([]task.Doc, error) {
 func FilterLanguage(lang string) func([]task.Doc) ([]task.Doc, error) {
 	return func(docs []task.Doc) ([]task.Doc, error) {
 		return pyfn.FilterDocs(docs, func(d task.Doc) (bool, error) {
-			v, err := pyfn.Field(d, "language")
+			v, err := pydoc.Field(d, "language")
 			if err != nil {
 				return false, err
 			}
@@ -303,38 +305,20 @@ func IdiomProcessResults(doc task.Doc, results []any) (map[string]any, error) {
 	return map[string]any{"em": em, "fscore": f}, nil
 }
 
-// formatAnswers is nortruthfulqa's _format_answers: stripped, empty ones
-// dropped, a period added where missing.
-func formatAnswers(doc task.Doc, key string) ([]any, error) {
-	l, err := pyfn.StrList(doc, key)
-	if err != nil {
-		return nil, err
-	}
-	out := []any{}
-	for _, a := range l {
-		a = pyre.Strip(a)
-		if a == "" {
-			continue
-		}
-		if !strings.HasSuffix(a, ".") {
-			a += "."
-		}
-		out = append(out, a)
-	}
-	return out, nil
-}
+// GenColumns are the keys nortruthfulqa's preprocess_function returns
+// (those of the Iberian benchmarks' preprocess_function_gen).
+var GenColumns = ibero.GenColumns
 
-// GenColumns are the keys nortruthfulqa's preprocess_function returns.
-var GenColumns = []string{"question", "correct_answers", "incorrect_answers"}
-
-// GenProcessDocs is nortruthfulqa/generation/utils.py process_docs.
+// GenProcessDocs is nortruthfulqa/generation/utils.py process_docs: as
+// ibero.ProcessDocsGen without the no-comment answer (its _format_answers
+// is the Iberian helpers', ibero.FormatAnswers).
 func GenProcessDocs(docs []task.Doc) ([]task.Doc, error) {
 	return pyfn.MapDocs(docs, func(_ int, d task.Doc) error {
-		inc, err := formatAnswers(d, "incorrect_answers")
+		inc, err := ibero.FormatAnswers(d, "incorrect_answers")
 		if err != nil {
 			return err
 		}
-		cor, err := formatAnswers(d, "correct_answers")
+		cor, err := ibero.FormatAnswers(d, "correct_answers")
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/python/pyre"
 )
@@ -56,7 +57,7 @@ var ArcColumns = []string{"id", "query", "choices", "gold"}
 // ArcProcessDocs is arc_multilingual/utils.py process_docs.
 func ArcProcessDocs(docs []task.Doc) ([]task.Doc, error) {
 	return pyfn.MapDocs(docs, func(_ int, d task.Doc) error {
-		id, err := pyfn.Field(d, "id")
+		id, err := pydoc.Field(d, "id")
 		if err != nil {
 			return err
 		}
@@ -66,7 +67,7 @@ func ArcProcessDocs(docs []task.Doc) ([]task.Doc, error) {
 		}
 		choices := []any{}
 		for _, k := range []string{"option_a", "option_b", "option_c", "option_d", "option_e"} {
-			v, err := pyfn.Field(d, k)
+			v, err := pydoc.Field(d, k)
 			if err != nil {
 				return err
 			}
@@ -75,11 +76,11 @@ func ArcProcessDocs(docs []task.Doc) ([]task.Doc, error) {
 			}
 			s, ok := v.(string)
 			if !ok {
-				return fmt.Errorf("AttributeError: %s is %s, which has no strip", k, pyfn.TypeName(v))
+				return fmt.Errorf("AttributeError: %s is %s, which has no strip", k, pydoc.TypeName(v))
 			}
 			choices = append(choices, Preprocess(s))
 		}
-		ans, err := pyfn.Field(d, "answer")
+		ans, err := pydoc.Field(d, "answer")
 		if err != nil {
 			return err
 		}
@@ -125,7 +126,7 @@ func preprocessTQA(v any) (string, error) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", fmt.Errorf("AttributeError: %s has no strip", pyfn.TypeName(v))
+		return "", fmt.Errorf("AttributeError: %s has no strip", pydoc.TypeName(v))
 	}
 	return Preprocess(s), nil
 }
@@ -133,7 +134,7 @@ func preprocessTQA(v any) (string, error) {
 // TruthfulQAProcessDocs is truthfulqa_multilingual/utils.py process_docs.
 func TruthfulQAProcessDocs(docs []task.Doc) ([]task.Doc, error) {
 	return pyfn.MapDocs(docs, func(_ int, d task.Doc) error {
-		qv, err := pyfn.Field(d, "question")
+		qv, err := pydoc.Field(d, "question")
 		if err != nil {
 			return err
 		}
@@ -141,15 +142,15 @@ func TruthfulQAProcessDocs(docs []task.Doc) ([]task.Doc, error) {
 		if err != nil {
 			return err
 		}
-		mc1, err := pyfn.Field(d, "mc1_targets_choices")
+		mc1, err := pydoc.Field(d, "mc1_targets_choices")
 		if err != nil {
 			return err
 		}
-		mc2, err := pyfn.Field(d, "mc2_targets_choices")
+		mc2, err := pydoc.Field(d, "mc2_targets_choices")
 		if err != nil {
 			return err
 		}
-		labels, err := pyfn.Field(d, "mc2_targets_labels")
+		labels, err := pydoc.Field(d, "mc2_targets_labels")
 		if err != nil {
 			return err
 		}

@@ -14,8 +14,10 @@ import (
 	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/ports/f1score"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/python/pyre"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 var scoreRE = pyre.MustCompile(`\b([1-5](?:[.,]\d+)?)\b`)
@@ -25,7 +27,7 @@ func pyFloat(s string) (float64, error) {
 	var b strings.Builder
 	for _, r := range s {
 		if unicode.Is(unicode.Nd, r) && r > '9' {
-			n, _ := pyfn.ParseInt(string(r))
+			n, _ := pyval.Int(string(r))
 			b.WriteByte(byte('0' + n))
 		} else {
 			b.WriteRune(r)
@@ -58,7 +60,7 @@ func ProcessResultsSTS(doc task.Doc, results []any) (map[string]any, error) {
 	if !ok {
 		pred = 3.0
 	}
-	gv, err := pyfn.Field(doc, "relatedness_score")
+	gv, err := pydoc.Field(doc, "relatedness_score")
 	if err != nil {
 		return nil, err
 	}

@@ -3,8 +3,8 @@ package portuguese_bench_test
 import (
 	"testing"
 
-	"github.com/lmeval/lmeval/ports/internal/vectors"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 	_ "github.com/lmeval/lmeval/ports/portuguese_bench"
 )
 
-func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }
+func TestVectors(t *testing.T) { vectest.Run(t, "testdata/vectors.json") }

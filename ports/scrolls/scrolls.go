@@ -15,6 +15,7 @@ import (
 	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
 )
@@ -36,14 +37,6 @@ func dataFiles(name string) map[string]any {
 		out[split] = "zip://" + name + "/" + split + ".jsonl::" + zipURL(name)
 	}
 	return out
-}
-
-func str(doc task.Doc, key string) (string, error) {
-	s, ok := doc[key].(string)
-	if !ok {
-		return "", fmt.Errorf("document field %q is %s, not a string", key, pyval.Repr(doc[key]))
-	}
-	return s, nil
 }
 
 func strs(doc task.Doc, key string) ([]string, error) {
@@ -127,7 +120,7 @@ func pyIndex(s string, i int) int {
 // ProcessDocPrependedQuestion is _process_doc_prepended_question: the
 // question is the input up to the first blank line, the text what follows.
 func ProcessDocPrependedQuestion(doc task.Doc) (task.Doc, error) {
-	input, err := str(doc, "input")
+	input, err := pydoc.String(doc, "input")
 	if err != nil {
 		return nil, err
 	}
@@ -198,11 +191,11 @@ func docToTarget(doc task.Doc) (any, error) {
 
 // questionAnswer is _SCROLLSTask.doc_to_text.
 func questionAnswer(doc task.Doc) (string, error) {
-	text, err := str(doc, "text")
+	text, err := pydoc.String(doc, "text")
 	if err != nil {
 		return "", err
 	}
-	q, err := str(doc, "question")
+	q, err := pydoc.String(doc, "question")
 	if err != nil {
 		return "", err
 	}
@@ -211,7 +204,7 @@ func questionAnswer(doc task.Doc) (string, error) {
 
 // summaryPrompt is _SCROLLSSummaryTask.doc_to_text.
 func summaryPrompt(doc task.Doc) (string, error) {
-	input, err := str(doc, "input")
+	input, err := pydoc.String(doc, "input")
 	if err != nil {
 		return "", err
 	}
@@ -220,11 +213,11 @@ func summaryPrompt(doc task.Doc) (string, error) {
 
 // hypothesis is ContractNLI.doc_to_text.
 func hypothesis(doc task.Doc) (string, error) {
-	text, err := str(doc, "text")
+	text, err := pydoc.String(doc, "text")
 	if err != nil {
 		return "", err
 	}
-	q, err := str(doc, "question")
+	q, err := pydoc.String(doc, "question")
 	if err != nil {
 		return "", err
 	}

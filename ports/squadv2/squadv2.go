@@ -12,20 +12,13 @@ import (
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Metrics are the class's metrics, in process_results' (and
 // aggregation()'s) order.
 var Metrics = []string{"exact", "f1", "HasAns_exact", "HasAns_f1", "NoAns_exact", "NoAns_f1", "best_exact", "best_f1"}
-
-func str(doc task.Doc, key string) (string, error) {
-	s, ok := doc[key].(string)
-	if !ok {
-		return "", fmt.Errorf("document field %q is %s, not a string", key, pyval.Repr(doc[key]))
-	}
-	return s, nil
-}
 
 // answerTexts is doc["answers"]["text"].
 func answerTexts(doc task.Doc) ([]string, error) {
@@ -50,7 +43,7 @@ func answerTexts(doc task.Doc) ([]string, error) {
 func DocToText(doc task.Doc) (any, error) {
 	var parts [3]string
 	for i, k := range []string{"title", "context", "question"} {
-		s, err := str(doc, k)
+		s, err := pydoc.String(doc, k)
 		if err != nil {
 			return nil, err
 		}
@@ -116,7 +109,7 @@ func ProcessResults(doc task.Doc, res []any) (map[string]any, error) {
 	if !ok {
 		return nil, fmt.Errorf("result 1 is %T, not a log-likelihood", res[1])
 	}
-	id, err := str(doc, "id")
+	id, err := pydoc.String(doc, "id")
 	if err != nil {
 		return nil, err
 	}

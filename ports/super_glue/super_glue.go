@@ -17,19 +17,12 @@ import (
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/ports/internal/npmath"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pystr"
 	"github.com/lmeval/lmeval/ports/internal/squad"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
 )
-
-func str(doc task.Doc, key string) (string, error) {
-	s, ok := doc[key].(string)
-	if !ok {
-		return "", fmt.Errorf("super_glue: %s is %T, want text", key, doc[key])
-	}
-	return s, nil
-}
 
 // ---- binary and three-class F1
 
@@ -171,7 +164,7 @@ func CopaDocToText(doc task.Doc) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("copa doc_to_text: KeyError: %s", pyval.Repr(doc["question"]))
 	}
-	p, err := str(doc, "premise")
+	p, err := pydoc.String(doc, "premise")
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +176,7 @@ func CopaDocToText(doc task.Doc) (any, error) {
 }
 
 func choice(doc task.Doc, key string) (string, error) {
-	s, err := str(doc, key)
+	s, err := pydoc.String(doc, key)
 	if err != nil {
 		return "", err
 	}
@@ -327,7 +320,7 @@ var (
 
 // RecordT5DocToText is record/t5_utils.py's doc_to_text.
 func RecordT5DocToText(doc task.Doc) (any, error) {
-	p, err := str(doc, "passage")
+	p, err := pydoc.String(doc, "passage")
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +330,7 @@ func RecordT5DocToText(doc task.Doc) (any, error) {
 	if p, err = highlight.Sub(". ", p, 0); err != nil {
 		return nil, err
 	}
-	q, err := str(doc, "query")
+	q, err := pydoc.String(doc, "query")
 	if err != nil {
 		return nil, err
 	}
@@ -486,7 +479,7 @@ var SquadF1Agg = &metrics.Aggregation{Name: "super_glue.record.squad_f1_agg", Fn
 // RecordDocToText is util.py's doc_to_text: the passage, then its
 // highlights as a list.
 func RecordDocToText(doc task.Doc) (any, error) {
-	p, err := str(doc, "passage")
+	p, err := pydoc.String(doc, "passage")
 	if err != nil {
 		return nil, err
 	}
@@ -519,7 +512,7 @@ func strList(doc task.Doc, key string) ([]string, error) {
 // RecordDocToTarget is util.py's doc_to_target: the query with the first
 // answer in place of @placeholder.
 func RecordDocToTarget(doc task.Doc) (any, error) {
-	q, err := str(doc, "query")
+	q, err := pydoc.String(doc, "query")
 	if err != nil {
 		return nil, err
 	}
@@ -535,7 +528,7 @@ func RecordDocToTarget(doc task.Doc) (any, error) {
 
 // RecordDocToChoice is util.py's doc_to_choice: the query with each entity.
 func RecordDocToChoice(doc task.Doc) (any, error) {
-	q, err := str(doc, "query")
+	q, err := pydoc.String(doc, "query")
 	if err != nil {
 		return nil, err
 	}
@@ -664,7 +657,7 @@ func intField(doc task.Doc, key string) (int, error) {
 // WSCDocToText is wsc/preprocess_wsc.py's default_doc_to_text: the
 // passage with the pronoun starred, and the question.
 func WSCDocToText(doc task.Doc) (any, error) {
-	raw, err := str(doc, "text")
+	raw, err := pydoc.String(doc, "text")
 	if err != nil {
 		return nil, err
 	}
@@ -672,11 +665,11 @@ func WSCDocToText(doc task.Doc) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	s2, err := str(doc, "span2_text")
+	s2, err := pydoc.String(doc, "span2_text")
 	if err != nil {
 		return nil, err
 	}
-	noun, err := str(doc, "span1_text")
+	noun, err := pydoc.String(doc, "span1_text")
 	if err != nil {
 		return nil, err
 	}
@@ -706,7 +699,7 @@ const (
 )
 
 func wscInputs(doc task.Doc) (string, error) {
-	text, err := str(doc, "text")
+	text, err := pydoc.String(doc, "text")
 	if err != nil {
 		return "", err
 	}
@@ -724,7 +717,7 @@ func wscInputs(doc task.Doc) (string, error) {
 	case wscSpecial2:
 		return wscSpecial2Out, nil
 	}
-	s2, err := str(doc, "span2_text")
+	s2, err := pydoc.String(doc, "span2_text")
 	if err != nil {
 		return "", err
 	}
@@ -742,7 +735,7 @@ func WSCT5DocToText(doc task.Doc) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	s2, err := str(doc, "span2_text")
+	s2, err := pydoc.String(doc, "span2_text")
 	if err != nil {
 		return nil, err
 	}
@@ -798,7 +791,7 @@ func WSCT5ProcessResults(doc task.Doc, results []any) (map[string]any, error) {
 	if !ok {
 		return nil, fmt.Errorf("wsc process_results: result is %T, want the generated string", results[0])
 	}
-	s1, err := str(doc, "span1_text")
+	s1, err := pydoc.String(doc, "span1_text")
 	if err != nil {
 		return nil, err
 	}

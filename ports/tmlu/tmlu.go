@@ -8,6 +8,7 @@ import (
 
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Columns are the keys _helper's dict has, in its order.
@@ -25,7 +26,7 @@ func Helper(doc task.Doc) (task.Doc, error) {
 		choices = append(choices, v)
 	}
 	for _, k := range []string{"E", "F"} {
-		if v := doc[k]; pydoc.Truthy(v) { // doc.get(k, None)
+		if v := doc[k]; pyval.Truthy(v) { // doc.get(k, None)
 			answers = append(answers, k)
 			choices = append(choices, v)
 		}

@@ -3,8 +3,8 @@ package truthfulqa_multi_test
 import (
 	"testing"
 
-	"github.com/lmeval/lmeval/ports/internal/vectors"
+	"github.com/lmeval/lmeval/ports/internal/vectest"
 	_ "github.com/lmeval/lmeval/ports/truthfulqa_multi"
 )
 
-func TestVectors(t *testing.T) { vectors.Replay(t, "testdata/vectors.json") }
+func TestVectors(t *testing.T) { vectest.Run(t, "testdata/vectors.json") }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
@@ -15,7 +16,7 @@ import (
 
 // DocToText is doc_to_text: the index of the right option.
 func DocToText(doc task.Doc) (any, error) {
-	a, err := pyfn.Field(doc, "answer")
+	a, err := pydoc.Field(doc, "answer")
 	if err != nil {
 		return nil, err
 	}

@@ -248,3 +248,8 @@ func NewGenrand(seed uint32) *Rand {
 	r.initGenrand(seed)
 	return r
 }
+
+// Pos is the index of the next state word the generator tempers (624
+// right after seeding): the position numpy's get_state()[2] and CPython's
+// getstate()[1][-1] report.
+func (r *Rand) Pos() int { return r.mti }

@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "../../internal/vecreplay"))
+sys.path.insert(0, os.path.join(HERE, "../../internal/vectest"))
 sys.path.insert(0, os.path.join(HERE, "pystubs"))
 
 from vecreplay import add, call, write  # noqa: E402,F401

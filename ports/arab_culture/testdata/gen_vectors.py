@@ -10,7 +10,7 @@ usage (from the repository root):
 import os
 import sys
 
-sys.path.insert(0, "ports/internal/portvectors")
+sys.path.insert(0, "ports/internal/vectest")
 import vectorlib as V  # noqa: E402
 
 V.setup(sys.argv[1])

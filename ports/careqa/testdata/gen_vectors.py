@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Vectors for ports/careqa from lm-eval's own helpers (how to run:
-ports/internal/vectortest/pyvec.py)."""
+ports/internal/vectest/pyvec.py)."""
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../internal/vectortest"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../internal/vectest"))
 import pyvec  # noqa: E402
 
 import types

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Vectors of lm_eval/tasks/click's helpers (see ports/internal/vectors/vecgen.py).
+"""Vectors of lm_eval/tasks/click's helpers (see ports/internal/vectest/vecgen.py).
 
 usage: PYTHONPATH=/work/shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
   /usr/bin/python3 ports/click/testdata/gen_vectors.py /work/shared/lm-eval/lm_eval/tasks
@@ -7,7 +7,7 @@ usage: PYTHONPATH=/work/shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "internal", "vectors"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "internal", "vectest"))
 import vecgen  # noqa: E402
 
 V = vecgen.Vectors()

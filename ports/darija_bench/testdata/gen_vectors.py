@@ -12,7 +12,7 @@ and those are not ported: their vectors only say so).
 import sys
 import types
 
-sys.path.insert(0, "ports/internal/portvectors")
+sys.path.insert(0, "ports/internal/vectest")
 import vectorlib as V  # noqa: E402
 
 sys.modules.setdefault("evaluate", types.ModuleType("evaluate"))

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Vectors for ports/include from lm-eval's own utils.py (see
-ports/internal/vectortest/pyvec.py for how to run it)."""
+ports/internal/vectest/pyvec.py for how to run it)."""
 import os
 import re
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../internal/vectortest"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../internal/vectest"))
 import pyvec  # noqa: E402
 
 docs = [

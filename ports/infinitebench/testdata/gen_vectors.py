@@ -2,8 +2,8 @@
 """Reference vectors for ports/infinitebench, from lm-eval's infinitebench/utils.py.
 
 usage (from the repository root; rouge_score is not installable here, so
-fidelity/testdata/infinitebench/pystubs holds a stand-in restating its rougeLsum):
-  PYTHONPATH=fidelity/testdata/infinitebench/pystubs /usr/bin/python3 ports/infinitebench/testdata/gen_vectors.py ../shared/lm-eval/lm_eval/tasks \
+fidelity/pystubs/rouge_score models it):
+  PYTHONPATH=fidelity/pystubs /usr/bin/python3 ports/infinitebench/testdata/gen_vectors.py ../shared/lm-eval/lm_eval/tasks \
     > ports/infinitebench/testdata/vectors.json
 
 Each vector is a call of a function of utils.py on a document (and, for the

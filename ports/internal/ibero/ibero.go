@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/python/pyre"
 )
@@ -20,14 +21,14 @@ import (
 // k2's first letter lower-cased.
 func Paraphrases(docs []task.Doc, k1, k2 string, detok bool) ([]task.Doc, error) {
 	kept, err := pyfn.FilterDocs(docs, func(d task.Doc) (bool, error) {
-		a, err := pyfn.Field(d, k1)
+		a, err := pydoc.Field(d, k1)
 		if err != nil {
 			return false, err
 		}
 		if pyfn.NoneOrEmpty(a) {
 			return false, nil
 		}
-		b, err := pyfn.Field(d, k2)
+		b, err := pydoc.Field(d, k2)
 		if err != nil {
 			return false, err
 		}
@@ -87,7 +88,7 @@ func NLI(docs []task.Doc, k1, k2, labelKey string, labels map[string]int64) ([]t
 		}
 		d[k1], d[k2] = p, h
 		if labels != nil {
-			l, err := pyfn.Field(d, labelKey)
+			l, err := pydoc.Field(d, labelKey)
 			if err != nil {
 				return err
 			}
@@ -222,7 +223,7 @@ func ProcessDocsGenMulti(docs []task.Doc) ([]task.Doc, error) {
 		if err != nil {
 			return err
 		}
-		lang, err := pyfn.Field(d, "lang")
+		lang, err := pydoc.Field(d, "lang")
 		if err != nil {
 			return err
 		}
@@ -236,7 +237,7 @@ func ProcessDocsGenMulti(docs []task.Doc) ([]task.Doc, error) {
 		if err != nil {
 			return err
 		}
-		best, err := pyfn.Field(d, "best_answer")
+		best, err := pydoc.Field(d, "best_answer")
 		if err != nil {
 			return err
 		}

@@ -8,13 +8,9 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"math"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/lmeval/lmeval/harness/task"
-	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
 )
 
@@ -88,79 +84,6 @@ func TypeName(v any) string {
 		return "dict"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-// Truthy is Python's bool(v): None, False, 0, 0.0, "" and empty
-// containers are false; everything else (NaN too) is true.
-func Truthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return x
-	case int:
-		return x != 0
-	case int32:
-		return x != 0
-	case int64:
-		return x != 0
-	case float32:
-		return x != 0
-	case float64:
-		return x != 0 // NaN != 0
-	case string:
-		return x != ""
-	case []any:
-		return len(x) > 0
-	case []string:
-		return len(x) > 0
-	case map[string]any:
-		return len(x) > 0
-	}
-	return true
-}
-
-// Int is Python's int(v) for the values documents hold: an int, a bool,
-// a float (truncated toward zero), or a string of an integer (surrounding
-// whitespace and underscores between digits allowed).
-func Int(v any) (int64, error) {
-	switch x := v.(type) {
-	case int64:
-		return x, nil
-	case int:
-		return int64(x), nil
-	case int32:
-		return int64(x), nil
-	case bool:
-		if x {
-			return 1, nil
-		}
-		return 0, nil
-	case float64:
-		if math.IsNaN(x) {
-			return 0, fmt.Errorf("ValueError: cannot convert float NaN to integer")
-		}
-		if math.IsInf(x, 0) {
-			return 0, fmt.Errorf("OverflowError: cannot convert float infinity to integer")
-		}
-		return int64(x), nil
-	case string:
-		s := pyre.Strip(x)
-		t := s
-		if strings.HasPrefix(t, "+") || strings.HasPrefix(t, "-") {
-			t = t[1:]
-		}
-		ok := t != "" && !strings.HasPrefix(t, "_") && !strings.HasSuffix(t, "_") && !strings.Contains(t, "__")
-		if ok {
-			n, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64)
-			if err == nil {
-				return n, nil
-			}
-			// Non-ASCII digits (int("٣")) are not handled: report them.
-		}
-		return 0, fmt.Errorf("ValueError: invalid literal for int() with base 10: %s", pyval.Repr(x))
-	}
-	return 0, fmt.Errorf("TypeError: int() argument must be a string or a number, not '%s'", TypeName(v))
 }
 
 // Index is list.index(v): the first element equal to v (Python ==).

@@ -28,7 +28,7 @@ func LogLik(r any) (float64, error) {
 	case float64:
 		return x, nil
 	}
-	return 0, fmt.Errorf("result is %T, want a log-likelihood", r)
+	return 0, fmt.Errorf("TypeError: result is %T, want a log-likelihood", r)
 }
 
 // LogLiks is `lls, _ = zip(*results)`: the log-likelihoods of a

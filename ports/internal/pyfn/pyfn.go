@@ -7,61 +7,51 @@ package pyfn
 
 import (
 	"fmt"
-	"math/big"
 	"strings"
 	"unicode"
 
-	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
 )
 
-// Field is doc[key]: a KeyError when the document lacks it.
-func Field(doc task.Doc, key string) (any, error) {
-	v, ok := doc[key]
-	if !ok {
-		return nil, fmt.Errorf("KeyError: %s", pyval.Repr(key))
-	}
-	return v, nil
-}
-
 // Str is doc[key] used as a str: a KeyError when missing, a TypeError when
 // the value is not a string.
 func Str(doc task.Doc, key string) (string, error) {
-	v, err := Field(doc, key)
+	v, err := pydoc.Field(doc, key)
 	if err != nil {
 		return "", err
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", fmt.Errorf("TypeError: %s is %s, not str", pyval.Repr(key), TypeName(v))
+		return "", fmt.Errorf("TypeError: %s is %s, not str", pyval.Repr(key), pydoc.TypeName(v))
 	}
 	return s, nil
 }
 
 // List is doc[key] used as a list.
 func List(doc task.Doc, key string) ([]any, error) {
-	v, err := Field(doc, key)
+	v, err := pydoc.Field(doc, key)
 	if err != nil {
 		return nil, err
 	}
 	l, ok := AsList(v)
 	if !ok {
-		return nil, fmt.Errorf("TypeError: %s is %s, not list", pyval.Repr(key), TypeName(v))
+		return nil, fmt.Errorf("TypeError: %s is %s, not list", pyval.Repr(key), pydoc.TypeName(v))
 	}
 	return l, nil
 }
 
 // Map is doc[key] used as a dict.
 func Map(doc task.Doc, key string) (map[string]any, error) {
-	v, err := Field(doc, key)
+	v, err := pydoc.Field(doc, key)
 	if err != nil {
 		return nil, err
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("TypeError: %s is %s, not dict", pyval.Repr(key), TypeName(v))
+		return nil, fmt.Errorf("TypeError: %s is %s, not dict", pyval.Repr(key), pydoc.TypeName(v))
 	}
 	return m, nil
 }
@@ -87,7 +77,7 @@ func Strings(l []any) ([]string, error) {
 	for i, v := range l {
 		s, ok := v.(string)
 		if !ok {
-			return nil, fmt.Errorf("TypeError: item %d is %s, not str", i, TypeName(v))
+			return nil, fmt.Errorf("TypeError: item %d is %s, not str", i, pydoc.TypeName(v))
 		}
 		out[i] = s
 	}
@@ -101,27 +91,6 @@ func StrList(doc task.Doc, key string) ([]string, error) {
 		return nil, err
 	}
 	return Strings(l)
-}
-
-// TypeName is the Python type name of a JSON-like value.
-func TypeName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "NoneType"
-	case bool:
-		return "bool"
-	case int, int64, int32:
-		return "int"
-	case float64, float32:
-		return "float"
-	case string:
-		return "str"
-	case []any, []string:
-		return "list"
-	case map[string]any:
-		return "dict"
-	}
-	return fmt.Sprintf("%T", v)
 }
 
 // Len is Python's len() of a code-point string.
@@ -218,86 +187,6 @@ func IsAlnum(s string) bool {
 	return true
 }
 
-// Int is Python's int(v) for a document value: ints as themselves,
-// floats truncated, bools 0 or 1, strings parsed as int() parses them.
-func Int(v any) (int64, error) {
-	switch x := v.(type) {
-	case int64:
-		return x, nil
-	case int:
-		return int64(x), nil
-	case int32:
-		return int64(x), nil
-	case float64:
-		if x != x || x > 9.2e18 || x < -9.2e18 {
-			return 0, fmt.Errorf("ValueError: cannot convert float %s to integer", pyval.FloatRepr(x))
-		}
-		return int64(x), nil
-	case bool:
-		if x {
-			return 1, nil
-		}
-		return 0, nil
-	case string:
-		return ParseInt(x)
-	case nil:
-		return 0, fmt.Errorf("TypeError: int() argument must be a string, a bytes-like object or a real number, not 'NoneType'")
-	}
-	return 0, fmt.Errorf("TypeError: int() argument must be a string, a bytes-like object or a real number, not '%s'", TypeName(v))
-}
-
-// ParseInt is int(s) for a str: surrounding whitespace, an optional sign,
-// decimal digits of any script, single underscores between digits.
-func ParseInt(s string) (int64, error) {
-	bad := fmt.Errorf("ValueError: invalid literal for int() with base 10: %s", pyval.Repr(s))
-	t := pyre.Strip(s)
-	neg := false
-	if t != "" && (t[0] == '+' || t[0] == '-') {
-		neg = t[0] == '-'
-		t = t[1:]
-	}
-	if t == "" {
-		return 0, bad
-	}
-	var digits strings.Builder
-	prevUnderscore := true // no leading underscore
-	for _, r := range t {
-		if r == '_' {
-			if prevUnderscore {
-				return 0, bad
-			}
-			prevUnderscore = true
-			continue
-		}
-		if !unicode.Is(unicode.Nd, r) {
-			return 0, bad
-		}
-		digits.WriteByte(byte('0' + digitValue(r)))
-		prevUnderscore = false
-	}
-	if prevUnderscore {
-		return 0, bad
-	}
-	n, ok := new(big.Int).SetString(digits.String(), 10)
-	if !ok || !n.IsInt64() {
-		return 0, fmt.Errorf("OverflowError: int too large: %s", pyval.Repr(s))
-	}
-	if neg {
-		return -n.Int64(), nil
-	}
-	return n.Int64(), nil
-}
-
-// digitValue is the value of a Unicode decimal digit (category Nd): the
-// digits of each script come in runs of whole tens starting at a zero.
-func digitValue(r rune) int {
-	z := r
-	for z > 0 && unicode.Is(unicode.Nd, z-1) {
-		z--
-	}
-	return int(r-z) % 10
-}
-
 // GeneralDetokenize is lm_eval.utils.general_detokenize.
 func GeneralDetokenize(s string) string {
 	s = strings.ReplaceAll(s, " n't", "n't")
@@ -372,7 +261,7 @@ func Result(results []any) (string, error) {
 	}
 	s, ok := results[0].(string)
 	if !ok {
-		return "", fmt.Errorf("AttributeError: the result is %s, not str", TypeName(results[0]))
+		return "", fmt.Errorf("AttributeError: the result is %s, not str", pydoc.TypeName(results[0]))
 	}
 	return s, nil
 }
@@ -396,7 +285,7 @@ func Path(v any, steps ...any) (any, error) {
 		case string:
 			m, ok := v.(map[string]any)
 			if !ok {
-				return nil, fmt.Errorf("TypeError: %s is not subscriptable by %s", TypeName(v), pyval.Repr(k))
+				return nil, fmt.Errorf("TypeError: %s is not subscriptable by %s", pydoc.TypeName(v), pyval.Repr(k))
 			}
 			x, ok := m[k]
 			if !ok {
@@ -406,7 +295,7 @@ func Path(v any, steps ...any) (any, error) {
 		case int:
 			l, ok := AsList(v)
 			if !ok {
-				return nil, fmt.Errorf("TypeError: %s is not a list", TypeName(v))
+				return nil, fmt.Errorf("TypeError: %s is not a list", pydoc.TypeName(v))
 			}
 			x, err := Index(l, k)
 			if err != nil {
@@ -426,27 +315,9 @@ func PathStr(v any, steps ...any) (string, error) {
 	}
 	s, ok := x.(string)
 	if !ok {
-		return "", fmt.Errorf("TypeError: %s, not str", TypeName(x))
+		return "", fmt.Errorf("TypeError: %s, not str", pydoc.TypeName(x))
 	}
 	return s, nil
-}
-
-// LogLik is the log-probability of a loglikelihood or
-// loglikelihood_rolling result.
-func LogLik(r any) (float64, error) {
-	switch x := r.(type) {
-	case model.LoglikelihoodResult:
-		return x.LogProb, nil
-	case *model.LoglikelihoodResult:
-		return x.LogProb, nil
-	case model.RollingResult:
-		return x.LogProb, nil
-	case *model.RollingResult:
-		return x.LogProb, nil
-	case float64:
-		return x, nil
-	}
-	return 0, fmt.Errorf("TypeError: result is %T, want a log-likelihood", r)
 }
 
 // LogLiks is LogLik of each result.
@@ -454,7 +325,7 @@ func LogLiks(results []any) ([]float64, error) {
 	out := make([]float64, len(results))
 	for i, r := range results {
 		var err error
-		if out[i], err = LogLik(r); err != nil {
+		if out[i], err = pydoc.LogLik(r); err != nil {
 			return nil, err
 		}
 	}

@@ -1,3 +1,11 @@
+// Package rouge holds lm-eval helpers' rouge1 / rouge1_agg pair (catalan,
+// galician, noticia): the passthrough metric and evaluate's rouge1 over
+// the documents' [gold, result] pairs. The ROUGE itself is
+// harness/metrics' (rouge_score's tokenizer, ROUGE-N and bootstrap), its
+// resamples drawn from numpy's global generator in the state lm-eval's
+// np.random.seed leaves it (python/nprand), which is exact for the first
+// aggregation of a run that draws from it; a later one in the same
+// lm-eval run sees the state the earlier draws left.
 package rouge
 
 import (
@@ -50,5 +58,20 @@ var Agg = &metrics.Aggregation{Name: "rouge1_agg", Fn: func(items []any) (float6
 	}
 	return EvaluateRouge1(refs, preds, nprand.Global()), nil
 }}
+
+// EvaluateRouge1 is evaluate.load("rouge").compute(predictions=preds,
+// references=refs)["rouge1"]: the bootstrap mid F-measure of ROUGE-1,
+// rouge1 being the first type the aggregator resamples (0 for no
+// documents).
+func EvaluateRouge1(refs, preds []string, r *nprand.RandomState) float64 {
+	if len(refs) == 0 {
+		return 0
+	}
+	res, err := metrics.EvaluateRougeTypes(refs, preds, []string{"rouge1"}, r)
+	if err != nil {
+		return 0
+	}
+	return res["rouge1"]
+}
 
 func init() { metrics.RegisterAggregation(Agg) }

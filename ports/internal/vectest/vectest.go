@@ -1,228 +1,487 @@
-// Package vectest replays the vectors a port's testdata/gen_vectors.py
-// wrote (calls of lm-eval's real helpers, see vectest.py) through the
-// registered ports.
+// Package vectest replays reference vectors, recorded by running lm-eval's
+// own Python helpers (a port's testdata/gen_vectors.py, with vectest.py
+// beside this file), through the registered native ports, for the ports'
+// unit tests. It is the one replayer: the vectors of the earlier ones
+// (portvectors, vectortest, vectors, vecreplay) were converted to its
+// format by convert_vectors.py.
+//
+// A vectors file (.json, or .json.gz) is a JSON list of
+//
+//	{"file": "okapi/arc_multilingual/utils.py", "function": "process_docs",
+//	 "kind": "process_docs", "input": ..., "output": ...}
+//
+// with file relative to lm_eval/tasks/, the port found as a task YAML in
+// that file's directory would find it (task.LookupFunction). Kinds:
+//
+//	doc              input a document; a task.DocFunc
+//	process_docs     input the documents; a task.ProcessDocsFunc or
+//	                 task.MapDocs (called as the task layer calls it).
+//	                 seed: random.seed(seed) first (pyrand's global
+//	                 generator, and a MapDocs.FnRand's stream); columns:
+//	                 the input's column order (given a FnColumns), keys:
+//	                 the output's, checked against pyval.Columns.Mapped
+//	process_results  input {"doc", "results"}; a task.ProcessResultsFunc.
+//	                 results says how the answers are given:
+//	                 "loglikelihood" ([logprob, is_greedy] pairs),
+//	                 "rolling" (numbers), "" (as they are: generations)
+//	metric           input {"references", "predictions", "kwargs"}; a
+//	                 task.MetricFunc (a MetricDict compares as a dict)
+//	doc_metric       input {"gold", "result"}; a metrics.DocFunc on a
+//	                 generate_until document
+//	aggregate        an *metrics.Aggregation over input {"items": [...]}:
+//	                 the items as they are, or (items "pairs" / "likelihood")
+//	                 multiple_choice's (gold, pred) / (gold, lls) items;
+//	                 with "metric_fn": "file:function", items are
+//	                 {"references", "predictions"} calls of that metric;
+//	                 with "process_results": "file:function" and "metric",
+//	                 items are {"doc", "results"} (answers as results says)
+//	                 whose process_results value of metric is the item.
+//	                 np_seed: numpy's np.random.seed(np_seed) first
+//	samples          no input; a task.SamplesFunc (fewshot samples)
+//	filter           input {"args", "resps", "docs"}; a filters.Factory
+//	filter_fn        input {"resps", "docs"}; a filters.FilterFunc
+//	unavailable      the helper must be registered task.Unavailable with
+//	                 a reason
+//
+// error, when set, is the exception Python raised (its type name): the
+// port must fail too, and with error_match its error must name it.
+// Numbers: whole numbers in inputs are int64, others float64 (as the
+// dataset loader gives documents); NaN and infinities are written
+// {"float": "nan" | "inf" | "-inf"} in inputs and outputs. Outputs compare
+// as JSON values (ints and floats alike, tuples as lists), numbers exactly
+// unless tol is set (a tolerance relative to max(1, |want|)); with
+// pytypes, the port's value is written as Python's json.dumps would write
+// it (pyval.JSON) and ints and floats must also agree in type.
 package vectest
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/lmeval/lmeval/harness/filters"
 	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/nprand"
+	"github.com/lmeval/lmeval/python/pyrand"
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
-// Vector is one call of a Python helper.
+// Vector is one recorded call of a Python helper (see the package
+// documentation).
 type Vector struct {
-	File     string          `json:"file"`
-	Function string          `json:"function"`
-	Kind     string          `json:"kind"`
-	Input    json.RawMessage `json:"input"`
-	Output   json.RawMessage `json:"output"`
-	Error    string          `json:"error"`
-	// Results says how process_results' results are given: "loglikelihood"
-	// ([logprob, is_greedy] pairs), or "" (generated strings as they are).
-	Results string `json:"results"`
-	// Agg names the aggregation a "metric_agg" vector's items go through.
-	Agg string `json:"agg"`
-	// Tol is the relative tolerance for floats (0: 1e-12).
-	Tol float64 `json:"tol"`
+	File       string            `json:"file"`
+	Function   string            `json:"function"`
+	Kind       string            `json:"kind"`
+	Input      json.RawMessage   `json:"input"`
+	Output     json.RawMessage   `json:"output"`
+	Error      string            `json:"error"`
+	ErrorMatch bool              `json:"error_match"`
+	Tol        float64           `json:"tol"`
+	PyTypes    bool              `json:"pytypes"`
+	Results    string            `json:"results"`
+	Items      string            `json:"items"`
+	Seed       *int64            `json:"seed"`
+	NPSeed     *int64            `json:"np_seed"`
+	Columns    []string          `json:"columns"`
+	Keys       []string          `json:"keys"`
+	Env        map[string]string `json:"env"`
+	Note       string            `json:"note"`
 }
 
-// Load reads a vectors file.
-func Load(t *testing.T, file string) []Vector {
+// Load reads a vectors file (.json or .json.gz).
+func Load(t testing.TB, file string) []Vector {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if strings.HasSuffix(file, ".gz") {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if data, err = io.ReadAll(zr); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var vs []Vector
 	if err := json.Unmarshal(data, &vs); err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", file, err)
 	}
 	if len(vs) == 0 {
-		t.Fatal("no vectors")
+		t.Fatalf("%s: no vectors", file)
 	}
 	return vs
 }
 
-// Lookup finds the port registered for file:function.
-func Lookup(file, function string) (any, bool) {
-	return task.LookupFunction(path.Dir(file), strings.TrimSuffix(path.Base(file), ".py")+"."+function)
+// Run replays every vector of file through the registered ports, and
+// checks that each helper in want ("file:function") has a vector; it
+// returns the vectors.
+func Run(t *testing.T, file string, want ...string) []Vector {
+	t.Helper()
+	return RunWith(t, file, nil, want...)
 }
 
-// Run replays every vector of file (testdata/vectors.json).
-func Run(t *testing.T, file string) {
-	for i, v := range Load(t, file) {
-		name := fmt.Sprintf("%d_%s", i, v.Function)
+// RunWith is Run where port, when it returns non-nil, is the function to
+// call for a vector instead of the registered port (a port with settings,
+// called with the vector's Env).
+func RunWith(t *testing.T, file string, port func(Vector) any, want ...string) []Vector {
+	t.Helper()
+	vs := Load(t, file)
+	seen := map[string]bool{}
+	for i, v := range vs {
+		seen[v.File+":"+v.Function] = true
+		name := fmt.Sprintf("%d_%s:%s", i, v.File, v.Function)
 		t.Run(name, func(t *testing.T) {
-			got, err := Call(v)
-			if v.Error != "" {
-				if err == nil {
-					t.Fatalf("%s:%s(%s) = %v, want an error (Python raised %s)", v.File, v.Function, short(v.Input), show(got), v.Error)
-				}
-				return
+			var fn any
+			if port != nil {
+				fn = port(v)
 			}
-			if err != nil {
-				t.Fatalf("%s:%s(%s): %v", v.File, v.Function, short(v.Input), err)
-			}
-			var want any
-			if err := json.Unmarshal(v.Output, &want); err != nil {
-				t.Fatal(err)
-			}
-			tol := v.Tol
-			if tol == 0 {
-				tol = 1e-12
-			}
-			if msg := Diff(Normal(got), want, tol); msg != "" {
-				t.Errorf("%s:%s(%s):\n got %s\nwant %s\n%s", v.File, v.Function, short(v.Input), show(got), show(want), msg)
-			}
+			check(t, v, fn)
 		})
 	}
+	for _, w := range want {
+		if !seen[w] {
+			t.Errorf("no vector for %s", w)
+		}
+	}
+	return vs
 }
 
-// Call applies the vector's port to its input.
-func Call(v Vector) (any, error) {
-	fn, ok := Lookup(v.File, v.Function)
+// Lookup is the port registered for file:function (a task.Unavailable's
+// Port where it has one), nil when there is none.
+func Lookup(key string, unwrap bool) any {
+	file, fn, _ := strings.Cut(key, ":")
+	f, ok := task.LookupFunction(path.Dir(file), strings.TrimSuffix(path.Base(file), ".py")+"."+fn)
 	if !ok {
-		return nil, fmt.Errorf("no port of %s:%s", v.File, v.Function)
+		return nil
 	}
-	in, err := decode(v.Input)
+	if u, ok := f.(task.Unavailable); ok && unwrap && u.Port != nil {
+		return u.Port // a port serving some of the tasks
+	}
+	return f
+}
+
+func check(t *testing.T, v Vector, fn any) {
+	t.Helper()
+	if fn == nil {
+		fn = Lookup(v.File+":"+v.Function, v.Kind != "unavailable")
+		if fn == nil {
+			t.Fatalf("no port of %s:%s", v.File, v.Function)
+		}
+	}
+	if v.Kind == "unavailable" {
+		if u, ok := fn.(task.Unavailable); !ok || u.Reason == "" {
+			t.Fatalf("port is %#v, want task.Unavailable with a reason", fn)
+		}
+		return
+	}
+	got, err := Call(v, fn)
+	if v.Error != "" {
+		if err == nil {
+			t.Fatalf("Python raised %s, the port returned %s", v.Error, show(Normal(got)))
+		}
+		if v.ErrorMatch && !strings.Contains(err.Error(), v.Error) {
+			t.Fatalf("Python raised %s, the port failed with %v", v.Error, err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.PyTypes {
+		s, err := pyval.JSON(got, pyval.JSONOptions{Indent: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err1 := Decode([]byte(s))
+		w, err2 := Decode(v.Output)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("\n got %s\nwant %s", s, v.Output)
+		}
+	} else {
+		var want any
+		if err := json.Unmarshal(v.Output, &want); err != nil {
+			t.Fatal(err)
+		}
+		g := Normal(got)
+		if msg := Diff(g, want, v.Tol); msg != "" {
+			t.Errorf("%s\n got %s\nwant %s", msg, show(g), show(want))
+		}
+	}
+	if v.Kind == "process_docs" && v.Keys != nil {
+		var added []string
+		if m, ok := fn.(task.MapDocs); ok {
+			added = m.Columns
+		}
+		docs, _ := got.([]task.Doc)
+		if len(docs) > 0 {
+			if k := pyval.ColumnsOf(v.Columns...).Mapped(docs, added).Names; !slices.Equal(k, v.Keys) {
+				t.Errorf("columns %q, want Python's %q", k, v.Keys)
+			}
+		}
+	}
+}
+
+// Call runs the vector's input through fn (its port).
+func Call(v Vector, fn any) (any, error) {
+	in, err := Decode(v.Input)
 	if err != nil {
 		return nil, err
 	}
 	m, _ := in.(map[string]any)
 	switch v.Kind {
 	case "doc":
-		if f, ok := fn.(task.DocFunc); ok {
-			return f(m)
+		f, ok := fn.(task.DocFunc)
+		if !ok {
+			break
 		}
+		d, ok := in.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("input is %T, want a document", in)
+		}
+		return f(d)
 	case "process_docs":
-		docs, err := docsOf(in)
+		docs, err := docList(in)
 		if err != nil {
 			return nil, err
 		}
+		var seed int64
+		if v.Seed != nil {
+			seed = *v.Seed
+			pyrand.SeedGlobal(seed)
+			defer pyrand.SeedGlobal(0)
+		}
 		switch f := fn.(type) {
+		case task.MapDocs:
+			switch {
+			case f.FnRand != nil: // the first draws after random.seed(seed)
+				return f.FnRand(docs, pyrand.New(seed))
+			case f.FnColumns != nil:
+				var cols *pyval.Columns
+				if v.Columns != nil {
+					cols = pyval.ColumnsOf(v.Columns...)
+				}
+				return f.FnColumns(docs, cols)
+			}
+			return f.Fn(docs)
 		case task.ProcessDocsFunc:
 			return f(docs)
-		case task.MapDocs:
-			return f.Fn(docs)
 		}
 	case "process_results":
+		f, ok := fn.(task.ProcessResultsFunc)
+		if !ok {
+			break
+		}
 		doc, _ := m["doc"].(map[string]any)
-		res, _ := m["results"].([]any)
-		if v.Results == "loglikelihood" {
-			lls := res
-			res = make([]any, len(lls))
-			for i, r := range lls {
-				p, ok := r.([]any)
-				if !ok || len(p) != 2 {
-					return nil, fmt.Errorf("result %d is not a [logprob, is_greedy] pair", i)
-				}
-				res[i] = model.LoglikelihoodResult{LogProb: num(p[0]), IsGreedy: p[1] == true}
-			}
+		res, err := Results(m["results"], v.Results)
+		if err != nil {
+			return nil, err
 		}
-		if f, ok := fn.(task.ProcessResultsFunc); ok {
-			return f(doc, res)
-		}
-	case "agg_pairs":
-		// lm-eval's (gold, prediction) items of the f1 metric
-		l, _ := in.([]any)
-		items := make([]any, len(l))
-		for i, e := range l {
-			p, _ := e.([]any)
-			if len(p) != 2 {
-				return nil, fmt.Errorf("item %d is not a pair", i)
-			}
-			g, _ := p[0].(int)
-			q, _ := p[1].(int)
-			items[i] = metrics.Pair{Gold: g, Pred: q}
-		}
-		if agg, ok := fn.(*metrics.Aggregation); ok {
-			return agg.Fn(items)
-		}
-	case "agg_likelihood":
-		// lm-eval's (gold, log-likelihoods) items of the likelihood metric
-		l, _ := in.([]any)
-		items := make([]any, len(l))
-		for i, e := range l {
-			p, _ := e.([]any)
-			if len(p) != 2 {
-				return nil, fmt.Errorf("item %d is not a pair", i)
-			}
-			g, _ := p[0].(int)
-			lls, _ := p[1].([]any)
-			fs := make([]float64, len(lls))
-			for j, x := range lls {
-				fs[j] = num(x)
-			}
-			items[i] = metrics.Likelihood{Gold: g, LogLiks: fs}
-		}
-		if agg, ok := fn.(*metrics.Aggregation); ok {
-			return agg.Fn(items)
-		}
-	case "samples":
-		if f, ok := fn.(task.SamplesFunc); ok {
-			return f()
-		}
-	case "metric", "metric_agg":
-		calls, _ := in.([]any)
+		return f(doc, res)
+	case "metric":
 		f, ok := fn.(task.MetricFunc)
 		if !ok {
 			break
 		}
-		items := make([]any, len(calls))
-		for i, c := range calls {
-			cm, _ := c.(map[string]any)
-			refs, _ := cm["references"].([]any)
-			preds, _ := cm["predictions"].([]any)
-			var err error
-			if items[i], err = f(context.Background(), refs, preds, nil); err != nil {
-				return nil, err
-			}
+		refs, _ := m["references"].([]any)
+		preds, _ := m["predictions"].([]any)
+		kw, _ := m["kwargs"].(map[string]any)
+		if kw == nil {
+			kw = map[string]any{}
 		}
-		if v.Kind == "metric" {
-			return items, nil
-		}
-		afn, ok := Lookup(v.File, v.Agg)
+		return f(context.Background(), refs, preds, kw)
+	case "doc_metric":
+		f, ok := fn.(metrics.DocFunc)
 		if !ok {
-			return nil, fmt.Errorf("no port of %s:%s", v.File, v.Agg)
+			break
 		}
-		agg, ok := afn.(*metrics.Aggregation)
+		gold, _ := m["gold"].(string)
+		result, _ := m["result"].(string)
+		return f(metrics.Spec{}, &metrics.DocResult{OutputType: "generate_until", Golds: []string{gold}, Result: result})
+	case "aggregate":
+		agg, ok := fn.(*metrics.Aggregation)
 		if !ok {
-			return nil, fmt.Errorf("%s is %T, want *metrics.Aggregation", v.Agg, afn)
+			break
+		}
+		items, err := aggItems(v, m)
+		if err != nil {
+			return nil, err
+		}
+		if v.NPSeed != nil {
+			nprand.SeedGlobal(v.NPSeed)
+			defer nprand.SeedGlobal(&defaultNPSeed)
 		}
 		return agg.Fn(items)
+	case "samples":
+		if f, ok := fn.(task.SamplesFunc); ok {
+			return f()
+		}
+	case "filter":
+		fac, ok := fn.(filters.Factory)
+		if !ok {
+			break
+		}
+		args, _ := m["args"].(map[string]any)
+		if args == nil {
+			args = map[string]any{}
+		}
+		resps, _ := m["resps"].([]any)
+		docs, err := docList(m["docs"])
+		if err != nil {
+			return nil, err
+		}
+		f, err := fac(args)
+		if err != nil {
+			return nil, err
+		}
+		return f.Apply(resps, docs)
+	case "filter_fn":
+		f, ok := fn.(filters.FilterFunc)
+		if !ok {
+			break
+		}
+		resps, _ := m["resps"].([]any)
+		docs, err := docList(m["docs"])
+		if err != nil {
+			return nil, err
+		}
+		return f(resps, docs)
 	default:
 		return nil, fmt.Errorf("unknown vector kind %q", v.Kind)
 	}
 	return nil, fmt.Errorf("%s:%s is registered as %T, which kind %q cannot call", v.File, v.Function, fn, v.Kind)
 }
 
-// decode decodes JSON with whole numbers as int (what YAML and the
-// dataset loader give the task layer) and other numbers as float64.
-func decode(raw json.RawMessage) (any, error) {
-	var v any
-	d := json.NewDecoder(strings.NewReader(string(raw)))
-	d.UseNumber()
-	if err := d.Decode(&v); err != nil {
-		return nil, err
+// defaultNPSeed is lm-eval's default numpy seed.
+var defaultNPSeed int64 = 1234
+
+func aggItems(v Vector, m map[string]any) ([]any, error) {
+	raw, _ := m["items"].([]any)
+	items := make([]any, len(raw))
+	if name, _ := m["metric_fn"].(string); name != "" {
+		mf, ok := Lookup(name, true).(task.MetricFunc)
+		if !ok {
+			return nil, fmt.Errorf("%s is not a task.MetricFunc", name)
+		}
+		for i, r := range raw {
+			c, _ := r.(map[string]any)
+			refs, _ := c["references"].([]any)
+			preds, _ := c["predictions"].([]any)
+			x, err := mf(context.Background(), refs, preds, map[string]any{})
+			if err != nil {
+				return nil, fmt.Errorf("item %d: %s: %w", i, name, err)
+			}
+			items[i] = x
+		}
+		return items, nil
 	}
-	return numbers(v), nil
+	if name, _ := m["process_results"].(string); name != "" {
+		pr, ok := Lookup(name, true).(task.ProcessResultsFunc)
+		if !ok {
+			return nil, fmt.Errorf("%s is not a task.ProcessResultsFunc", name)
+		}
+		metric, _ := m["metric"].(string)
+		for i, r := range raw {
+			c, _ := r.(map[string]any)
+			doc, _ := c["doc"].(map[string]any)
+			res, err := Results(c["results"], v.Results)
+			if err != nil {
+				return nil, err
+			}
+			out, err := pr(doc, res)
+			if err != nil {
+				return nil, fmt.Errorf("item %d: %s: %w", i, name, err)
+			}
+			x, ok := out[metric]
+			if !ok {
+				return nil, fmt.Errorf("item %d: %s gave no %s", i, name, metric)
+			}
+			items[i] = x
+		}
+		return items, nil
+	}
+	for i, e := range raw {
+		items[i] = e
+		if v.Items == "" {
+			continue
+		}
+		p, _ := e.([]any)
+		if len(p) != 2 {
+			return nil, fmt.Errorf("item %d is not a pair", i)
+		}
+		g, ok := p[0].(int64)
+		if !ok {
+			return nil, fmt.Errorf("item %d: gold %v is not an int", i, p[0])
+		}
+		switch v.Items {
+		case "pairs":
+			q, ok := p[1].(int64)
+			if !ok {
+				return nil, fmt.Errorf("item %d: prediction %v is not an int", i, p[1])
+			}
+			items[i] = metrics.Pair{Gold: int(g), Pred: int(q)}
+		case "likelihood":
+			lls, _ := p[1].([]any)
+			fs := make([]float64, len(lls))
+			for j, x := range lls {
+				fs[j] = num(x)
+			}
+			items[i] = metrics.Likelihood{Gold: int(g), LogLiks: fs}
+		default:
+			return nil, fmt.Errorf("unknown items %q", v.Items)
+		}
+	}
+	return items, nil
 }
 
-func docsOf(v any) ([]task.Doc, error) {
+// Results turns recorded answers into what the task layer hands a
+// process_results port: as "loglikelihood" [logprob, is_greedy] pairs
+// become model.LoglikelihoodResult, as "rolling" numbers
+// model.RollingResult; otherwise they stay as they are.
+func Results(v any, as string) ([]any, error) {
+	rs, _ := v.([]any)
+	out := make([]any, len(rs))
+	for i, r := range rs {
+		switch as {
+		case "":
+			out[i] = r
+		case "loglikelihood":
+			p, ok := r.([]any)
+			if !ok || len(p) != 2 {
+				return nil, fmt.Errorf("result %d is not a [logprob, is_greedy] pair", i)
+			}
+			g, _ := p[1].(bool)
+			out[i] = model.LoglikelihoodResult{LogProb: num(p[0]), IsGreedy: g}
+		case "rolling":
+			out[i] = model.RollingResult{LogProb: num(r)}
+		default:
+			return nil, fmt.Errorf("unknown results %q", as)
+		}
+	}
+	return out, nil
+}
+
+func docList(v any) ([]task.Doc, error) {
 	l, ok := v.([]any)
-	if !ok {
-		return nil, fmt.Errorf("input is %T, want a list of documents", v)
+	if !ok && v != nil {
+		return nil, fmt.Errorf("%T, want a list of documents", v)
 	}
 	out := make([]task.Doc, len(l))
 	for i, e := range l {
@@ -233,19 +492,36 @@ func docsOf(v any) ([]task.Doc, error) {
 	return out, nil
 }
 
+// Decode reads vector JSON with Python's types: a number with a fraction
+// or exponent is a float64, any other an int64 (as the task layer's
+// documents have them), {"float": "nan"} and the like the special floats.
+func Decode(raw json.RawMessage) (any, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return numbers(v), nil
+}
+
 func numbers(v any) any {
 	switch x := v.(type) {
 	case json.Number:
-		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-			return int(i)
+		s := string(x)
+		if !strings.ContainsAny(s, ".eE") {
+			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return i
+			}
 		}
 		f, _ := x.Float64()
 		return f
 	case map[string]any:
-		if len(x) == 1 {
-			if s, ok := x["float"].(string); ok {
-				return pyFloat(s)
-			}
+		if f, ok := special(x); ok {
+			return f
 		}
 		for k, e := range x {
 			x[k] = numbers(e)
@@ -258,18 +534,26 @@ func numbers(v any) any {
 	return v
 }
 
-func pyFloat(s string) float64 {
-	switch s {
-	case "nan":
-		return math.NaN()
-	case "inf":
-		return math.Inf(1)
+// special is the float a {"float": "nan" | "inf" | "-inf"} stands for.
+func special(m map[string]any) (float64, bool) {
+	if len(m) != 1 {
+		return 0, false
 	}
-	return math.Inf(-1)
+	switch m["float"] {
+	case "nan":
+		return math.NaN(), true
+	case "inf":
+		return math.Inf(1), true
+	case "-inf":
+		return math.Inf(-1), true
+	}
+	return 0, false
 }
 
 func num(v any) float64 {
 	switch x := v.(type) {
+	case int64:
+		return float64(x)
 	case int:
 		return float64(x)
 	case float64:
@@ -278,72 +562,114 @@ func num(v any) float64 {
 	return math.NaN()
 }
 
-// Normal gives v as JSON would decode it (numbers float64), with NaN and
-// infinities as vectest.py writes them.
+// Normal writes a port's value as the JSON value of Python's: tuples and
+// lists as lists, the harness's pair types as the tuples they stand for,
+// a MetricDict as a dict, numbers float64, NaN and infinities as
+// {"float": ...}.
 func Normal(v any) any {
-	v = special(v)
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprintf("unmarshalable %T: %v", v, err)
-	}
-	var out any
-	if err := json.Unmarshal(b, &out); err != nil {
-		return err.Error()
-	}
-	return out
-}
-
-func special(v any) any {
 	switch x := v.(type) {
+	case nil:
+		return nil
+	case task.SampleValuer:
+		return Normal(x.SampleValue())
+	case task.MetricDict:
+		m := map[string]any{}
+		for _, it := range x {
+			m[it.Name] = Normal(it.Value)
+		}
+		return m
+	case model.LoglikelihoodResult:
+		return []any{Normal(x.LogProb), x.IsGreedy}
+	case model.RollingResult:
+		return Normal(x.LogProb)
+	case metrics.Weighted:
+		return []any{Normal(x.LogLik), Normal(x.Weight)}
+	case metrics.Pair:
+		return []any{float64(x.Gold), float64(x.Pred)}
 	case float64:
-		if math.IsNaN(x) {
+		switch {
+		case math.IsNaN(x):
 			return map[string]any{"float": "nan"}
-		}
-		if math.IsInf(x, 1) {
+		case math.IsInf(x, 1):
 			return map[string]any{"float": "inf"}
-		}
-		if math.IsInf(x, -1) {
+		case math.IsInf(x, -1):
 			return map[string]any{"float": "-inf"}
 		}
+		return x
+	case float32:
+		return Normal(float64(x))
+	case int:
+		return float64(x)
+	case int64:
+		return float64(x)
+	case string, bool:
+		return x
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = special(e)
+			out[i] = Normal(e)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = special(e)
-		}
-		return out
-	case []task.Doc:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = special(map[string]any(e))
+			out[k] = Normal(e)
 		}
 		return out
 	}
-	return v
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array:
+		out := make([]any, rv.Len())
+		for i := range out {
+			out[i] = Normal(rv.Index(i).Interface())
+		}
+		return out
+	case reflect.Map:
+		out := map[string]any{}
+		for _, k := range rv.MapKeys() {
+			out[fmt.Sprint(k.Interface())] = Normal(rv.MapIndex(k).Interface())
+		}
+		return out
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(rv.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return float64(rv.Uint())
+	case reflect.Float32, reflect.Float64:
+		return Normal(rv.Float())
+	case reflect.String:
+		return rv.String()
+	case reflect.Bool:
+		return rv.Bool()
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("unmarshalable %T: %v", v, err)
+	}
+	var out any
+	if json.Unmarshal(b, &out) != nil {
+		return string(b)
+	}
+	return out
 }
 
-// Diff describes how got differs from want ("" when they agree), floats
-// within the relative tolerance tol.
+// Diff describes how got differs from want ("" when they agree), both
+// normalized, numbers within tol relative to max(1, |want|).
 func Diff(got, want any, tol float64) string {
 	switch w := want.(type) {
 	case float64:
 		g, ok := got.(float64)
 		if !ok {
-			return fmt.Sprintf("got %T %v, want number %v", got, got, w)
+			return fmt.Sprintf("got %s (%T), want %v", show(got), got, w)
 		}
-		if g == w || math.Abs(g-w) <= tol*math.Max(math.Abs(w), 1e-300) {
+		if g == w || (tol > 0 && math.Abs(g-w) <= tol*math.Max(1, math.Abs(w))) {
 			return ""
 		}
-		return fmt.Sprintf("got %v, want %v", g, w)
+		return fmt.Sprintf("got %v, want %v (diff %g)", g, w, g-w)
 	case []any:
 		g, ok := got.([]any)
 		if !ok || len(g) != len(w) {
-			return fmt.Sprintf("got %v, want list of %d", show(got), len(w))
+			return fmt.Sprintf("got %s, want a list of %d", show(got), len(w))
 		}
 		for i := range w {
 			if d := Diff(g[i], w[i], tol); d != "" {
@@ -354,9 +680,12 @@ func Diff(got, want any, tol float64) string {
 	case map[string]any:
 		g, ok := got.(map[string]any)
 		if !ok || len(g) != len(w) {
-			return fmt.Sprintf("got %v, want dict with keys %v", show(got), keys(w))
+			return fmt.Sprintf("got %s, want a dict with keys %v", show(got), keys(w))
 		}
 		for k := range w {
+			if _, ok := g[k]; !ok {
+				return fmt.Sprintf("missing key %q", k)
+			}
 			if d := Diff(g[k], w[k], tol); d != "" {
 				return fmt.Sprintf("[%q]: %s", k, d)
 			}
@@ -374,21 +703,17 @@ func keys(m map[string]any) []string {
 	for k := range m {
 		out = append(out, k)
 	}
+	slices.Sort(out)
 	return out
 }
 
 func show(v any) string {
-	b, err := json.Marshal(special(v))
+	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprintf("%#v", v)
 	}
-	return string(b)
-}
-
-func short(raw json.RawMessage) string {
-	s := string(raw)
-	if len(s) > 300 {
-		s = s[:300] + "..."
+	if len(b) > 2000 {
+		b = append(b[:2000], "..."...)
 	}
-	return s
+	return string(b)
 }

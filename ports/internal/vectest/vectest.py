@@ -71,9 +71,12 @@ class Vectors:
         return v
 
     def write(self, path):
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(self.items, f, ensure_ascii=False, indent=0)
-            f.write("\n")
+        """Writes the recorded vectors in vectest's one format (vecformat.py)."""
+        import vecformat
+        recs = json.loads(json.dumps(self.items, ensure_ascii=False))
+        out = [c for v in recs for c in vecformat.convert("vectest", v)]
+        vecformat.write(path, out)
+        print(f"{path}: {len(out)} vectors", file=sys.stderr)
 
 
 def out_path(gen_file):

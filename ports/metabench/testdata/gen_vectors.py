@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Vectors for ports/metabench from lm-eval's own process_docs.py and
-process_docs_permute.py (how to run: ports/internal/vectortest/pyvec.py).
+process_docs_permute.py (how to run: ports/internal/vectest/pyvec.py).
 The documents have metabench's columns: each row carries its few-shot
 examples as numbered columns."""
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../internal/vectortest"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../internal/vectest"))
 import pyvec  # noqa: E402
 
 

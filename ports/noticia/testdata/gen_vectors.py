@@ -8,17 +8,18 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "../../internal/vecreplay"))
+sys.path.insert(0, os.path.join(HERE, "../../internal/vectest"))
 from vecreplay import DS, add, call, load, write  # noqa: E402,F401
 
 F = "noticia/noticia_utils.py"
 # noticia/utils.py imports evaluate; rouge1_agg loads its rouge. This
-# machine has neither evaluate nor rouge_score: ports/internal/vectors/pystubs
-# models them (rouge_score's scorer and bootstrap aggregator over real
+# machine has neither evaluate nor rouge_score: ports/internal/vectest/pystubs
+# and fidelity/pystubs model them (rouge_score's scorer and bootstrap aggregator over real
 # numpy). evaluate runs _compute under temp_seed of the global generator's
 # first state word, 1234 after lm-eval's np.random.seed(1234): seeding
 # before each call gives that.
-sys.path.insert(0, os.path.join(HERE, "../../internal/vectors/pystubs"))
+sys.path.insert(0, os.path.join(HERE, "../../internal/vectest/pystubs"))
+sys.path.insert(1, os.path.join(HERE, "../../../fidelity/pystubs"))  # rouge_score
 import numpy as np  # noqa: E402
 import evaluate  # noqa: E402
 from rouge_score import rouge_scorer, scoring  # noqa: E402

@@ -8,7 +8,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "../../internal/vecreplay"))
+sys.path.insert(0, os.path.join(HERE, "../../internal/vectest"))
 from vecreplay import DS, add, call, load, write  # noqa: E402,F401
 
 F = "pubmedqa/preprocess_pubmedqa.py"

@@ -1,6 +1,6 @@
 """evaluate stand-in for noticia (fidelity/gen.py): load("rouge") is
-ports/internal/vectors/pystubs' model of the Hub's rouge metric over
-rouge_score, with a list of references per prediction (score_multi: the best
+ports/internal/vectest/pystubs' model of the Hub's rouge metric over
+rouge_score (fidelity/pystubs' model), with a list of references per prediction (score_multi: the best
 F-measure per type), computed as evaluate does under temp_seed of the global
 NumPy generator's first state word at load."""
 import contextlib
@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "internal", "vectors", "pystubs"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "..", "fidelity", "pystubs"))
 from rouge_score import rouge_scorer, scoring  # noqa: E402
 
 

@@ -1,9 +1,9 @@
 """What the ports' testdata/gen_vectors.py share: load a helper module of
 lm-eval's task tree, a datasets.Dataset stand-in, and the vector record
-that ports/internal/portvectors (calls.go) replays.
+that ports/internal/vectest (calls.go) replays.
 
 A generator does
-    sys.path.insert(0, "ports/internal/portvectors"); import vectorlib as V
+    sys.path.insert(0, "ports/internal/vectest"); import vectorlib as V
 and, run from the repository root with lm-eval-runner's PYTHONPATH, writes
 V.dump(path) at the end.
 """
@@ -84,7 +84,9 @@ def process_docs(file, fn, docs, function="process_docs", **kw):
 
 
 def dump(path):
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(vectors, f, ensure_ascii=False, indent=0)
-        f.write("\n")
-    print(path, len(vectors), "vectors")
+    """Writes the recorded vectors in vectest's one format (vecformat.py)."""
+    import vecformat
+    recs = json.loads(json.dumps(vectors, ensure_ascii=False))
+    out = [c for v in recs for c in vecformat.convert("portvectors", v)]
+    vecformat.write(path, out)
+    print(f"{path}: {len(out)} vectors", file=sys.stderr)

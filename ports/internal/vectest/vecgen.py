@@ -1,12 +1,13 @@
 """Shared library of the ports' vector generators (ports/*/testdata/gen_vectors.py).
 
 A generator runs lm-eval's real helper functions on chosen inputs and writes
-what they return as vectors for ports/internal/vectors (Go) to replay:
+what they return as vectors for ports/internal/vectest (Go) to replay:
 
     PYTHONPATH=/work/shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
       /usr/bin/python3 ports/<dir>/testdata/gen_vectors.py /work/shared/lm-eval/lm_eval/tasks
 
-pystubs/ (first on sys.path) stands in for packages the reference Python lacks.
+pystubs/ (first on sys.path, then fidelity/pystubs for rouge_score) stands in for
+packages the reference Python lacks.
 """
 import copy
 import gzip
@@ -17,6 +18,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "pystubs"))
+# rouge_score: the stand-in fidelity/gen.py uses too
+sys.path.insert(1, os.path.join(HERE, "..", "..", "..", "fidelity", "pystubs"))
 
 import lmevalref_compat  # noqa: E402,F401  (lm-eval-runner: typing shims)
 import numpy as np  # noqa: E402
@@ -150,11 +153,9 @@ class Vectors:
         return self._add(rel, fn, "samples", None, f, **kw)
 
     def write(self, path):
-        data = json.dumps(self.items, ensure_ascii=False, indent=None, allow_nan=False).encode("utf-8")
-        if path.endswith(".gz"):
-            with gzip.GzipFile(path, "wb", mtime=0) as f:
-                f.write(data)
-        else:
-            with open(path, "wb") as f:
-                f.write(data + b"\n")
-        print(f"{path}: {len(self.items)} vectors", file=sys.stderr)
+        """Writes the recorded vectors in vectest's one format (vecformat.py)."""
+        import vecformat
+        recs = json.loads(json.dumps(self.items, ensure_ascii=False))
+        out = [c for v in recs for c in vecformat.convert("vectors", v)]
+        vecformat.write(path, out)
+        print(f"{path}: {len(out)} vectors", file=sys.stderr)

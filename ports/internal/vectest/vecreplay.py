@@ -130,14 +130,12 @@ def call(file, function, kind, fn, inp, *args, tol=0):
 
 
 def write(path):
-    data = json.dumps(vectors, ensure_ascii=False, indent=0, allow_nan=False) + "\n"
-    if path.endswith(".gz"):
-        with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as f:
-            f.write(data.encode("utf-8"))
-    else:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(data)
-    print(f"{path}: {len(vectors)} vectors", file=sys.stderr)
+    """Writes the recorded vectors in vectest's one format (vecformat.py)."""
+    import vecformat
+    recs = json.loads(json.dumps(vectors, ensure_ascii=False))
+    out = [c for v in recs for c in vecformat.convert("vecreplay", v)]
+    vecformat.write(path, out)
+    print(f"{path}: {len(out)} vectors", file=sys.stderr)
 
 
 def stub(name, **attrs):

@@ -4,6 +4,8 @@
 Run from this directory with Debian's python3 and python3-numpy (1.24 was
 used) to regenerate:
     python3 gen_numpy.py > numpy_vectors.json
+(moved here from python/pyrand with its replayer: nprand is the one numpy
+generator)
 """
 import json
 

@@ -94,7 +94,9 @@ def add_docs(file, function, fn, docs, seed=None):
 
 def dump(path):
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(vectors, f, ensure_ascii=False, indent=0, allow_nan=True)
-        f.write("\n")
-    print(f"{path}: {len(vectors)} vectors", file=sys.stderr)
+    """Writes the recorded vectors in vectest's one format (vecformat.py)."""
+    import vecformat
+    recs = json.loads(json.dumps(vectors, ensure_ascii=False))
+    out = [c for v in recs for c in vecformat.convert("vectortest", v)]
+    vecformat.write(path, out)
+    print(f"{path}: {len(out)} vectors", file=sys.stderr)
