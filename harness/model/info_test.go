@@ -25,7 +25,7 @@ func TestInfoSections(t *testing.T) {
 		Backend: "llama", File: &ModelFile{Path: "m.gguf"},
 		Llama:          &LlamaEngine{MaxLength: 2048, FlashAttn: "auto", AddBOS: true, NCtxMax: &n, CacheGrowths: &n, FreeMemory: &free},
 		LlamaCppCommit: "abc", Work: &Work{TokensDecoded: 3},
-		Cache:          &CacheStats{Path: "c.sqlite"},
+		Cache: &CacheStats{Path: "c.sqlite"},
 	}
 	s := llama.Sections()
 	for sec, want := range map[string][]string{
