@@ -119,7 +119,7 @@ var filters map[string]filterFunc
 
 func init() {
 	filters = map[string]filterFunc{
-		"abs": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+		"abs": func(r *renderer, v any, _ []any, _ map[string]any) (any, error) {
 			switch x := v.(type) {
 			case int64:
 				if x < 0 {
@@ -133,12 +133,12 @@ func init() {
 			}
 			return nil, fmt.Errorf("bad operand type for abs(): '%s'", typeName(v))
 		},
-		"attr": func(_ *renderer, v any, args []any, _ map[string]any) (any, error) {
+		"attr": func(r *renderer, v any, args []any, _ map[string]any) (any, error) {
 			name, _ := param(args, nil, 0, "", "").(string)
-			return getAttr(v, name)
+			return getAttr(r, v, name)
 		},
 		"capitalize": stringFilter(pyCapitalize),
-		"center": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+		"center": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 			s, err := str(v)
 			if err != nil {
 				return nil, err
@@ -149,12 +149,12 @@ func init() {
 		"count":   lengthFilter,
 		"d":       defaultFilter,
 		"default": defaultFilter,
-		"dictsort": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+		"dictsort": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 			m, ok := v.(map[string]any)
 			if !ok {
 				return nil, errors.New("dictsort expects a dict")
 			}
-			items, _ := dictMethod(m, "items")
+			items, _ := dictMethod(r, m, "items")
 			out, _ := items(nil, nil)
 			byValue := param(args, kwargs, 1, "by", "key") == "value"
 			rev, _ := truth(param(args, kwargs, 2, "reverse", false))
@@ -169,10 +169,10 @@ func init() {
 			}, rev)
 			return l, err
 		},
-		"e":      func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) { return escapeHTML(v) },
-		"escape": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) { return escapeHTML(v) },
+		"e":      func(r *renderer, v any, _ []any, _ map[string]any) (any, error) { return escapeHTML(v) },
+		"escape": func(r *renderer, v any, _ []any, _ map[string]any) (any, error) { return escapeHTML(v) },
 		"first": func(r *renderer, v any, _ []any, _ map[string]any) (any, error) {
-			items, err := iterate(v)
+			items, err := iterate(r, v)
 			if err != nil {
 				return nil, err
 			}
@@ -181,7 +181,7 @@ func init() {
 			}
 			return items[0], nil
 		},
-		"float": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+		"float": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 			def := param(args, kwargs, 0, "default", 0.0)
 			switch x := v.(type) {
 			case float64:
@@ -197,7 +197,7 @@ func init() {
 			}
 			return def, nil
 		},
-		"format": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+		"format": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 			s, err := str(v)
 			if err != nil {
 				return nil, err
@@ -207,7 +207,7 @@ func init() {
 			}
 			return percentFormat(s, tuple(args))
 		},
-		"int": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+		"int": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 			def := param(args, kwargs, 0, "default", int64(0))
 			base, _ := asInt(param(args, kwargs, 1, "base", int64(10)))
 			switch x := v.(type) {
@@ -234,16 +234,16 @@ func init() {
 			}
 			return def, nil
 		},
-		"items": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+		"items": func(r *renderer, v any, _ []any, _ map[string]any) (any, error) {
 			m, ok := v.(map[string]any)
 			if !ok {
 				return nil, fmt.Errorf("can only get item pairs from a mapping, not %s", typeName(v))
 			}
-			items, _ := dictMethod(m, "items")
+			items, _ := dictMethod(r, m, "items")
 			return items(nil, nil)
 		},
-		"join": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
-			items, err := iterate(v)
+		"join": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			items, err := iterate(r, v)
 			if err != nil {
 				return nil, err
 			}
@@ -260,14 +260,14 @@ func init() {
 			}
 			parts := make([]string, len(items))
 			for i, it := range items {
-				if parts[i], err = str(it); err != nil {
+				if parts[i], err = str(r.ordered(it)); err != nil {
 					return nil, err
 				}
 			}
 			return strings.Join(parts, sep), nil
 		},
 		"last": func(r *renderer, v any, _ []any, _ map[string]any) (any, error) {
-			items, err := iterate(v)
+			items, err := iterate(r, v)
 			if err != nil {
 				return nil, err
 			}
@@ -277,8 +277,8 @@ func init() {
 			return items[len(items)-1], nil
 		},
 		"length": lengthFilter,
-		"list": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
-			items, err := iterate(v)
+		"list": func(r *renderer, v any, _ []any, _ map[string]any) (any, error) {
+			items, err := iterate(r, v)
 			if err != nil {
 				return nil, err
 			}
@@ -288,7 +288,7 @@ func init() {
 		"map":   mapFilter,
 		"max":   minMaxFilter(1),
 		"min":   minMaxFilter(-1),
-		"regex_replace": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+		"regex_replace": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 			s, ok := v.(string)
 			if !ok {
 				// re.sub takes only strings.
@@ -304,7 +304,7 @@ func init() {
 		},
 		"reject":     selectFilter(false, false),
 		"rejectattr": selectFilter(false, true),
-		"replace": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+		"replace": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 			s, err := str(v)
 			if err != nil {
 				return nil, err
@@ -323,7 +323,7 @@ func init() {
 			}
 			return strings.Replace(s, old, repl, int(n)), nil
 		},
-		"reverse": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+		"reverse": func(r *renderer, v any, _ []any, _ map[string]any) (any, error) {
 			if s, ok := v.(string); ok {
 				rs := []rune(s)
 				for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
@@ -331,7 +331,7 @@ func init() {
 				}
 				return string(rs), nil
 			}
-			items, err := iterate(v)
+			items, err := iterate(r, v)
 			if err != nil {
 				return nil, err
 			}
@@ -341,7 +341,7 @@ func init() {
 			}
 			return out, nil
 		},
-		"round": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+		"round": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 			prec, _ := asInt(param(args, kwargs, 0, "precision", int64(0)))
 			method, _ := param(args, kwargs, 1, "method", "common").(string)
 			f, ok := number(v)
@@ -369,11 +369,11 @@ func init() {
 			}
 			return nil, errors.New("method must be common, ceil or floor")
 		},
-		"safe":       func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) { return v, nil },
+		"safe":       func(r *renderer, v any, _ []any, _ map[string]any) (any, error) { return v, nil },
 		"select":     selectFilter(true, false),
 		"selectattr": selectFilter(true, true),
-		"sort": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
-			items, err := iterate(v)
+		"sort": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			items, err := iterate(r, v)
 			if err != nil {
 				return nil, err
 			}
@@ -389,9 +389,9 @@ func init() {
 			}, rev)
 			return out, err
 		},
-		"string": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) { return str(v) },
-		"sum": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
-			items, err := iterate(v)
+		"string": func(r *renderer, v any, _ []any, _ map[string]any) (any, error) { return str(r.ordered(v)) },
+		"sum": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			items, err := iterate(r, v)
 			if err != nil {
 				return nil, err
 			}
@@ -422,7 +422,7 @@ func init() {
 			}
 			return strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`, "'", `\u0027`).Replace(s), nil
 		},
-		"trim": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+		"trim": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 			s, err := str(v)
 			if err != nil {
 				return nil, err
@@ -433,7 +433,7 @@ func init() {
 			}
 			return pyStrip(s, chars, true, true), nil
 		},
-		"truncate": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+		"truncate": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 			n, _ := asInt(param(args, kwargs, 0, "length", int64(255)))
 			killwords, _ := truth(param(args, kwargs, 1, "killwords", false))
 			end, _ := param(args, kwargs, 2, "end", "...").(string)
@@ -465,8 +465,8 @@ func init() {
 			}
 			return head + end, nil
 		},
-		"unique": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
-			items, err := iterate(v)
+		"unique": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			items, err := iterate(r, v)
 			if err != nil {
 				return nil, err
 			}
@@ -489,8 +489,8 @@ func init() {
 			return out, nil
 		},
 		"upper": stringFilter(pyUpper),
-		"batch": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
-			items, err := iterate(v)
+		"batch": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			items, err := iterate(r, v)
 			if err != nil {
 				return nil, err
 			}
@@ -513,8 +513,8 @@ func init() {
 			}
 			return out, nil
 		},
-		"slice": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
-			items, err := iterate(v)
+		"slice": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			items, err := iterate(r, v)
 			if err != nil {
 				return nil, err
 			}
@@ -543,7 +543,7 @@ func init() {
 			}
 			return out, nil
 		},
-		"indent": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+		"indent": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 			s, ok := v.(string)
 			if !ok {
 				return nil, fmt.Errorf("unsupported operand type(s) for +=: '%s' and 'str'", typeName(v))
@@ -574,7 +574,7 @@ func init() {
 			}
 			return b.String(), nil
 		},
-		"striptags": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+		"striptags": func(r *renderer, v any, _ []any, _ map[string]any) (any, error) {
 			s, err := str(v)
 			if err != nil {
 				return nil, err
@@ -583,10 +583,10 @@ func init() {
 			s = strings.Join(strings.FieldsFunc(s, pyre.IsSpace), " ")
 			return unescapeHTML(s), nil
 		},
-		"pprint":      func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) { return repr(v) },
-		"forceescape": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) { return escapeHTML(v) },
-		"groupby": func(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
-			items, err := iterate(v)
+		"pprint":      func(r *renderer, v any, _ []any, _ map[string]any) (any, error) { return repr(v) },
+		"forceescape": func(r *renderer, v any, _ []any, _ map[string]any) (any, error) { return escapeHTML(v) },
+		"groupby": func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+			items, err := iterate(r, v)
 			if err != nil {
 				return nil, err
 			}
@@ -627,7 +627,7 @@ func init() {
 		"urlize":         unsupportedFilter("urlize"),
 		"wordwrap":       unsupportedFilter("wordwrap"),
 		"xmlattr":        unsupportedFilter("xmlattr"),
-		"wordcount": func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+		"wordcount": func(r *renderer, v any, _ []any, _ map[string]any) (any, error) {
 			s, err := str(v)
 			if err != nil {
 				return nil, err
@@ -655,7 +655,7 @@ func unescapeHTML(s string) string {
 
 var wordRe = regexp.MustCompile(`[\p{L}\p{N}_]+`)
 
-func defaultFilter(_ *renderer, v any, args []any, kwargs map[string]any) (any, error) {
+func defaultFilter(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
 	def := param(args, kwargs, 0, "default_value", "")
 	boolean, _ := truth(param(args, kwargs, 1, "boolean", false))
 	if _, ok := v.(*undefined); ok {
@@ -669,13 +669,13 @@ func defaultFilter(_ *renderer, v any, args []any, kwargs map[string]any) (any, 
 	return v, nil
 }
 
-func lengthFilter(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+func lengthFilter(r *renderer, v any, _ []any, _ map[string]any) (any, error) {
 	n, err := length(v)
 	return int64(n), err
 }
 
 func stringFilter(f func(string) string) filterFunc {
-	return func(_ *renderer, v any, _ []any, _ map[string]any) (any, error) {
+	return func(r *renderer, v any, _ []any, _ map[string]any) (any, error) {
 		s, err := str(v)
 		if err != nil {
 			return nil, err
@@ -722,9 +722,9 @@ func getAttrPath(v any, path string) (any, error) {
 	for _, part := range strings.Split(path, ".") {
 		var err error
 		if n, e := strconv.Atoi(part); e == nil {
-			v, err = getItem(v, int64(n))
+			v, err = getItem(nil, v, int64(n))
 		} else {
-			v, err = getItem(v, part)
+			v, err = getItem(nil, v, part)
 		}
 		if err != nil {
 			return nil, err
@@ -746,7 +746,7 @@ func mapFilter(r *renderer, v any, args []any, kwargs map[string]any) (any, erro
 	if ok, err := truth(v); err != nil || !ok {
 		return []any{}, err
 	}
-	items, err := iterate(v)
+	items, err := iterate(r, v)
 	if err != nil {
 		return nil, err
 	}
@@ -783,11 +783,11 @@ func mapFilter(r *renderer, v any, args []any, kwargs map[string]any) (any, erro
 }
 
 func selectFilter(keep, byAttr bool) filterFunc {
-	return func(_ *renderer, v any, args []any, _ map[string]any) (any, error) {
+	return func(r *renderer, v any, args []any, _ map[string]any) (any, error) {
 		if ok, err := truth(v); err != nil || !ok {
 			return []any{}, err // `if value: for item in value`, as Jinja2
 		}
-		items, err := iterate(v)
+		items, err := iterate(r, v)
 		if err != nil {
 			return nil, err
 		}
@@ -831,7 +831,7 @@ func selectFilter(keep, byAttr bool) filterFunc {
 
 func minMaxFilter(sign int) filterFunc {
 	return func(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
-		items, err := iterate(v)
+		items, err := iterate(r, v)
 		if err != nil {
 			return nil, err
 		}
@@ -934,7 +934,7 @@ func init() {
 			return err == nil
 		}),
 		"iterable": isType(func(v any) bool {
-			_, err := iterate(v)
+			_, err := iterate(nil, v)
 			return err == nil
 		}),
 		"callable": isType(func(v any) bool {

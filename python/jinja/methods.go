@@ -169,7 +169,7 @@ func runeRange(name string, s string, args []any) (string, int, error) {
 	return string(rs[lo:hi]), int(lo), nil
 }
 
-func strMethod(s string, name string) (callable, bool) {
+func strMethod(r *renderer, s string, name string) (callable, bool) {
 	var f func(args []any, kwargs map[string]any) (any, error)
 	switch name {
 	case "strip", "lstrip", "rstrip":
@@ -348,7 +348,7 @@ func strMethod(s string, name string) (callable, bool) {
 			if err := argErr(name, 1, 1, args); err != nil {
 				return nil, err
 			}
-			items, err := iterate(args[0])
+			items, err := iterate(r, args[0])
 			if err != nil {
 				return nil, err
 			}
@@ -745,11 +745,11 @@ func tupleMethod(t tuple, name string) (callable, bool) {
 	return nil, false
 }
 
-func dictMethod(d map[string]any, name string) (callable, bool) {
+func dictMethod(r *renderer, d map[string]any, name string) (callable, bool) {
 	switch name {
 	case "items":
 		return noArgs(name, func() any {
-			keys := pyval.SortedKeys(d)
+			keys := r.keys(d)
 			out := make([]any, len(keys))
 			for i, k := range keys {
 				out[i] = tuple{k, d[k]}
@@ -757,10 +757,10 @@ func dictMethod(d map[string]any, name string) (callable, bool) {
 			return out
 		}), true
 	case "keys":
-		return noArgs(name, func() any { return toAnyList(pyval.SortedKeys(d)) }), true
+		return noArgs(name, func() any { return toAnyList(r.keys(d)) }), true
 	case "values":
 		return noArgs(name, func() any {
-			keys := pyval.SortedKeys(d)
+			keys := r.keys(d)
 			out := make([]any, len(keys))
 			for i, k := range keys {
 				out[i] = d[k]
