@@ -9,14 +9,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/harness/cache"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/progress"
 	"github.com/lmeval/lmeval/hub"
@@ -29,13 +32,18 @@ func init() {
 
 // LM is an engine.Model seen as a model.LM.
 type LM struct {
-	m *engine.Model
+	m    *engine.Model
+	hash *fileHash // the model file's sha256 (New)
 }
 
 var (
-	_ model.LM        = (*LM)(nil)
-	_ model.Closer    = (*LM)(nil)
-	_ model.Describer = (*LM)(nil)
+	_ model.LM                 = (*LM)(nil)
+	_ model.Closer             = (*LM)(nil)
+	_ model.Describer          = (*LM)(nil)
+	_ model.FileHasher         = (*LM)(nil)
+	_ model.TokenCounter       = (*LM)(nil)
+	_ model.ChatTemplateSource = (*LM)(nil)
+	_ model.TokenPiecer        = (*LM)(nil)
 )
 
 // A modelArg is one model_arg of the llama backend, defined once: its
@@ -275,7 +283,9 @@ func New(ctx context.Context, args model.Args) (model.LM, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &LM{m: m}, nil
+	// The file's sha256 is for the results; it is computed while the
+	// model runs.
+	return &LM{m: m, hash: hashInBackground(m.Info().Path)}, nil
 }
 
 // withProgress passes the harness's progress reporter in ctx, if any, on to
@@ -355,59 +365,101 @@ func requestError(err error) error {
 func (l *LM) TokenPiece(id int32) string { return l.m.TokenPiece(id) }
 
 // Close implements model.Closer.
-func (l *LM) Close() error { return l.m.Close() }
+func (l *LM) Close() error {
+	if l.hash != nil {
+		l.hash.cancel()
+	}
+	return l.m.Close()
+}
 
 // Describe implements model.Describer: the model's facts and the engine's
-// settings and work counters, for the results file.
-func (l *LM) Describe() map[string]any {
+// settings and work counters, for the results file and the cache
+// identity. It does not wait for the model file's sha256 (SHA256).
+func (l *LM) Describe() model.Info {
 	f := l.m.Facts()
 	in := l.m.Info()
 	st := l.m.Stats()
-	d := map[string]any{
-		"backend":            "llama",
-		"model_path":         in.Path,
-		"architecture":       f.Architecture,
-		"model_name":         f.Name,
-		"file_type":          f.FileType,
-		"params":             in.NParams,
-		"file_size":          f.FileSize,
-		"bits_per_weight":    f.BitsPerWeight,
-		"n_ctx_train":        in.NCtxTrain,
-		"n_ctx":              in.NCtx,
-		"max_length":         in.MaxLength,
-		"n_batch":            in.NBatch,
-		"n_ubatch":           in.NUBatch,
-		"n_seq_max":          in.NSeqMax,
-		"batch_size":         in.Batch,
-		"kv_bytes_per_token": in.KVBytesPerToken,
-		"threads":            in.Threads,
-		"n_gpu_layers":       in.GPULayers,
-		"device":             in.Backend,
-		"flash_attn":         in.FlashAttn,
-		"type_k":             in.TypeK,
-		"type_v":             in.TypeV,
-		"add_bos_token":      in.AddBOS,
-		"prefix_token_id":    in.PrefixToken,
-		"vocab_size":         in.NVocab,
-		"llama_cpp_commit":   in.Commit,
-		"tokens_requested":   st.TokensRequested,
-		"tokens_decoded":     st.TokensDecoded,
-		"truncated":          st.Truncated,
+	file := &model.ModelFile{
+		Path: in.Path, Name: f.Name, Architecture: f.Architecture, FileType: f.FileType,
+		Params: in.NParams, FileSize: f.FileSize, BitsPerWeight: f.BitsPerWeight,
+		NCtxTrain: in.NCtxTrain, VocabSize: in.NVocab,
+	}
+	eng := &model.LlamaEngine{
+		NCtx: in.NCtx, MaxLength: in.MaxLength, NBatch: in.NBatch, NUBatch: in.NUBatch, NSeqMax: in.NSeqMax,
+		Threads: in.Threads, NGPULayers: in.GPULayers, Device: in.Backend,
+		FlashAttn: in.FlashAttn, TypeK: in.TypeK, TypeV: in.TypeV, AddBOS: in.AddBOS,
+		BatchSize: in.Batch, KVBytesPerToken: in.KVBytesPerToken, PrefixTokenID: in.PrefixToken,
+		// The devices the layers run on, so that a GPU run that fell back
+		// to the CPU shows: none, and device cpu.
+		Devices: make([]model.Device, 0, len(in.Devices)),
 	}
 	if in.Batch == "auto" {
-		d["free_memory"] = in.FreeMemory
-		d["n_ctx_max"] = in.NCtxMax
-		d["cache_growths"] = st.CacheGrowths
+		eng.FreeMemory, eng.NCtxMax, eng.CacheGrowths = &in.FreeMemory, &in.NCtxMax, &st.CacheGrowths
 	}
-	// The devices the layers run on, so that a GPU run that fell back to
-	// the CPU shows: none, and "device" cpu.
-	devs := make([]map[string]any, 0, len(in.Devices))
 	for _, dv := range in.Devices {
-		devs = append(devs, map[string]any{
-			"name": dv.Name, "description": dv.Description, "backend": dv.Backend,
-			"memory_total": dv.Total, "memory_free": dv.Free,
+		eng.Devices = append(eng.Devices, model.Device{
+			Name: dv.Name, Description: dv.Description, Backend: dv.Backend,
+			MemoryTotal: dv.Total, MemoryFree: dv.Free,
 		})
 	}
-	d["devices"] = devs
-	return d
+	return model.Info{
+		Backend: "llama", File: file, Llama: eng, LlamaCppCommit: in.Commit,
+		Work: &model.Work{TokensRequested: st.TokensRequested, TokensDecoded: st.TokensDecoded, Truncated: st.Truncated},
+	}
+}
+
+// SHA256 implements model.FileHasher: it waits for the model file's
+// sha256, which New starts computing in the background ("" and no error
+// for a model not loaded by New).
+func (l *LM) SHA256() (string, error) {
+	if l.hash == nil {
+		return "", nil
+	}
+	return l.hash.wait()
+}
+
+// SetSHA256 implements model.FileHasher: the response cache knows the
+// file's sha256, so the background hash stops.
+func (l *LM) SetSHA256(sum string) {
+	if l.hash != nil {
+		l.hash.set(sum)
+	}
+}
+
+// fileHash is a model file's sha256, computed in the background unless
+// someone who knows it says so first.
+type fileHash struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	once   sync.Once
+	sum    string
+	err    error
+}
+
+func hashInBackground(path string) *fileHash {
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &fileHash{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		sum, err := cache.HashFileContext(ctx, path)
+		if ctx.Err() == nil && err != nil {
+			slog.Warn("model file fingerprint", "path", path, "err", err)
+		}
+		h.finish(sum, err)
+	}()
+	return h
+}
+
+func (h *fileHash) finish(sum string, err error) {
+	h.once.Do(func() {
+		h.sum, h.err = sum, err
+		h.cancel()
+		close(h.done)
+	})
+}
+
+func (h *fileHash) set(sum string) { h.finish(sum, nil) }
+
+func (h *fileHash) wait() (string, error) {
+	<-h.done
+	return h.sum, h.err
 }

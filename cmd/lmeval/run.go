@@ -159,7 +159,7 @@ func openModel(ctx context.Context, cfg *config.Config) (model.LM, func(), error
 		return nil, nil, fmt.Errorf("--model %s: %w", cfg.Model, err)
 	}
 	closeInner := func() {
-		if cl, ok := lm.(model.Closer); ok {
+		if cl, ok := model.As[model.Closer](lm); ok {
 			if err := cl.Close(); err != nil {
 				slog.Warn("closing model", "err", err)
 			}
@@ -214,26 +214,17 @@ func backendArgs(cfg *config.Config) model.Args {
 	return args
 }
 
-// identityExtras adds to the cache identity what the backend reports about
-// itself that changes answers without showing in model_args: the engine's
-// version and the max length and BOS handling it settled on. n_ctx is left
-// out: with --batch_size auto it follows free memory, and the truncation it
-// could cause is max_length's.
+// identityExtras adds to the cache identity the engine's version and what
+// the backend says changes answers without showing in model_args
+// (model.Info's CacheIdentity).
 func identityExtras(lm model.LM) map[string]string {
 	extra := map[string]string{"lmeval": Version}
 	if commit, _ := engineInfo(); commit != "" {
 		extra["llama.cpp"] = commit
 	}
-	d, ok := lm.(model.Describer)
-	if !ok {
-		return extra
-	}
-	desc := d.Describe()
-	for _, k := range []string{"add_bos", "add_bos_token", "max_length", "chat_template",
-		"type_k", "type_v", "flash_attn", "device", "n_gpu_layers", "n_batch", "n_ubatch",
-		"server_model", "model_sha256"} {
-		if v, ok := desc[k]; ok {
-			extra[k] = fmt.Sprint(v)
+	if d, ok := model.As[model.Describer](lm); ok {
+		for k, v := range d.Describe().CacheIdentity() {
+			extra[k] = v
 		}
 	}
 	return extra

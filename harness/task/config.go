@@ -4,15 +4,20 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/python/pyval"
 )
 
-// Output types of lm-eval tasks.
+// OutputType is a task's output_type (model.OutputType: the one type, which
+// the metrics and the LM's requests share).
+type OutputType = model.OutputType
+
+// The output types of lm-eval tasks, by their names in this package.
 const (
-	OutputLoglikelihood        = "loglikelihood"
-	OutputLoglikelihoodRolling = "loglikelihood_rolling"
-	OutputMultipleChoice       = "multiple_choice"
-	OutputGenerateUntil        = "generate_until"
+	OutputLoglikelihood        = model.OutputLoglikelihood
+	OutputLoglikelihoodRolling = model.OutputLoglikelihoodRolling
+	OutputMultipleChoice       = model.OutputMultipleChoice
+	OutputGenerateUntil        = model.OutputGenerateUntil
 )
 
 // knownTaskKeys are the TaskConfig fields of lm-eval's docs/task_guide.md
@@ -87,7 +92,7 @@ type Config struct {
 	// MetricList and FilterList are the YAML lists, unresolved.
 	MetricList []map[string]any
 	FilterList []map[string]any
-	OutputType string
+	OutputType OutputType
 	Repeats    int
 
 	ShouldDecontaminate       bool
@@ -369,11 +374,9 @@ func (p *configParser) prompt(c *Config) error {
 func (p *configParser) output(c *Config) error {
 	raw := p.raw
 	if v, ok := raw["output_type"]; ok && v != nil {
-		c.OutputType = str(v)
+		c.OutputType = OutputType(str(v))
 	}
-	switch c.OutputType {
-	case OutputLoglikelihood, OutputLoglikelihoodRolling, OutputMultipleChoice, OutputGenerateUntil:
-	default:
+	if !c.OutputType.Valid() {
 		return fmt.Errorf("%s: invalid output_type %q, must be one of loglikelihood, multiple_choice, loglikelihood_rolling, generate_until", p.file, c.OutputType)
 	}
 	if v, ok := raw["repeats"]; ok && v != nil {

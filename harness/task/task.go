@@ -144,8 +144,10 @@ type FewshotReport struct {
 // Instance is one request to the model (lm-eval's Instance).
 type Instance struct {
 	// Type is loglikelihood, loglikelihood_rolling or generate_until
-	// (multiple_choice tasks make one loglikelihood request per choice).
-	Type  string
+	// (multiple_choice tasks make one loglikelihood request per choice),
+	// and says which of the request fields is set; the methods in
+	// requests.go are the one place that reads it.
+	Type  OutputType
 	Task  string
 	DocID int
 	// Idx is the request's index within its document: the choice index
