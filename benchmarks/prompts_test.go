@@ -129,7 +129,7 @@ func compareTask(t *testing.T, tk *task.Task, e *expected) {
 		}
 		for j, wr := range want.Requests {
 			in := ins[j]
-			if in.Type != wr.Type {
+			if string(in.Type) != wr.Type {
 				t.Errorf("doc %d request %d: type %s, want %s", i, j, in.Type, wr.Type)
 			}
 			var args []any

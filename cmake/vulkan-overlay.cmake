@@ -20,6 +20,9 @@ set(_copy ${CMAKE_BINARY_DIR}/ggml-src)
 file(COPY ${_ggml_src}/ DESTINATION ${_copy}
     FILE_PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ
     DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+# The copy holds ollama's Go files too: a go.mod makes it a module of its
+# own, so `go vet ./...` and `go test ./...` in the checkout skip it.
+file(WRITE ${_copy}/go.mod "module lmeval-build/ggml-src\n")
 set(_ft ${_copy}/src/ggml-vulkan/vulkan-shaders/feature-tests)
 if(NOT EXISTS ${_ggml_src}/src/ggml-vulkan/vulkan-shaders/feature-tests)
     file(COPY ${CMAKE_CURRENT_LIST_DIR}/vulkan-feature-tests/ DESTINATION ${_ft}

@@ -27,11 +27,15 @@ const (
 	// buffer larger, so throughput stops improving.
 	autoMaxCtx = 65536
 	// maxSeq is llama.cpp's LLAMA_MAX_SEQ.
-	maxSeq = 256
+	maxSeq = MaxSequences
 	// defaultMaxLength is the max_length of a model that states no
 	// training context.
 	defaultMaxLength = 4096
 )
+
+// MaxSequences is the most sequences llama.cpp decodes together
+// (LLAMA_MAX_SEQ): the largest batch size.
+const MaxSequences = 256
 
 // memCost is what a context of n cells costs in memory, as estimated from
 // the model's hyperparameters: Fixed + n*PerCell bytes.

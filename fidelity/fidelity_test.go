@@ -464,7 +464,7 @@ func newReplayLM(t *testing.T, e *expected) *replayLM {
 	lm := &replayLM{ll: map[[2]string][2]any{}, rolling: map[string]float64{}, gen: map[string]string{}}
 	for _, r := range e.Requests {
 		str := func(i int) string { s, _ := r.Arguments[i].(string); return s }
-		switch r.RequestType {
+		switch task.OutputType(r.RequestType) {
 		case task.OutputLoglikelihood, task.OutputMultipleChoice:
 			var a [2]any
 			if err := json.Unmarshal(r.Answer, &a); err != nil {

@@ -322,7 +322,7 @@ func (ev *evaluation) buildOne(ctx context.Context, tr *taskRun, chat task.ChatT
 		bo.NumFewshot = tr.spec.NumFewshot
 	}
 	if tr.spec.TruncateFewshots {
-		if tc, ok := as[TokenCounter](ev.lm); ok {
+		if tc, ok := model.As[model.TokenCounter](ev.lm); ok {
 			bo.CountTokens, bo.MaxTokens = tc.CountTokens, tc.MaxLength()
 		} else {
 			slog.Warn("the model cannot count tokens; few-shot examples are not truncated", "task", t.Name)

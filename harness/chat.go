@@ -11,23 +11,14 @@ import (
 	"github.com/lmeval/lmeval/python/jinja"
 )
 
-// ChatTemplateSource is implemented by models that carry Jinja chat
-// templates (a GGUF's tokenizer.chat_template, and
-// tokenizer.chat_template.NAME for named ones); the harness renders them
-// as transformers' apply_chat_template does. name is "" for the default
-// template; ok is false when there is no such template.
-type ChatTemplateSource interface {
-	ChatTemplate(name string) (template, bosToken, eosToken string, ok bool)
-}
-
 // chatTemplate returns the function the task layer renders chat prompts
 // with: the model's own renderer (ChatTemplater) for the default template,
 // else its Jinja template rendered here.
 func chatTemplate(lm model.LM, name string, vars map[string]any) (task.ChatTemplate, error) {
-	if ct, ok := as[ChatTemplater](lm); ok && name == "" {
+	if ct, ok := model.As[model.ChatTemplater](lm); ok && name == "" {
 		return ct.ApplyChatTemplate, nil
 	}
-	src, ok := as[ChatTemplateSource](lm)
+	src, ok := model.As[model.ChatTemplateSource](lm)
 	if !ok {
 		return nil, errors.New("the model has no chat template")
 	}
@@ -39,23 +30,6 @@ func chatTemplate(lm model.LM, name string, vars map[string]any) (task.ChatTempl
 		return nil, errors.New("the model has no chat template (tokenizer.chat_template)")
 	}
 	return NewChatTemplate(tmpl, bos, eos, vars)
-}
-
-// as finds an optional interface on lm or, through Unwrap (the response
-// cache's wrapper), on the models it wraps.
-func as[T any](lm model.LM) (T, bool) {
-	for lm != nil {
-		if v, ok := lm.(T); ok {
-			return v, true
-		}
-		u, ok := lm.(interface{ Unwrap() model.LM })
-		if !ok {
-			break
-		}
-		lm = u.Unwrap()
-	}
-	var zero T
-	return zero, false
 }
 
 // NewChatTemplate compiles a Hugging Face chat template. The returned
@@ -71,7 +45,7 @@ func NewChatTemplate(tmpl, bos, eos string, vars ...map[string]any) (task.ChatTe
 	if err := env.Compile(tmpl); err != nil {
 		return nil, fmt.Errorf("chat template: %w", err)
 	}
-	return func(msgs []task.ChatMessage, addGenerationPrompt bool) (string, error) {
+	return func(msgs []model.ChatMessage, addGenerationPrompt bool) (string, error) {
 		list := make([]any, len(msgs))
 		for i, m := range msgs {
 			list[i] = map[string]any{"role": m.Role, "content": m.Content}

@@ -30,20 +30,6 @@ type SampleWriter interface {
 	Close() error
 }
 
-// ChatTemplater is implemented by models that can render a chat template
-// (--apply_chat_template).
-type ChatTemplater interface {
-	ApplyChatTemplate(msgs []task.ChatMessage, addGenerationPrompt bool) (string, error)
-}
-
-// TokenCounter is implemented by models that can count a prompt's tokens
-// and report their context length; with it, tasks given as
-// suite|task|shots|1 drop few-shot examples until their prompts fit.
-type TokenCounter interface {
-	CountTokens(text string) (int, error)
-	MaxLength() int
-}
-
 // Option adjusts an evaluation.
 type Option func(*options)
 

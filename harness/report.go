@@ -369,7 +369,7 @@ func dumpConfig(t *task.Task) map[string]any {
 		out[k] = configValue(v)
 	}
 	out["task"] = t.Name
-	out["output_type"] = c.OutputType
+	out["output_type"] = string(c.OutputType)
 	out["num_fewshot"] = t.NumFewshot
 	out["target_delimiter"] = c.TargetDelimiter
 	out["fewshot_delimiter"] = c.FewshotDelimiter
@@ -484,7 +484,7 @@ func (ev *evaluation) fillIdentity(out *results.Results) {
 	}
 	out.FewshotAsMultiturn = cfg.FewshotAsMultiturnValue()
 	if cfg.ChatTemplate.Enabled {
-		if src, ok := as[ChatTemplateSource](ev.lm); ok {
+		if src, ok := model.As[model.ChatTemplateSource](ev.lm); ok {
 			if tmpl, _, _, ok := src.ChatTemplate(cfg.ChatTemplate.Name); ok && tmpl != "" {
 				h := results.HashString(tmpl)
 				out.ChatTemplate, out.ChatTemplateSha = &tmpl, &h
@@ -507,75 +507,31 @@ func modelArgsString(args map[string]string) string {
 	return strings.Join(parts, ",")
 }
 
-// Keys of a Describer's map that go to the lmeval block's model and engine
-// sections.
-var (
-	modelFacts = []string{"backend", "model_path", "model_name", "architecture", "file_type", "params",
-		"file_size", "bits_per_weight", "n_ctx_train", "vocab_size", "sha256", "fingerprint", "seed"}
-	engineFacts = []string{"n_ctx", "max_length", "n_batch", "n_ubatch", "n_seq_max", "threads",
-		"n_gpu_layers", "device", "devices", "n_ctx_max", "cache_growths", "flash_attn", "type_k", "type_v", "add_bos_token"}
-)
-
-// lmevalBlock fills lmeval's own facts from the model's Describe.
+// lmevalBlock fills lmeval's own facts from the model's Describe, with the
+// model file's sha256 from its FileHasher (waiting for it).
 func lmevalBlock(lm model.LM, modelTime time.Duration) *results.LMEval {
 	b := &results.LMEval{}
-	d, ok := lm.(model.Describer)
+	d, ok := model.As[model.Describer](lm)
 	if !ok {
 		return b
 	}
-	desc := d.Describe()
-	b.Model, b.Engine, b.Extra = map[string]any{}, map[string]any{}, map[string]any{}
-	used := map[string]bool{}
-	for _, k := range modelFacts {
-		if v, ok := desc[k]; ok {
-			b.Model[k], used[k] = v, true
+	info := d.Describe()
+	if info.File != nil && info.File.SHA256 == "" {
+		if h, ok := model.As[model.FileHasher](lm); ok {
+			info.File.SHA256, _ = h.SHA256() // a failure is logged where it happens
 		}
 	}
-	for _, k := range engineFacts {
-		if v, ok := desc[k]; ok {
-			b.Engine[k], used[k] = v, true
-		}
-	}
-	if v, ok := desc["llama_cpp_commit"].(string); ok {
-		b.LlamaCppCommit, used["llama_cpp_commit"] = v, true
-	}
-	if n, ok := toInt64(desc["tokens_decoded"]); ok {
-		b.TokensDecoded, used["tokens_decoded"] = n, true
-		if s := modelTime.Seconds(); s > 0 {
-			b.TokensPerSec = results.Float(float64(n) / s)
-		}
-	}
-	if n, ok := toInt64(desc["tokens_requested"]); ok {
-		b.PromptTokens, used["tokens_requested"] = n, true
-	}
-	if n, ok := toInt64(desc["truncated"]); ok {
-		b.Truncated, used["truncated"] = int(n), true
-	}
-	for k, v := range desc {
-		if !used[k] {
-			b.Extra[k] = v
-		}
-	}
+	sec := info.Sections()
+	b.Model, b.Engine, b.Extra = sec[model.SectionModel], sec[model.SectionEngine], sec[model.SectionExtra]
 	if len(b.Extra) == 0 {
 		b.Extra = nil
 	}
-	return b
-}
-
-func toInt64(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int:
-		return int64(x), true
-	case int64:
-		return x, true
-	case int32:
-		return int64(x), true
-	case uint64:
-		return int64(x), true
-	case uint32:
-		return int64(x), true
-	case float64:
-		return int64(x), true
+	b.LlamaCppCommit = info.LlamaCppCommit
+	if w := info.Work; w != nil {
+		b.TokensDecoded, b.PromptTokens, b.Truncated = w.TokensDecoded, w.TokensRequested, w.Truncated
+		if s := modelTime.Seconds(); s > 0 {
+			b.TokensPerSec = results.Float(float64(w.TokensDecoded) / s)
+		}
 	}
-	return 0, false
+	return b
 }

@@ -33,8 +33,8 @@ type stream[Req any] struct {
 	index   map[string]int
 }
 
-func newStream[Req any](kind string) *stream[Req] {
-	return &stream[Req]{kind: kind, index: map[string]int{}}
+func newStream[Req any](kind model.OutputType) *stream[Req] {
+	return &stream[Req]{kind: string(kind), index: map[string]int{}}
 }
 
 // add records a request, merging it with an identical one.
@@ -122,38 +122,18 @@ func (ev *evaluation) requests() (*streams, error) {
 	roll := newStream[model.RollingRequest](task.OutputLoglikelihoodRolling)
 	gen := newStream[model.GenerateRequest](task.OutputGenerateUntil)
 	total := 0
+	sink := &requestSink{ll: ll, roll: roll, gen: gen}
 	for _, tr := range ev.runs {
 		for p, ins := range tr.insts {
 			for j, in := range ins {
 				for r := 0; r < max(in.Repeats, 1); r++ {
-					t := target{tr: tr, doc: p, inst: j, repeat: r}
 					total++
-					switch in.Type {
-					case task.OutputLoglikelihood:
-						ll.add(hashKey(in.Loglikelihood.Context, in.Loglikelihood.Continuation), in.Loglikelihood, t)
-					case task.OutputLoglikelihoodRolling:
-						roll.add(hashKey(in.Rolling.Text), in.Rolling, t)
-					case task.OutputGenerateUntil:
-						g := in.Generate
-						if g.DoSample && r > 0 {
-							// Repeats of a sampled generation must differ, as
-							// lm-eval's do by drawing on; a seed per repeat keeps
-							// them reproducible.
-							g.Seed += int64(r)
-						}
-						key, err := json.Marshal(g)
-						if err != nil {
-							return nil, err
-						}
-						if !g.DoSample {
-							// Greedy repeats are one request.
-							key = append(key, '#')
-						} else {
-							key = fmt.Appendf(key, "#%d", r)
-						}
-						gen.add(hashKey(string(key)), g, t)
-					default:
-						return nil, fmt.Errorf("task %s: unknown request type %q", tr.t.Name, in.Type)
+					sink.t = target{tr: tr, doc: p, inst: j, repeat: r}
+					if err := in.SendTo(sink); err != nil {
+						return nil, fmt.Errorf("task %s: %w", tr.t.Name, err)
+					}
+					if sink.err != nil {
+						return nil, sink.err
 					}
 				}
 			}
@@ -203,6 +183,43 @@ func (ev *evaluation) unanswered() error {
 	return nil
 }
 
+// requestSink is where one repeat of one instance's request goes: the
+// stream of its kind, merged with identical requests (task.RequestSink).
+type requestSink struct {
+	ll   *stream[model.LoglikelihoodRequest]
+	roll *stream[model.RollingRequest]
+	gen  *stream[model.GenerateRequest]
+	t    target
+	err  error
+}
+
+func (s *requestSink) Loglikelihood(r model.LoglikelihoodRequest) {
+	s.ll.add(hashKey(r.Context, r.Continuation), r, s.t)
+}
+
+func (s *requestSink) Rolling(r model.RollingRequest) { s.roll.add(hashKey(r.Text), r, s.t) }
+
+func (s *requestSink) Generate(g model.GenerateRequest) {
+	rep := s.t.repeat
+	if g.DoSample && rep > 0 {
+		// Repeats of a sampled generation must differ, as lm-eval's do by
+		// drawing on; a seed per repeat keeps them reproducible.
+		g.Seed += int64(rep)
+	}
+	key, err := json.Marshal(g)
+	if err != nil {
+		s.err = err
+		return
+	}
+	if !g.DoSample {
+		// Greedy repeats are one request.
+		key = append(key, '#')
+	} else {
+		key = fmt.Appendf(key, "#%d", rep)
+	}
+	s.gen.add(hashKey(string(key)), g, s.t)
+}
+
 // answer delivers the answer to request i of s to every document that
 // asked for it.
 func answer[Req any](ev *evaluation, s *stream[Req], i int, v any) error {
@@ -237,7 +254,7 @@ func runStream[Req, Res any](ctx context.Context, ev *evaluation, lm model.LM, d
 	// rate is tokens/s and its ETA the tokens remaining.
 	var toks []int
 	total := 0
-	if tc, ok := as[TokenCounter](lm); ok && disp.Enabled() {
+	if tc, ok := model.As[model.TokenCounter](lm); ok && disp.Enabled() {
 		toks = make([]int, len(s.reqs))
 		for i, r := range s.reqs {
 			n, err := tc.CountTokens(requestText(any(r)))
@@ -307,15 +324,8 @@ func (s *stream[Req]) where(i int) string {
 // docLength is the length of a document's longest request text.
 func docLength(t target) int {
 	n := 0
-	for _, in := range t.tr.insts[t.doc] {
-		switch in.Type {
-		case task.OutputLoglikelihood:
-			n = max(n, len(in.Loglikelihood.Context)+len(in.Loglikelihood.Continuation))
-		case task.OutputLoglikelihoodRolling:
-			n = max(n, len(in.Rolling.Text))
-		case task.OutputGenerateUntil:
-			n = max(n, len(in.Generate.Context))
-		}
+	for i := range t.tr.insts[t.doc] {
+		n = max(n, t.tr.insts[t.doc][i].TextLen())
 	}
 	return n
 }
@@ -323,13 +333,8 @@ func docLength(t target) int {
 // requestText is the text of a request whose tokens the progress bar
 // counts.
 func requestText(r any) string {
-	switch x := r.(type) {
-	case model.LoglikelihoodRequest:
-		return x.Context + x.Continuation
-	case model.RollingRequest:
-		return x.Text
-	case model.GenerateRequest:
-		return x.Context
+	if x, ok := r.(interface{ FullText() string }); ok {
+		return x.FullText()
 	}
 	return ""
 }

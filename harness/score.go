@@ -390,16 +390,10 @@ func (tr *taskRun) sample(p int, filter string, filtered []any, sc docScore) *re
 	ins := tr.insts[p]
 	args := make([][]any, len(ins))
 	resps := make([][]any, len(ins))
-	for j, in := range ins {
-		switch in.Type {
-		case task.OutputLoglikelihood:
-			args[j] = []any{in.Loglikelihood.Context, in.Loglikelihood.Continuation}
-		case task.OutputLoglikelihoodRolling:
-			args[j] = []any{in.Rolling.Text}
-		case task.OutputGenerateUntil:
-			// The generation kwargs in lm-eval's dict order.
-			args[j] = []any{in.Generate.Context, results.OrderDoc(in.GenKwargs, pyval.ColumnsOf(tr.t.GenKwargsOrder...))}
-		}
+	// The generation kwargs in lm-eval's dict order.
+	order := func(kw map[string]any) any { return results.OrderDoc(kw, pyval.ColumnsOf(tr.t.GenKwargsOrder...)) }
+	for j := range ins {
+		args[j] = ins[j].Arguments(order)
 		resps[j] = make([]any, len(tr.resps[p][j]))
 		for r, v := range tr.resps[p][j] {
 			resps[j][r] = pyValue(v)

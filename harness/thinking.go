@@ -78,18 +78,12 @@ func parseChatOptions(args map[string]string) (chatOptions, error) {
 	return o, nil
 }
 
-// TokenPiecer is implemented by models that can give a token's text; a
-// think_end_token given as a token id needs it.
-type TokenPiecer interface {
-	TokenPiece(id int32) string
-}
-
 // resolveThinkToken turns a think_end_token token id into its text.
 func (o *chatOptions) resolveThinkToken(lm model.LM) error {
 	if o.thinkTokenID < 0 {
 		return nil
 	}
-	tp, ok := as[TokenPiecer](lm)
+	tp, ok := model.As[model.TokenPiecer](lm)
 	if !ok {
 		return fmt.Errorf("model_args think_end_token=%d is a token id, and this model cannot give a token's text: give the token's text instead", o.thinkTokenID)
 	}

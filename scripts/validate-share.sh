@@ -10,6 +10,7 @@
 # validated (in chunks, so the command line stays short); a task counts as
 # accepted when validate reports no problem naming it. The failing tasks'
 # first problems are written to $OUT (default /tmp/validate-share.txt).
+# The groups' share: scripts/validate-groups.sh.
 set -euo pipefail
 LMEVAL=${1:-./lmeval}
 TASKS=${2:-../shared/lm-eval/lm_eval/tasks}

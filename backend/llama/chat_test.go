@@ -11,6 +11,7 @@ import (
 	"github.com/lmeval/lmeval/engine"
 	"github.com/lmeval/lmeval/gguf/ggufwrite"
 	"github.com/lmeval/lmeval/harness"
+	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
 )
 
@@ -210,10 +211,10 @@ func TestCountTokens(t *testing.T) {
 // TestInterfaces: the harness finds the optional interfaces on the backend.
 func TestInterfaces(t *testing.T) {
 	var lm any = &LM{}
-	if _, ok := lm.(harness.ChatTemplateSource); !ok {
-		t.Error("*LM is not a harness.ChatTemplateSource")
+	if _, ok := lm.(model.ChatTemplateSource); !ok {
+		t.Error("*LM is not a model.ChatTemplateSource")
 	}
-	if _, ok := lm.(harness.TokenCounter); !ok {
-		t.Error("*LM is not a harness.TokenCounter")
+	if _, ok := lm.(model.TokenCounter); !ok {
+		t.Error("*LM is not a model.TokenCounter")
 	}
 }

@@ -9,13 +9,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/harness/cache"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/progress"
 	"github.com/lmeval/lmeval/hub"
@@ -28,21 +32,159 @@ func init() {
 
 // LM is an engine.Model seen as a model.LM.
 type LM struct {
-	m *engine.Model
+	m    *engine.Model
+	hash *fileHash // the model file's sha256 (New)
 }
 
 var (
-	_ model.LM        = (*LM)(nil)
-	_ model.Closer    = (*LM)(nil)
-	_ model.Describer = (*LM)(nil)
+	_ model.LM                 = (*LM)(nil)
+	_ model.Closer             = (*LM)(nil)
+	_ model.Describer          = (*LM)(nil)
+	_ model.FileHasher         = (*LM)(nil)
+	_ model.TokenCounter       = (*LM)(nil)
+	_ model.ChatTemplateSource = (*LM)(nil)
+	_ model.TokenPiecer        = (*LM)(nil)
 )
 
-// argNames lists every accepted model_arg, for the error on unknown ones.
-var argNames = []string{
-	"pretrained", "model", "n_ctx", "max_length", "n_batch", "n_ubatch", "n_seq_max", "batch_size",
-	"threads", "n_threads", "n_gpu_layers", "cpu_only", "main_gpu", "split_mode", "tensor_split",
-	"flash_attn", "type_k", "type_v", "add_bos_token", "prefix_token_id", "seed", "prefix_sharing", "skip_leading_bos",
-	"use_mmap", "max_batch_size", "memory_budget", "device", "dtype", "trust_remote_code",
+// A modelArg is one model_arg of the llama backend, defined once: its
+// names (the first canonical, the others aliases), how its value sets the
+// engine's options, and whether it is a Hugging Face argument accepted and
+// ignored. The error on unknown arguments lists them, and a test checks
+// the README's and docs/engine.md's model_args tables against them.
+type modelArg struct {
+	names []string
+	set   func(o *engine.Options, v string) error // nil: no engine option (the path, ignored arguments)
+	// ignored: a Hugging Face argument with no meaning for a GGUF file,
+	// accepted so that lm-eval command lines carry over.
+	ignored bool
+}
+
+var modelArgs = []modelArg{
+	{names: []string{"pretrained", "model"}}, // the model's path: Options reads it
+	{names: []string{"n_ctx"}, set: intOpt(func(o *engine.Options) *int { return &o.NCtx })},
+	{names: []string{"max_length"}, set: intOpt(func(o *engine.Options) *int { return &o.MaxLength })},
+	{names: []string{"n_batch"}, set: intOpt(func(o *engine.Options) *int { return &o.NBatch })},
+	{names: []string{"n_ubatch"}, set: intOpt(func(o *engine.Options) *int { return &o.NUBatch })},
+	{names: []string{"n_seq_max"}, set: intOpt(func(o *engine.Options) *int { return &o.NSeqMax })},
+	{names: []string{"batch_size"}, set: setBatchSize},
+	{names: []string{"threads", "n_threads"}, set: intOpt(func(o *engine.Options) *int { return &o.Threads })},
+	{names: []string{"n_gpu_layers"}, set: func(o *engine.Options, v string) error {
+		n, err := strconv.Atoi(v)
+		o.NGPULayers = n
+		if err == nil && n == 0 {
+			o.CPUOnly = true
+		}
+		return err
+	}},
+	{names: []string{"cpu_only"}, set: boolOpt(func(o *engine.Options) *bool { return &o.CPUOnly })},
+	{names: []string{"main_gpu"}, set: intOpt(func(o *engine.Options) *int { return &o.MainGPU })},
+	{names: []string{"split_mode"}, set: func(o *engine.Options, v string) error { o.SplitMode = v; return nil }},
+	{names: []string{"tensor_split"}, set: func(o *engine.Options, v string) error {
+		for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == '/' || r == ';' || r == ' ' }) {
+			x, err := strconv.ParseFloat(f, 32)
+			if err != nil {
+				return err
+			}
+			o.TensorSplit = append(o.TensorSplit, float32(x))
+		}
+		return nil
+	}},
+	{names: []string{"flash_attn"}, set: func(o *engine.Options, v string) error { o.FlashAttn = v; return nil }},
+	{names: []string{"type_k"}, set: func(o *engine.Options, v string) error { o.TypeK = v; return nil }},
+	{names: []string{"type_v"}, set: func(o *engine.Options, v string) error { o.TypeV = v; return nil }},
+	{names: []string{"add_bos_token"}, set: func(o *engine.Options, v string) error {
+		b, err := parseBool(v)
+		o.AddBOS = &b
+		return err
+	}},
+	{names: []string{"prefix_token_id"}, set: func(o *engine.Options, v string) error {
+		n, err := strconv.ParseInt(v, 10, 32)
+		t := int32(n)
+		o.PrefixToken = &t
+		return err
+	}},
+	{names: []string{"seed"}, set: func(o *engine.Options, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		o.Seed = n
+		return err
+	}},
+	{names: []string{"prefix_sharing"}, set: func(o *engine.Options, v string) error {
+		b, err := parseBool(v)
+		o.NoPrefixSharing = !b
+		return err
+	}},
+	{names: []string{"skip_leading_bos"}, set: boolOpt(func(o *engine.Options) *bool { return &o.SkipLeadingBOS })},
+	{names: []string{"use_mmap"}, set: func(o *engine.Options, v string) error {
+		b, err := parseBool(v)
+		o.NoMmap = !b
+		return err
+	}},
+	// The most sequences auto may pick.
+	{names: []string{"max_batch_size"}, set: func(o *engine.Options, v string) error {
+		n, err := strconv.Atoi(v)
+		o.MaxBatchSize = n
+		if err == nil && n < 1 {
+			return fmt.Errorf("want a positive integer")
+		}
+		return err
+	}},
+	{names: []string{"memory_budget"}, set: func(o *engine.Options, v string) (err error) {
+		o.MemoryBudget, err = parseBytes(v)
+		return err
+	}},
+	{names: []string{"device"}, ignored: true},
+	{names: []string{"dtype"}, ignored: true},
+	{names: []string{"trust_remote_code"}, ignored: true},
+}
+
+// argNames lists every accepted model_arg, aliases included, in the
+// table's order, for the error on unknown ones; argsByName finds each.
+var argNames, argsByName = func() ([]string, map[string]*modelArg) {
+	var names []string
+	byName := map[string]*modelArg{}
+	for i := range modelArgs {
+		for _, n := range modelArgs[i].names {
+			names = append(names, n)
+			byName[n] = &modelArgs[i]
+		}
+	}
+	return names, byName
+}()
+
+func intOpt(field func(*engine.Options) *int) func(*engine.Options, string) error {
+	return func(o *engine.Options, v string) error {
+		n, err := strconv.Atoi(v)
+		*field(o) = n
+		return err
+	}
+}
+
+func boolOpt(field func(*engine.Options) *bool) func(*engine.Options, string) error {
+	return func(o *engine.Options, v string) error {
+		b, err := parseBool(v)
+		*field(o) = b
+		return err
+	}
+}
+
+// setBatchSize reads lm-eval's batch size with the parser every layer
+// uses (model.ParseBatchSize). auto sizes the context to free memory;
+// auto:N is auto (lm-eval re-tunes N times as requests get shorter; the
+// engine re-packs every decode by tokens, so there is nothing to re-tune).
+// A fixed size is bounded by llama.cpp's limit on sequences.
+func setBatchSize(o *engine.Options, v string) error {
+	b, err := model.ParseBatchSize(v)
+	switch {
+	case err == nil && b.Auto:
+		o.AutoBatch = true
+	case err == nil && b.Size <= engine.MaxSequences:
+		o.BatchSize = b.Size
+	case strings.HasPrefix(strings.ToLower(strings.TrimSpace(v)), "auto"):
+		return fmt.Errorf("want %s", model.BatchSizeForms)
+	default:
+		return fmt.Errorf("want 1 to %d (llama.cpp's limit on sequences), auto, or auto:N", engine.MaxSequences)
+	}
+	return nil
 }
 
 // Options parses model_args into engine options and the model path (or Hub
@@ -67,126 +209,16 @@ func Options(args model.Args) (string, engine.Options, error) {
 // commands, such as sweep, that name their models otherwise.
 func EngineOptions(args model.Args) (engine.Options, error) {
 	var o engine.Options
-	known := map[string]bool{}
-	for _, n := range argNames {
-		known[n] = true
-	}
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(args)) {
 		v := args[k]
-		if !known[k] {
+		a, ok := argsByName[k]
+		if !ok {
 			return o, fmt.Errorf("model_args: unknown argument %q (known: %s)", k, strings.Join(argNames, ", "))
 		}
-		var err error
-		intArg := func(dst *int) {
-			var n int
-			n, err = strconv.Atoi(v)
-			*dst = n
+		if a.set == nil {
+			continue
 		}
-		boolArg := func(dst *bool) {
-			var b bool
-			b, err = parseBool(v)
-			*dst = b
-		}
-		switch k {
-		case "n_ctx":
-			intArg(&o.NCtx)
-		case "max_length":
-			intArg(&o.MaxLength)
-		case "n_batch":
-			intArg(&o.NBatch)
-		case "n_ubatch":
-			intArg(&o.NUBatch)
-		case "n_seq_max":
-			intArg(&o.NSeqMax)
-		case "batch_size":
-			// lm-eval's batch size. auto sizes the context to free memory;
-			// auto:N is auto (lm-eval re-tunes N times as requests get
-			// shorter; the engine re-packs every decode by tokens, so there
-			// is nothing to re-tune).
-			if v == "auto" || strings.HasPrefix(v, "auto:") {
-				if n, ok := strings.CutPrefix(v, "auto:"); ok {
-					if k, perr := strconv.Atoi(n); perr != nil || k < 1 {
-						err = fmt.Errorf("want a positive integer, auto, or auto:N")
-					}
-				}
-				o.AutoBatch = true
-			} else {
-				intArg(&o.BatchSize)
-				if err == nil && (o.BatchSize < 1 || o.BatchSize > 256) {
-					err = fmt.Errorf("want 1 to 256 (llama.cpp's limit on sequences), auto, or auto:N")
-				}
-			}
-		case "max_batch_size":
-			// The most sequences auto may pick.
-			intArg(&o.MaxBatchSize)
-			if err == nil && o.MaxBatchSize < 1 {
-				err = fmt.Errorf("want a positive integer")
-			}
-		case "memory_budget":
-			o.MemoryBudget, err = parseBytes(v)
-		case "threads", "n_threads":
-			intArg(&o.Threads)
-		case "n_gpu_layers":
-			intArg(&o.NGPULayers)
-			if err == nil && o.NGPULayers == 0 {
-				o.CPUOnly = true
-			}
-		case "cpu_only":
-			boolArg(&o.CPUOnly)
-		case "main_gpu":
-			intArg(&o.MainGPU)
-		case "split_mode":
-			o.SplitMode = v
-		case "tensor_split":
-			for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == '/' || r == ';' || r == ' ' }) {
-				x, perr := strconv.ParseFloat(f, 32)
-				if perr != nil {
-					err = perr
-					break
-				}
-				o.TensorSplit = append(o.TensorSplit, float32(x))
-			}
-		case "flash_attn":
-			o.FlashAttn = v
-		case "type_k":
-			o.TypeK = v
-		case "type_v":
-			o.TypeV = v
-		case "add_bos_token":
-			var b bool
-			boolArg(&b)
-			o.AddBOS = &b
-		case "prefix_token_id":
-			var n int64
-			n, err = strconv.ParseInt(v, 10, 32)
-			t := int32(n)
-			o.PrefixToken = &t
-		case "seed":
-			var n int64
-			n, err = strconv.ParseInt(v, 10, 64)
-			o.Seed = n
-		case "prefix_sharing":
-			var b bool
-			boolArg(&b)
-			o.NoPrefixSharing = !b
-		case "skip_leading_bos":
-			boolArg(&o.SkipLeadingBOS)
-		case "use_mmap":
-			var b bool
-			boolArg(&b)
-			o.NoMmap = !b
-		case "pretrained", "model":
-			// The model's path: Options reads it.
-		case "device", "dtype", "trust_remote_code":
-			// Hugging Face arguments with no meaning for a GGUF file;
-			// accepted so lm-eval command lines carry over.
-		}
-		if err != nil {
+		if err := a.set(&o, v); err != nil {
 			return o, fmt.Errorf("model_args: %s=%s: %w", k, v, err)
 		}
 	}
@@ -251,7 +283,9 @@ func New(ctx context.Context, args model.Args) (model.LM, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &LM{m: m}, nil
+	// The file's sha256 is for the results; it is computed while the
+	// model runs.
+	return &LM{m: m, hash: hashInBackground(m.Info().Path)}, nil
 }
 
 // withProgress passes the harness's progress reporter in ctx, if any, on to
@@ -331,59 +365,101 @@ func requestError(err error) error {
 func (l *LM) TokenPiece(id int32) string { return l.m.TokenPiece(id) }
 
 // Close implements model.Closer.
-func (l *LM) Close() error { return l.m.Close() }
+func (l *LM) Close() error {
+	if l.hash != nil {
+		l.hash.cancel()
+	}
+	return l.m.Close()
+}
 
 // Describe implements model.Describer: the model's facts and the engine's
-// settings and work counters, for the results file.
-func (l *LM) Describe() map[string]any {
+// settings and work counters, for the results file and the cache
+// identity. It does not wait for the model file's sha256 (SHA256).
+func (l *LM) Describe() model.Info {
 	f := l.m.Facts()
 	in := l.m.Info()
 	st := l.m.Stats()
-	d := map[string]any{
-		"backend":            "llama",
-		"model_path":         in.Path,
-		"architecture":       f.Architecture,
-		"model_name":         f.Name,
-		"file_type":          f.FileType,
-		"params":             in.NParams,
-		"file_size":          f.FileSize,
-		"bits_per_weight":    f.BitsPerWeight,
-		"n_ctx_train":        in.NCtxTrain,
-		"n_ctx":              in.NCtx,
-		"max_length":         in.MaxLength,
-		"n_batch":            in.NBatch,
-		"n_ubatch":           in.NUBatch,
-		"n_seq_max":          in.NSeqMax,
-		"batch_size":         in.Batch,
-		"kv_bytes_per_token": in.KVBytesPerToken,
-		"threads":            in.Threads,
-		"n_gpu_layers":       in.GPULayers,
-		"device":             in.Backend,
-		"flash_attn":         in.FlashAttn,
-		"type_k":             in.TypeK,
-		"type_v":             in.TypeV,
-		"add_bos_token":      in.AddBOS,
-		"prefix_token_id":    in.PrefixToken,
-		"vocab_size":         in.NVocab,
-		"llama_cpp_commit":   in.Commit,
-		"tokens_requested":   st.TokensRequested,
-		"tokens_decoded":     st.TokensDecoded,
-		"truncated":          st.Truncated,
+	file := &model.ModelFile{
+		Path: in.Path, Name: f.Name, Architecture: f.Architecture, FileType: f.FileType,
+		Params: in.NParams, FileSize: f.FileSize, BitsPerWeight: f.BitsPerWeight,
+		NCtxTrain: in.NCtxTrain, VocabSize: in.NVocab,
+	}
+	eng := &model.LlamaEngine{
+		NCtx: in.NCtx, MaxLength: in.MaxLength, NBatch: in.NBatch, NUBatch: in.NUBatch, NSeqMax: in.NSeqMax,
+		Threads: in.Threads, NGPULayers: in.GPULayers, Device: in.Backend,
+		FlashAttn: in.FlashAttn, TypeK: in.TypeK, TypeV: in.TypeV, AddBOS: in.AddBOS,
+		BatchSize: in.Batch, KVBytesPerToken: in.KVBytesPerToken, PrefixTokenID: in.PrefixToken,
+		// The devices the layers run on, so that a GPU run that fell back
+		// to the CPU shows: none, and device cpu.
+		Devices: make([]model.Device, 0, len(in.Devices)),
 	}
 	if in.Batch == "auto" {
-		d["free_memory"] = in.FreeMemory
-		d["n_ctx_max"] = in.NCtxMax
-		d["cache_growths"] = st.CacheGrowths
+		eng.FreeMemory, eng.NCtxMax, eng.CacheGrowths = &in.FreeMemory, &in.NCtxMax, &st.CacheGrowths
 	}
-	// The devices the layers run on, so that a GPU run that fell back to
-	// the CPU shows: none, and "device" cpu.
-	devs := make([]map[string]any, 0, len(in.Devices))
 	for _, dv := range in.Devices {
-		devs = append(devs, map[string]any{
-			"name": dv.Name, "description": dv.Description, "backend": dv.Backend,
-			"memory_total": dv.Total, "memory_free": dv.Free,
+		eng.Devices = append(eng.Devices, model.Device{
+			Name: dv.Name, Description: dv.Description, Backend: dv.Backend,
+			MemoryTotal: dv.Total, MemoryFree: dv.Free,
 		})
 	}
-	d["devices"] = devs
-	return d
+	return model.Info{
+		Backend: "llama", File: file, Llama: eng, LlamaCppCommit: in.Commit,
+		Work: &model.Work{TokensRequested: st.TokensRequested, TokensDecoded: st.TokensDecoded, Truncated: st.Truncated},
+	}
+}
+
+// SHA256 implements model.FileHasher: it waits for the model file's
+// sha256, which New starts computing in the background ("" and no error
+// for a model not loaded by New).
+func (l *LM) SHA256() (string, error) {
+	if l.hash == nil {
+		return "", nil
+	}
+	return l.hash.wait()
+}
+
+// SetSHA256 implements model.FileHasher: the response cache knows the
+// file's sha256, so the background hash stops.
+func (l *LM) SetSHA256(sum string) {
+	if l.hash != nil {
+		l.hash.set(sum)
+	}
+}
+
+// fileHash is a model file's sha256, computed in the background unless
+// someone who knows it says so first.
+type fileHash struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	once   sync.Once
+	sum    string
+	err    error
+}
+
+func hashInBackground(path string) *fileHash {
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &fileHash{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		sum, err := cache.HashFileContext(ctx, path)
+		if ctx.Err() == nil && err != nil {
+			slog.Warn("model file fingerprint", "path", path, "err", err)
+		}
+		h.finish(sum, err)
+	}()
+	return h
+}
+
+func (h *fileHash) finish(sum string, err error) {
+	h.once.Do(func() {
+		h.sum, h.err = sum, err
+		h.cancel()
+		close(h.done)
+	})
+}
+
+func (h *fileHash) set(sum string) { h.finish(sum, nil) }
+
+func (h *fileHash) wait() (string, error) {
+	<-h.done
+	return h.sum, h.err
 }

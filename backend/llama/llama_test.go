@@ -107,7 +107,7 @@ func TestBackend(t *testing.T) {
 			t.Errorf("%s: generate %q, %v", name, gen, err)
 		}
 		d := lm.(model.Describer).Describe()
-		if d["architecture"] != "llama" || d["n_ctx_train"] != 2048 || d["tokens_decoded"].(int64) == 0 {
+		if d.File.Architecture != "llama" || d.File.NCtxTrain != 2048 || d.Work.TokensDecoded == 0 {
 			t.Errorf("%s: Describe() = %v", name, d)
 		}
 	}
@@ -136,16 +136,17 @@ func TestDescribeBatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := lm.(*LM).Describe()
+		d := lm.(*LM).Describe().Sections()[model.SectionEngine]
+		e := lm.(*LM).Describe().Sections()[model.SectionExtra]
 		lm.(*LM).Close()
-		if d["batch_size"] != tc.batch || d["n_ctx"] != tc.nCtx || d["n_seq_max"] != tc.seq {
-			t.Errorf("%v: batch_size %v n_ctx %v n_seq_max %v, want %s %d %d", tc.args, d["batch_size"], d["n_ctx"], d["n_seq_max"], tc.batch, tc.nCtx, tc.seq)
+		if e["batch_size"] != tc.batch || d["n_ctx"] != tc.nCtx || d["n_seq_max"] != tc.seq {
+			t.Errorf("%v: batch_size %v n_ctx %v n_seq_max %v, want %s %d %d", tc.args, e["batch_size"], d["n_ctx"], d["n_seq_max"], tc.batch, tc.nCtx, tc.seq)
 		}
 		if tc.batch == "auto" && d["n_ctx_max"] != tc.max {
 			t.Errorf("%v: n_ctx_max %v, want %d", tc.args, d["n_ctx_max"], tc.max)
 		}
-		if _, ok := d["free_memory"]; ok != (tc.batch == "auto") || d["kv_bytes_per_token"] == int64(0) {
-			t.Errorf("%v: free_memory %v kv_bytes_per_token %v", tc.args, d["free_memory"], d["kv_bytes_per_token"])
+		if _, ok := e["free_memory"]; ok != (tc.batch == "auto") || e["kv_bytes_per_token"] == int64(0) {
+			t.Errorf("%v: free_memory %v kv_bytes_per_token %v", tc.args, e["free_memory"], e["kv_bytes_per_token"])
 		}
 	}
 }

@@ -120,7 +120,7 @@ func TestMatchesInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := rlm.(*remote.LM).Describe(); d["model_sha256"] != "test" || d["max_length"] != lm.(*llama.LM).MaxLength() {
+	if d := rlm.(*remote.LM).Describe().Remote; d.ModelSHA256 != "test" || d.MaxLength != lm.(*llama.LM).MaxLength() {
 		t.Errorf("Describe() = %v", d)
 	}
 
@@ -275,7 +275,7 @@ func TestChatCompletions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgs, err := chat.(harness.ChatTemplater).ApplyChatTemplate([]task.ChatMessage{{Role: "user", Content: "Tell me a story."}}, true)
+	msgs, err := chat.(model.ChatTemplater).ApplyChatTemplate([]model.ChatMessage{{Role: "user", Content: "Tell me a story."}}, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -214,8 +214,11 @@ type LM struct {
 }
 
 var (
-	_ model.LM        = (*LM)(nil)
-	_ model.Describer = (*LM)(nil)
+	_ model.LM                 = (*LM)(nil)
+	_ model.Describer          = (*LM)(nil)
+	_ model.ChatTemplateSource = (*LM)(nil)
+	_ model.LM                 = ChatLM{}
+	_ model.ChatTemplater      = ChatLM{}
 )
 
 type tokKey struct {
@@ -481,19 +484,12 @@ func (l *LM) tokenize(ctx context.Context, text string, add bool) ([]int32, erro
 }
 
 // Describe implements model.Describer.
-func (l *LM) Describe() map[string]any {
+func (l *LM) Describe() model.Info {
 	name := "local-completions"
 	if l.chat {
 		name = "local-chat-completions"
 	}
-	d := map[string]any{
-		"backend":      name,
-		"server_model": l.serverModel,
-		"servers":      len(l.pool.servers),
-		"max_length":   l.maxLength,
-	}
-	if l.sha256 != "" {
-		d["model_sha256"] = l.sha256
-	}
-	return d
+	return model.Info{Backend: name, Remote: &model.RemoteServer{
+		MaxLength: l.maxLength, ServerModel: l.serverModel, Servers: len(l.pool.servers), ModelSHA256: l.sha256,
+	}}
 }

@@ -71,7 +71,7 @@ func TestVLLMStyle(t *testing.T) {
 		t.Errorf("generations %q, want %q", gen, want)
 	}
 	d := l.Describe()
-	if d["server_model"] != "toy" || d["backend"] != "local-completions" {
+	if d.Remote.ServerModel != "toy" || d.Backend != "local-completions" {
 		t.Errorf("Describe() = %v", d)
 	}
 }

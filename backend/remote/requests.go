@@ -13,7 +13,6 @@ import (
 	"github.com/lmeval/lmeval/engine"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/progress"
-	"github.com/lmeval/lmeval/harness/task"
 )
 
 // completionAnswer is the part of a completions answer lmeval reads.
@@ -513,7 +512,7 @@ type ChatLM struct{ *LM }
 // ApplyChatTemplate implements the harness's ChatTemplater as lm-eval's
 // chat API models do: the messages themselves, as JSON, become the
 // request's context and are sent as they are.
-func (c ChatLM) ApplyChatTemplate(msgs []task.ChatMessage, addGenerationPrompt bool) (string, error) {
+func (c ChatLM) ApplyChatTemplate(msgs []model.ChatMessage, addGenerationPrompt bool) (string, error) {
 	b, err := json.Marshal(msgs)
 	return string(b), err
 }
@@ -535,9 +534,9 @@ func (c ChatLM) GenerateUntil(ctx context.Context, reqs []model.GenerateRequest)
 	out := make([]string, len(reqs))
 	err := parallel(ctx, len(reqs), c.opts.NumConcurrent, func(ctx context.Context, i int) error {
 		r := reqs[i]
-		var msgs []task.ChatMessage
+		var msgs []model.ChatMessage
 		if err := json.Unmarshal([]byte(r.Context), &msgs); err != nil || len(msgs) == 0 {
-			msgs = []task.ChatMessage{{Role: "user", Content: r.Context}}
+			msgs = []model.ChatMessage{{Role: "user", Content: r.Context}}
 		}
 		body := map[string]any{"model": c.opts.Model, "messages": msgs}
 		c.genSettings(r, body)

@@ -1,6 +1,10 @@
 package main
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/lmeval/lmeval/harness/config"
+)
 
 // lm-eval's argparse accepts flags urfave/cli cannot express directly:
 // nargs="+" flags (--tasks a b c, --model_args k=v k2=v2) and nargs="?"
@@ -8,21 +12,30 @@ import "strings"
 // rewrites such arguments into the --flag=value form urfave/cli parses, so
 // lm-eval command lines work unchanged.
 
-// multiValue flags take every following argument up to the next flag.
-var multiValue = map[string]bool{
-	"tasks": true, "t": true,
-	"model_args": true, "a": true,
-	"gen_kwargs":   true,
-	"metadata":     true,
-	"include_path": true,
-}
-
+// multiValue flags take every following argument up to the next flag;
 // optionalValue flags take the next argument if it is not a flag, and
-// default to "true" otherwise.
-var optionalValue = map[string]bool{
-	"apply_chat_template":  true,
-	"cache_requests":       true,
-	"fewshot_as_multiturn": true,
+// default to "true" otherwise. Both come from config.Settings (NArgs), by
+// name and short form.
+var multiValue, optionalValue = nargsFlags()
+
+func nargsFlags() (many, optional map[string]bool) {
+	many, optional = map[string]bool{}, map[string]bool{}
+	for _, s := range config.Settings {
+		var m map[string]bool
+		switch s.NArgs {
+		case config.NArgsMany:
+			m = many
+		case config.NArgsOptional:
+			m = optional
+		default:
+			continue
+		}
+		m[s.Name] = true
+		if s.Alias != "" {
+			m[s.Alias] = true
+		}
+	}
+	return many, optional
 }
 
 // normalizeArgs rewrites the arguments after a command name. Arguments after

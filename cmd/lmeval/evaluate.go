@@ -74,21 +74,14 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, plan *har
 		}
 	}
 
-	fingerprint := startFingerprint(cfg, lm)
 	res, err := plan.Evaluate(ctx, lm, opts...)
 	if err != nil {
-		if responseCache(cfg, lm) != nil {
-			fingerprint() // it uses the response cache, which closes with the model
-		}
 		return err
 	}
 	if res.LMEval != nil {
 		res.LMEval.Version = Version
 		if tree != nil {
 			res.LMEval.TasksTree = tree
-		}
-		if sum := fingerprint(); sum != "" && res.LMEval.Model != nil {
-			res.LMEval.Model["sha256"] = sum
 		}
 	}
 	if cfg.OutputPath != "" {
@@ -170,40 +163,4 @@ func responseCache(cfg *config.Config, lm model.LM) *cache.Cache {
 		return c.Cache()
 	}
 	return nil
-}
-
-// startFingerprint hashes the model file (sha256) while the evaluation
-// runs, for the results' lmeval block; with --use_cache the cache has it
-// remembered. The returned function waits for the hash ("" when there is
-// no model file or it cannot be read).
-func startFingerprint(cfg *config.Config, lm model.LM) func() string {
-	d, ok := lm.(model.Describer)
-	if !ok {
-		return func() string { return "" }
-	}
-	path, _ := d.Describe()["model_path"].(string)
-	if path == "" {
-		return func() string { return "" }
-	}
-	done := make(chan string, 1)
-	go func() {
-		var sum string
-		var err error
-		if db := responseCache(cfg, lm); db != nil {
-			sum, err = db.Fingerprint(path)
-		} else if cfg.UseCache != "" {
-			var db *cache.Cache
-			if db, err = cache.Open(cfg.UseCache); err == nil {
-				sum, err = db.Fingerprint(path)
-				db.Close()
-			}
-		} else {
-			sum, err = cache.HashFile(path)
-		}
-		if err != nil {
-			slog.Warn("model file fingerprint", "path", path, "err", err)
-		}
-		done <- sum
-	}()
-	return func() string { return <-done }
 }

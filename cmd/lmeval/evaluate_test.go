@@ -189,7 +189,7 @@ func (r *recordingLM) LoglikelihoodRolling(ctx context.Context, reqs []model.Rol
 
 func (r *recordingLM) Unwrap() model.LM { return r.LM }
 
-func (r *recordingLM) Describe() map[string]any { return r.LM.(model.Describer).Describe() }
+func (r *recordingLM) Describe() model.Info { return r.LM.(model.Describer).Describe() }
 
 // TestEvaluateStories260K runs a small multiple-choice task and a small
 // rolling-perplexity task on a real model through the llama backend and

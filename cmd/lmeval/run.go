@@ -19,65 +19,32 @@ import (
 	"github.com/lmeval/lmeval/harness/progress"
 )
 
-// runFlags are lm-eval's run flags, with its names and short forms. Values
-// are taken as strings and parsed by harness/config, so a bad value is
-// reported with the accepted forms.
+// runFlags are lm-eval's run flags, with its names and short forms, made
+// from config.Settings. Values are taken as strings and parsed by
+// harness/config, so a bad value is reported with the accepted forms.
 func runFlags() []cli.Flag {
-	str := func(name, alias, usage string) cli.Flag {
-		f := &cli.StringFlag{Name: name, Usage: usage}
-		if alias != "" {
-			f.Aliases = []string{alias}
+	var flags []cli.Flag
+	for _, s := range config.Settings {
+		if s.Flag() {
+			flags = append(flags, settingFlag(s))
 		}
-		return f
 	}
-	multi := func(name, alias, usage string) cli.Flag {
-		f := &cli.StringSliceFlag{Name: name, Usage: usage}
-		if alias != "" {
-			f.Aliases = []string{alias}
-		}
-		return f
+	return flags
+}
+
+// settingFlag is the command-line flag of one setting.
+func settingFlag(s *config.Setting) cli.Flag {
+	var aliases []string
+	if s.Alias != "" {
+		aliases = []string{s.Alias}
 	}
-	boolean := func(name, alias, usage string) cli.Flag {
-		f := &cli.BoolFlag{Name: name, Usage: usage}
-		if alias != "" {
-			f.Aliases = []string{alias}
-		}
-		return f
+	switch s.Value {
+	case config.List:
+		return &cli.StringSliceFlag{Name: s.Name, Aliases: aliases, Usage: s.HelpText()}
+	case config.Switch:
+		return &cli.BoolFlag{Name: s.Name, Aliases: aliases, Usage: s.HelpText()}
 	}
-	return []cli.Flag{
-		str("config", "C", "YAML file of settings (lm-eval's config file keys); flags override it"),
-		str("preset", "", "named bundle of tasks and settings (see 'lmeval ls presets'); the config file and flags override it"),
-		str("model", "M", "model backend: llama (alias gguf), local-completions, local-chat-completions or dummy (default: llama)"),
-		multi("model_args", "a", "model arguments, 'k=v,k2=v2' or repeated k=v, or a JSON object (pretrained=MODEL.gguf,n_ctx=4096,...)"),
-		multi("tasks", "t", "tasks, groups, tags, wildcards or YAML paths, space or comma separated; NAME|SHOTS gives one task its own shot count"),
-		str("num_fewshot", "f", "few-shot examples per prompt (overrides the tasks' own)"),
-		str("batch_size", "b", "batch size: an integer, auto, or auto:N (default: auto)"),
-		str("max_batch_size", "", "largest batch size --batch_size auto may pick"),
-		str("device", "", "cpu, gpu, gpu:N, cuda, cuda:N, vulkan, vulkan:N, mps, metal (sets n_gpu_layers and main_gpu)"),
-		str("limit", "L", "documents per task: a count, or a fraction below 1 (for testing only)"),
-		str("samples", "E", "JSON object (or file) of document indices per task, '{\"task\": [0,1]}'; excludes --limit"),
-		str("use_cache", "c", "SQLite file caching model responses, so reruns resume"),
-		str("cache_requests", "", "cache built requests: true, refresh or delete (bare flag: true)"),
-		str("output_path", "o", "directory for results (and samples), or the results .json file"),
-		boolean("log_samples", "s", "write every document's prompt, responses and metrics (needs --output_path)"),
-		boolean("predict_only", "x", "generate and save responses, compute no metrics (implies --log_samples)"),
-		str("seed", "", "seeds random,numpy,torch,fewshot: one integer for all, or 4 comma-separated (None leaves one unset) (default: 0,1234,1234,1234)"),
-		multi("gen_kwargs", "", "generation arguments, 'temperature=0,until=[\"\\n\"]' or repeated k=v, overriding the tasks'"),
-		str("apply_chat_template", "", "wrap prompts in the model's chat template, or the named one (bare flag: the model's)"),
-		str("system_instruction", "", "system message to add to every prompt"),
-		str("fewshot_as_multiturn", "", "few-shot examples as chat turns (on by default with --apply_chat_template; 'false' turns it off)"),
-		multi("include_path", "", "extra directory of task YAML (and presets); repeatable"),
-		boolean("write_out", "w", "print the prompts of the first documents of each task"),
-		boolean("show_config", "", "print the full results, task configurations included, at the end"),
-		str("summary_path", "", "also write the flat summary {task: {\"metric,filter\": value}} (numbers only) to this file, or - for stdout"),
-		multi("metadata", "", "task metadata, k=v or a JSON object, merged over model_args"),
-		multi("hf_hub_log_args", "", "push results/samples to the Hugging Face Hub as lm-eval: hub_results_org=ORG,push_results_to_hub=True,push_samples_to_hub=True,public_repo=False,details_repo_name=,results_repo_name=,hub_repo_name=,gated= (token: HF_TOKEN)"),
-		str("bootstrap_iters", "", "bootstrap iterations for standard errors; 0 turns them off (default: 100000)"),
-		str("verbosity", "v", "log level: DEBUG, INFO, WARNING, ERROR, CRITICAL (default: LMEVAL_LOG_LEVEL, else INFO)"),
-		boolean("no_progress", "", "no progress bars (they are also off when stderr is not a terminal)"),
-		boolean("confirm_run_unsafe_code", "", "allow tasks marked unsafe_code (humaneval, mbpp, ...) to run the model's programs, each in a sandboxed python3"),
-		str("tasks_source", "", "lm-eval task tree: a directory (checkout, or an installed lm_eval/tasks), an archive URL, or REPO_URL@COMMIT (default: $LMEVAL_TASKS_SOURCE, else the pinned lm-eval commit, downloaded once)"),
-	}
+	return &cli.StringFlag{Name: s.Name, Aliases: aliases, Usage: s.HelpText()}
 }
 
 func runCommand() *cli.Command {
@@ -193,7 +160,7 @@ func openModel(ctx context.Context, cfg *config.Config) (model.LM, func(), error
 		return nil, nil, fmt.Errorf("--model %s: %w", cfg.Model, err)
 	}
 	closeInner := func() {
-		if cl, ok := lm.(model.Closer); ok {
+		if cl, ok := model.As[model.Closer](lm); ok {
 			if err := cl.Close(); err != nil {
 				slog.Warn("closing model", "err", err)
 			}
@@ -248,26 +215,17 @@ func backendArgs(cfg *config.Config) model.Args {
 	return args
 }
 
-// identityExtras adds to the cache identity what the backend reports about
-// itself that changes answers without showing in model_args: the engine's
-// version and the max length and BOS handling it settled on. n_ctx is left
-// out: with --batch_size auto it follows free memory, and the truncation it
-// could cause is max_length's.
+// identityExtras adds to the cache identity the engine's version and what
+// the backend says changes answers without showing in model_args
+// (model.Info's CacheIdentity).
 func identityExtras(lm model.LM) map[string]string {
 	extra := map[string]string{"lmeval": Version}
 	if commit, _ := engineInfo(); commit != "" {
 		extra["llama.cpp"] = commit
 	}
-	d, ok := lm.(model.Describer)
-	if !ok {
-		return extra
-	}
-	desc := d.Describe()
-	for _, k := range []string{"add_bos", "add_bos_token", "max_length", "chat_template",
-		"type_k", "type_v", "flash_attn", "device", "n_gpu_layers", "n_batch", "n_ubatch",
-		"server_model", "model_sha256"} {
-		if v, ok := desc[k]; ok {
-			extra[k] = fmt.Sprint(v)
+	if d, ok := model.As[model.Describer](lm); ok {
+		for k, v := range d.Describe().CacheIdentity() {
+			extra[k] = v
 		}
 	}
 	return extra

@@ -16,7 +16,6 @@ import (
 
 	"github.com/lmeval/lmeval/backend/llama"
 	"github.com/lmeval/lmeval/engine"
-	"github.com/lmeval/lmeval/harness/cache"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/serve"
@@ -113,7 +112,7 @@ func serveAction(c *cli.Context) error {
 	l := lm.(*llama.LM)
 	defer l.Close()
 	path := l.Model().Info().Path
-	sum, err := cache.HashFile(path)
+	sum, err := l.SHA256()
 	if err != nil {
 		hs.Close()
 		return err

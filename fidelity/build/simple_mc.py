@@ -220,10 +220,9 @@ def copa():
              d(2, "The women met for coffee.", "The cafe reopened in a new location.", "They wanted to catch up with each other.", "cause", 1)]
     files = {"validation": write_jsonl("copa", "copa_validation.jsonl", val), "train": write_jsonl("copa", "copa_train.jsonl", train)}
     t5 = ["choice1", "choice2", "Choice2.", "choice 1"]
-    pending = "lmeval has no port of super_glue/copa/utils.py yet (super_glue is p-llama3's)"
     write_cases("copa", [
-        case("fid_copa", "super_glue/copa/default.yaml", files, known_diff=pending),
-        case("fid_copa_2shot", "super_glue/copa/default.yaml", files, FS, known_diff=pending),
+        case("fid_copa", "super_glue/copa/default.yaml", files),
+        case("fid_copa_2shot", "super_glue/copa/default.yaml", files, FS),
         case("fid_copa_t5_prompt", "super_glue/copa/t5-prompt.yaml", files, answers=t5),
     ])
 

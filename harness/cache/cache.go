@@ -172,16 +172,35 @@ func (c *Cache) Fingerprint(path string) (string, error) {
 
 // HashFile returns the hex sha256 of a file's content.
 func HashFile(path string) (string, error) {
+	return HashFileContext(context.Background(), path)
+}
+
+// HashFileContext is HashFile, stopping with ctx.Err() when ctx is
+// cancelled.
+func HashFileContext(ctx context.Context, path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("fingerprint: %w", err)
 	}
 	defer f.Close()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	if _, err := io.Copy(h, ctxReader{ctx, f}); err != nil {
 		return "", fmt.Errorf("fingerprint %s: %w", path, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// ctxReader is a reader that fails with ctx.Err() once ctx is cancelled.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // Identity is what makes two models give the same answers.

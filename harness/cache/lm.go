@@ -23,6 +23,13 @@ const (
 	maxChunk    = 2048
 )
 
+var (
+	_ model.LM        = (*CachingLM)(nil)
+	_ model.Closer    = (*CachingLM)(nil)
+	_ model.Describer = (*CachingLM)(nil)
+	_ model.Wrapper   = (*CachingLM)(nil)
+)
+
 // CachingLM answers requests from the cache and sends only the misses to
 // the model it wraps, committing each chunk of new answers as it
 // completes.
@@ -50,6 +57,13 @@ func (c *Cache) Wrap(inner model.LM, id Identity) (*CachingLM, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("cache %s: %w", c.path, err)
+	}
+	if id.Fingerprint != "" {
+		// The identity's fingerprint is the model file's sha256: the
+		// backend need not hash the file again for the results.
+		if s, ok := model.As[model.FileHasher](inner); ok {
+			s.SetSHA256(id.Fingerprint)
+		}
 	}
 	return &CachingLM{inner: inner, c: c, model: h}, nil
 }
@@ -79,24 +93,22 @@ func (l *CachingLM) GenerateUntil(ctx context.Context, reqs []model.GenerateRequ
 // Close closes the wrapped model if it holds resources; the cache itself
 // stays open (its owner closes it).
 func (l *CachingLM) Close() error {
-	if c, ok := l.inner.(model.Closer); ok {
+	if c, ok := model.As[model.Closer](l.inner); ok {
 		return c.Close()
 	}
 	return nil
 }
 
-// Describe passes the wrapped model's description through, adding the
-// cache's counts.
-func (l *CachingLM) Describe() map[string]any {
-	out := map[string]any{}
-	if d, ok := l.inner.(model.Describer); ok {
-		for k, v := range d.Describe() {
-			out[k] = v
-		}
+// Describe implements model.Describer: the wrapped model's description,
+// with the cache's counts.
+func (l *CachingLM) Describe() model.Info {
+	var in model.Info
+	if d, ok := model.As[model.Describer](l.inner); ok {
+		in = d.Describe()
 	}
 	h, m := l.Stats()
-	out["cache"] = map[string]any{"path": l.c.path, "model": l.model, "hits": h, "misses": m}
-	return out
+	in.Cache = &model.CacheStats{Path: l.c.path, Model: l.model, Hits: h, Misses: m}
+	return in
 }
 
 // Unwrap returns the wrapped model.

@@ -94,16 +94,19 @@ func (c Config) MarshalJSON() ([]byte, error) {
 	}{plain(c), tasks, c.Device.Name, c.LogLevel.String()})
 }
 
-// Defaults are lm-eval's defaults, with lmeval's model backend.
+// Defaults are lm-eval's defaults, with lmeval's model backend: every
+// Setting's Default, parsed as a command-line value.
 func Defaults() Config {
-	return Config{
-		Model:          "llama",
-		ModelArgs:      map[string]string{},
-		BatchSize:      BatchSize{Auto: true}, // lm-eval defaults to 1; the engine packs sequences by tokens, so auto is the fast default
-		Seeds:          DefaultSeeds(),
-		BootstrapIters: 100000,
-		LogLevel:       slog.LevelInfo,
+	c := Config{ModelArgs: map[string]string{}}
+	for _, s := range Settings {
+		if s.Default == "" {
+			continue
+		}
+		if err := s.set(&c, s.Default); err != nil {
+			panic(fmt.Sprintf("config: default of %s: %v", s.Name, err)) // a broken table; TestDefaults catches it
+		}
 	}
+	return c
 }
 
 // A Layer is one source of settings: raw values keyed by setting name
@@ -122,24 +125,6 @@ func (l Layer) where(key string) string {
 		return "--" + key
 	}
 	return fmt.Sprintf("%s: %s", l.Source, key)
-}
-
-// Keys lists every setting a layer may hold.
-var Keys = []string{
-	"model", "model_args", "tasks", "num_fewshot", "batch_size", "max_batch_size",
-	"device", "limit", "samples", "use_cache", "cache_requests", "output_path",
-	"log_samples", "predict_only", "seed", "gen_kwargs", "apply_chat_template",
-	"system_instruction", "fewshot_as_multiturn", "include_path", "write_out",
-	"show_config", "metadata", "bootstrap_iters", "verbosity", "no_progress",
-	"preset", "config", "summary_path", "hf_hub_log_args", "confirm_run_unsafe_code",
-	"tasks_source",
-}
-
-// ignoredKeys are lm-eval settings that have no meaning here (hub and
-// tracker integrations, remote code); a config file may hold them.
-var ignoredKeys = []string{
-	"wandb_args", "wandb_config_args", "trackio_args",
-	"trust_remote_code", "check_integrity",
 }
 
 // Resolve applies layers over the defaults, later layers overriding earlier
@@ -169,266 +154,6 @@ func apply(layers []Layer) (*Config, error) {
 		}
 	}
 	return &c, nil
-}
-
-func (c *Config) set(key string, v any) error {
-	switch key {
-	case "model":
-		s, err := asString(v)
-		if err != nil {
-			return err
-		}
-		c.Model = s
-	case "model_args":
-		m, err := asModelArgs(v)
-		if err != nil {
-			return err
-		}
-		maps.Copy(c.ModelArgs, m)
-	case "tasks":
-		ss, err := asStrings(v)
-		if err != nil {
-			return err
-		}
-		t, err := ParseTaskList(ss...)
-		if err != nil {
-			return err
-		}
-		c.Tasks = t
-	case "num_fewshot":
-		if v == nil {
-			c.NumFewshot = nil
-			return nil
-		}
-		n, err := asInt(v, "a non-negative integer")
-		if err != nil {
-			return err
-		}
-		if n < 0 {
-			return fmt.Errorf("invalid value %d: want a non-negative integer", n)
-		}
-		c.NumFewshot = &n
-	case "batch_size":
-		s, err := asString(v)
-		if err != nil {
-			return err
-		}
-		b, err := ParseBatchSize(s)
-		if err != nil {
-			return err
-		}
-		c.BatchSize = b
-	case "max_batch_size":
-		if v == nil {
-			c.MaxBatchSize = 0
-			return nil
-		}
-		n, err := asInt(v, "a positive integer")
-		if err != nil {
-			return err
-		}
-		if n < 1 {
-			return fmt.Errorf("invalid value %d: want a positive integer", n)
-		}
-		c.MaxBatchSize = n
-	case "device":
-		if v == nil {
-			c.Device = Device{}
-			return nil
-		}
-		s, err := asString(v)
-		if err != nil {
-			return err
-		}
-		d, err := ParseDevice(s)
-		if err != nil {
-			return err
-		}
-		c.Device = d
-	case "limit":
-		if v == nil {
-			c.Limit = Limit{}
-			return nil
-		}
-		switch x := v.(type) {
-		case int:
-			return c.setLimit(float64(x), fmt.Sprint(x))
-		case int64:
-			return c.setLimit(float64(x), fmt.Sprint(x))
-		case float64:
-			return c.setLimit(x, fmt.Sprint(x))
-		}
-		s, err := asString(v)
-		if err != nil {
-			return err
-		}
-		l, err := ParseLimit(s)
-		if err != nil {
-			return err
-		}
-		c.Limit = l
-	case "samples":
-		switch x := v.(type) {
-		case nil:
-			c.Samples = nil
-		case map[string]any:
-			b, _ := json.Marshal(x)
-			m, err := ParseSamples(string(b))
-			if err != nil {
-				return err
-			}
-			c.Samples = m
-		default:
-			s, err := asString(v)
-			if err != nil {
-				return err
-			}
-			m, err := ParseSamples(s)
-			if err != nil {
-				return err
-			}
-			c.Samples = m
-		}
-	case "use_cache":
-		return setString(&c.UseCache, v)
-	case "cache_requests":
-		if b, ok := v.(bool); ok {
-			v = strconv.FormatBool(b)
-		}
-		s, err := asString(v)
-		if err != nil {
-			return err
-		}
-		r, err := ParseCacheRequests(s)
-		if err != nil {
-			return err
-		}
-		c.CacheRequests = r
-	case "output_path":
-		return setString(&c.OutputPath, v)
-	case "summary_path":
-		return setString(&c.SummaryPath, v)
-	case "log_samples":
-		return setBool(&c.LogSamples, v)
-	case "predict_only":
-		return setBool(&c.PredictOnly, v)
-	case "confirm_run_unsafe_code":
-		return setBool(&c.ConfirmRunUnsafeCode, v)
-	case "tasks_source":
-		return setString(&c.TasksSource, v)
-	case "seed":
-		var s string
-		switch x := v.(type) {
-		case []any:
-			parts := make([]string, len(x))
-			for i, e := range x {
-				if e == nil {
-					parts[i] = "None"
-				} else {
-					parts[i] = fmt.Sprint(e)
-				}
-			}
-			s = strings.Join(parts, ",")
-		default:
-			var err error
-			if s, err = asString(v); err != nil {
-				return err
-			}
-		}
-		seeds, err := ParseSeeds(s)
-		if err != nil {
-			return err
-		}
-		c.Seeds = seeds
-	case "gen_kwargs":
-		m, err := asDict(v)
-		if err != nil {
-			return err
-		}
-		if c.GenKwargs == nil {
-			c.GenKwargs = map[string]any{}
-		}
-		maps.Copy(c.GenKwargs, m)
-		for _, k := range dictOrder(v, m) {
-			if !slices.Contains(c.GenKwargsOrder, k) {
-				c.GenKwargsOrder = append(c.GenKwargsOrder, k)
-			}
-		}
-	case "apply_chat_template":
-		if b, ok := v.(bool); ok {
-			c.ChatTemplate = ChatTemplate{Enabled: b}
-			return nil
-		}
-		s, err := asString(v)
-		if err != nil {
-			return err
-		}
-		c.ChatTemplate = ParseChatTemplate(s)
-	case "system_instruction":
-		return setString(&c.SystemInstruction, v)
-	case "fewshot_as_multiturn":
-		if v == nil {
-			c.fewshotAsMultiturnSet = false
-			return nil
-		}
-		c.fewshotAsMultiturnSet = true
-		return setBool(&c.FewshotAsMultiturn, v)
-	case "include_path":
-		ss, err := asStrings(v)
-		if err != nil {
-			return err
-		}
-		c.IncludePaths = ss
-	case "hf_hub_log_args":
-		return setHubLogArgs(&c.HFHubLogArgs, v)
-	case "write_out":
-		return setBool(&c.WriteOut, v)
-	case "show_config":
-		return setBool(&c.ShowConfig, v)
-	case "metadata":
-		m, err := asDict(v)
-		if err != nil {
-			return err
-		}
-		if c.Metadata == nil {
-			c.Metadata = map[string]any{}
-		}
-		maps.Copy(c.Metadata, m)
-	case "bootstrap_iters":
-		n, err := asInt(v, "a non-negative integer")
-		if err != nil {
-			return err
-		}
-		if n < 0 {
-			return fmt.Errorf("invalid value %d: want a non-negative integer (0 turns stderr off)", n)
-		}
-		c.BootstrapIters = n
-	case "verbosity":
-		s, err := asString(v)
-		if err != nil {
-			return err
-		}
-		lvl, err := ParseLogLevel(s)
-		if err != nil {
-			return err
-		}
-		c.LogLevel = lvl
-	case "no_progress":
-		return setBool(&c.NoProgress, v)
-	case "preset":
-		return setString(&c.Preset, v)
-	case "config":
-		return setString(&c.ConfigFile, v)
-	case "description":
-		// A preset's description documents it; it is not a run setting.
-	default:
-		if slices.Contains(ignoredKeys, key) {
-			slog.Warn("setting not supported by lmeval, ignored", "key", key)
-			return nil
-		}
-		return fmt.Errorf("unknown setting (known: %s)", strings.Join(Keys, ", "))
-	}
-	return nil
 }
 
 func (c *Config) setLimit(v float64, s string) error {

@@ -8,58 +8,16 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/lmeval/lmeval/harness/model"
 )
 
-// BatchSize is a fixed batch size or "auto" (the largest that fits, found
-// by the engine), optionally re-tuned Retunes times during the run
-// ("auto:N", as lm-eval).
-type BatchSize struct {
-	Auto    bool
-	Size    int // fixed size when !Auto
-	Retunes int // N of auto:N; 0 for plain auto
-}
-
-func (b BatchSize) String() string {
-	switch {
-	case b.Auto && b.Retunes > 0:
-		return fmt.Sprintf("auto:%d", b.Retunes)
-	case b.Auto:
-		return "auto"
-	default:
-		return strconv.Itoa(b.Size)
-	}
-}
-
-// MarshalJSON writes the batch size as lm-eval does in results: an int or a
-// string.
-func (b BatchSize) MarshalJSON() ([]byte, error) {
-	if b.Auto {
-		return json.Marshal(b.String())
-	}
-	return json.Marshal(b.Size)
-}
-
-const batchSizeForms = "a positive integer, auto, or auto:N"
+// BatchSize is lm-eval's batch_size (model.BatchSize: one type and one
+// parser for the command line, config files and the backends).
+type BatchSize = model.BatchSize
 
 // ParseBatchSize parses "8", "auto" or "auto:4".
-func ParseBatchSize(s string) (BatchSize, error) {
-	s = strings.TrimSpace(strings.ToLower(s))
-	if s == "auto" {
-		return BatchSize{Auto: true}, nil
-	}
-	if n, ok := strings.CutPrefix(s, "auto:"); ok {
-		v, err := strconv.Atoi(n)
-		if err != nil || v < 1 {
-			return BatchSize{}, fmt.Errorf("invalid batch size %q: want %s", s, batchSizeForms)
-		}
-		return BatchSize{Auto: true, Retunes: v}, nil
-	}
-	v, err := strconv.Atoi(s)
-	if err != nil || v < 1 {
-		return BatchSize{}, fmt.Errorf("invalid batch size %q: want %s", s, batchSizeForms)
-	}
-	return BatchSize{Size: v}, nil
-}
+func ParseBatchSize(s string) (BatchSize, error) { return model.ParseBatchSize(s) }
 
 // Device is where the model runs, lm-eval's --device translated to
 // llama.cpp terms.

@@ -3,6 +3,7 @@ package metrics
 import (
 	"context"
 	"fmt"
+	"github.com/lmeval/lmeval/harness/model"
 	"sort"
 )
 
@@ -12,14 +13,14 @@ import (
 // exact_match, brier_score, then acc_mutual_info; other output types: the
 // metric_list order). Metrics lm-eval does not compute for the output type
 // follow in metric_list order.
-func Order(outputType string, specs []Spec) []string {
+func Order(outputType model.OutputType, specs []Spec) []string {
 	var fixed []string
 	switch outputType {
-	case MultipleChoice:
+	case model.OutputMultipleChoice:
 		fixed = []string{"acc", "f1", "mcc", "acc_norm", "acc_bytes", "exact_match", "brier_score", "likelihood", "acc_mutual_info"}
-	case Loglikelihood:
+	case model.OutputLoglikelihood:
 		fixed = []string{"perplexity", "acc"}
-	case LoglikelihoodRolling:
+	case model.OutputLoglikelihoodRolling:
 		fixed = []string{"word_perplexity", "byte_perplexity", "bits_per_byte"}
 	}
 	want := map[string]bool{}

@@ -2,14 +2,15 @@ package metrics
 
 import (
 	"context"
+	"github.com/lmeval/lmeval/harness/model"
 	"math"
 	"reflect"
 	"testing"
 )
 
 func TestCollectorOrderAndCompute(t *testing.T) {
-	sp := specs(t, MultipleChoice, "acc_norm", "mrr", "acc", "brier_score")
-	order := Order(MultipleChoice, sp)
+	sp := specs(t, model.OutputMultipleChoice, "acc_norm", "mrr", "acc", "brier_score")
+	order := Order(model.OutputMultipleChoice, sp)
 	if want := []string{"acc", "acc_norm", "brier_score", "mrr"}; !reflect.DeepEqual(order, want) {
 		t.Fatalf("Order = %v, want %v", order, want)
 	}

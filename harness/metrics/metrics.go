@@ -12,18 +12,11 @@ package metrics
 
 import (
 	"fmt"
+	"github.com/lmeval/lmeval/harness/model"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-)
-
-// Output types of lm-eval tasks.
-const (
-	Loglikelihood        = "loglikelihood"
-	LoglikelihoodRolling = "loglikelihood_rolling"
-	MultipleChoice       = "multiple_choice"
-	GenerateUntil        = "generate_until"
 )
 
 // Metric is a registered metric: its defaults, and the per-document work
@@ -32,8 +25,8 @@ const (
 type Metric struct {
 	Name           string
 	HigherIsBetter bool
-	Aggregation    string   // default aggregation
-	OutputTypes    []string // output types it applies to
+	Aggregation    string             // default aggregation
+	OutputTypes    []model.OutputType // output types it applies to
 	// Doc computes one document's value (nil: the metric's values come
 	// from the task's process_results only).
 	Doc DocFunc
@@ -76,8 +69,8 @@ func Lookup(name string) (Metric, bool) {
 	regMu.RUnlock()
 	if !ok {
 		if k, isRecall := recallK(name); isRecall && k > 0 {
-			return Metric{Name: name, HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{MultipleChoice},
-				Doc: byType(name, map[string]DocFunc{MultipleChoice: func(_ Spec, d *DocResult) (any, error) {
+			return Metric{Name: name, HigherIsBetter: true, Aggregation: "mean", OutputTypes: []model.OutputType{model.OutputMultipleChoice},
+				Doc: byType(name, map[model.OutputType]DocFunc{model.OutputMultipleChoice: func(_ Spec, d *DocResult) (any, error) {
 					return RecallAtK(d.MC.LogLiks, d.MC.Gold, k), nil
 				}})}, true
 		}
@@ -108,11 +101,11 @@ func Names() []string {
 
 // DefaultMetrics are the metrics of a task without metric_list, by output
 // type (lm-eval's DEFAULT_METRIC_REGISTRY).
-var DefaultMetrics = map[string][]string{
-	Loglikelihood:        {"perplexity", "acc"},
-	LoglikelihoodRolling: {"word_perplexity", "byte_perplexity", "bits_per_byte"},
-	MultipleChoice:       {"acc", "acc_norm"},
-	GenerateUntil:        {"exact_match"},
+var DefaultMetrics = map[model.OutputType][]string{
+	model.OutputLoglikelihood:        {"perplexity", "acc"},
+	model.OutputLoglikelihoodRolling: {"word_perplexity", "byte_perplexity", "bits_per_byte"},
+	model.OutputMultipleChoice:       {"acc", "acc_norm"},
+	model.OutputGenerateUntil:        {"exact_match"},
 }
 
 // Spec is one metric as a task uses it: the metric_list entry resolved
@@ -149,7 +142,7 @@ type Spec struct {
 // when lmeval has it. An unregistered metric is accepted only with an
 // explicit aggregation (its values come from a custom process_results, or
 // from evaluate's metric).
-func ParseMetricList(v any, outputType string) ([]Spec, error) {
+func ParseMetricList(v any, outputType model.OutputType) ([]Spec, error) {
 	var list []any
 	switch l := v.(type) {
 	case nil:
@@ -229,52 +222,56 @@ func init() {
 	for _, a := range builtinAggregations() {
 		RegisterAggregation(a)
 	}
-	mc := func(f DocFunc) map[string]DocFunc { return map[string]DocFunc{MultipleChoice: f} }
-	gen := func(f DocFunc) map[string]DocFunc { return map[string]DocFunc{GenerateUntil: f} }
+	mc := func(f DocFunc) map[model.OutputType]DocFunc {
+		return map[model.OutputType]DocFunc{model.OutputMultipleChoice: f}
+	}
+	gen := func(f DocFunc) map[model.OutputType]DocFunc {
+		return map[model.OutputType]DocFunc{model.OutputGenerateUntil: f}
+	}
 	for _, m := range []Metric{
-		{Name: "acc", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{Loglikelihood, MultipleChoice}, Rank: 1,
-			Doc: byType("acc", map[string]DocFunc{MultipleChoice: mcAcc, Loglikelihood: llAcc, GenerateUntil: genPassthrough})},
-		{Name: "acc_norm", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{Loglikelihood, MultipleChoice}, Rank: 4,
+		{Name: "acc", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []model.OutputType{model.OutputLoglikelihood, model.OutputMultipleChoice}, Rank: 1,
+			Doc: byType("acc", map[model.OutputType]DocFunc{model.OutputMultipleChoice: mcAcc, model.OutputLoglikelihood: llAcc, model.OutputGenerateUntil: genPassthrough})},
+		{Name: "acc_norm", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []model.OutputType{model.OutputLoglikelihood, model.OutputMultipleChoice}, Rank: 4,
 			Doc: byType("acc_norm", mc(mcAccNorm))},
-		{Name: "acc_bytes", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{MultipleChoice}, Rank: 5,
+		{Name: "acc_bytes", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []model.OutputType{model.OutputMultipleChoice}, Rank: 5,
 			Doc: byType("acc_bytes", mc(mcAccBytes))},
-		{Name: "acc_mutual_info", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{MultipleChoice}, Rank: 9,
+		{Name: "acc_mutual_info", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []model.OutputType{model.OutputMultipleChoice}, Rank: 9,
 			Doc: byType("acc_mutual_info", mc(mcMutualInfo))},
-		{Name: "acc_all", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{Loglikelihood}},
-		{Name: "brier_score", Aggregation: "brier_score", OutputTypes: []string{MultipleChoice}, Rank: 7,
+		{Name: "acc_all", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []model.OutputType{model.OutputLoglikelihood}},
+		{Name: "brier_score", Aggregation: "brier_score", OutputTypes: []model.OutputType{model.OutputMultipleChoice}, Rank: 7,
 			Doc: byType("brier_score", mc(mcBrier))},
 		// (gold, the choices' log-likelihoods), for a task's own
 		// aggregation (lm-eval registers it with mean, which such items
 		// cannot have).
-		{Name: "likelihood", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{MultipleChoice}, Rank: 8,
+		{Name: "likelihood", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []model.OutputType{model.OutputMultipleChoice}, Rank: 8,
 			Doc: byType("likelihood", mc(mcLikelihood))},
-		{Name: "exact_match", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{GenerateUntil, MultipleChoice}, Rank: 6,
-			Doc: byType("exact_match", map[string]DocFunc{MultipleChoice: exactMatch, GenerateUntil: exactMatch})},
-		{Name: "perplexity", Aggregation: "perplexity", OutputTypes: []string{Loglikelihood},
-			Doc: byType("perplexity", map[string]DocFunc{Loglikelihood: llPerplexity})},
-		{Name: "word_perplexity", Aggregation: "weighted_perplexity", OutputTypes: []string{LoglikelihoodRolling},
-			Doc: byType("word_perplexity", map[string]DocFunc{LoglikelihoodRolling: rollingWords})},
-		{Name: "byte_perplexity", Aggregation: "weighted_perplexity", OutputTypes: []string{LoglikelihoodRolling},
-			Doc: byType("byte_perplexity", map[string]DocFunc{LoglikelihoodRolling: rollingBytes})},
-		{Name: "bits_per_byte", Aggregation: "bits_per_byte", OutputTypes: []string{LoglikelihoodRolling},
-			Doc: byType("bits_per_byte", map[string]DocFunc{LoglikelihoodRolling: rollingBytes})},
-		{Name: "mcc", HigherIsBetter: true, Aggregation: "matthews_corrcoef", OutputTypes: []string{MultipleChoice}, Rank: 3,
+		{Name: "exact_match", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []model.OutputType{model.OutputGenerateUntil, model.OutputMultipleChoice}, Rank: 6,
+			Doc: byType("exact_match", map[model.OutputType]DocFunc{model.OutputMultipleChoice: exactMatch, model.OutputGenerateUntil: exactMatch})},
+		{Name: "perplexity", Aggregation: "perplexity", OutputTypes: []model.OutputType{model.OutputLoglikelihood},
+			Doc: byType("perplexity", map[model.OutputType]DocFunc{model.OutputLoglikelihood: llPerplexity})},
+		{Name: "word_perplexity", Aggregation: "weighted_perplexity", OutputTypes: []model.OutputType{model.OutputLoglikelihoodRolling},
+			Doc: byType("word_perplexity", map[model.OutputType]DocFunc{model.OutputLoglikelihoodRolling: rollingWords})},
+		{Name: "byte_perplexity", Aggregation: "weighted_perplexity", OutputTypes: []model.OutputType{model.OutputLoglikelihoodRolling},
+			Doc: byType("byte_perplexity", map[model.OutputType]DocFunc{model.OutputLoglikelihoodRolling: rollingBytes})},
+		{Name: "bits_per_byte", Aggregation: "bits_per_byte", OutputTypes: []model.OutputType{model.OutputLoglikelihoodRolling},
+			Doc: byType("bits_per_byte", map[model.OutputType]DocFunc{model.OutputLoglikelihoodRolling: rollingBytes})},
+		{Name: "mcc", HigherIsBetter: true, Aggregation: "matthews_corrcoef", OutputTypes: []model.OutputType{model.OutputMultipleChoice}, Rank: 3,
 			Doc: byType("mcc", mc(mcPair))},
-		{Name: "f1", HigherIsBetter: true, Aggregation: "f1", OutputTypes: []string{MultipleChoice}, Rank: 2,
-			Doc: byType("f1", map[string]DocFunc{MultipleChoice: mcPair, GenerateUntil: genPassthrough})},
-		{Name: "bleu", HigherIsBetter: true, Aggregation: "bleu", OutputTypes: []string{GenerateUntil}, Doc: byType("bleu", gen(genRefPred))},
-		{Name: "chrf", HigherIsBetter: true, Aggregation: "chrf", OutputTypes: []string{GenerateUntil}, Doc: byType("chrf", gen(genRefPred))},
+		{Name: "f1", HigherIsBetter: true, Aggregation: "f1", OutputTypes: []model.OutputType{model.OutputMultipleChoice}, Rank: 2,
+			Doc: byType("f1", map[model.OutputType]DocFunc{model.OutputMultipleChoice: mcPair, model.OutputGenerateUntil: genPassthrough})},
+		{Name: "bleu", HigherIsBetter: true, Aggregation: "bleu", OutputTypes: []model.OutputType{model.OutputGenerateUntil}, Doc: byType("bleu", gen(genRefPred))},
+		{Name: "chrf", HigherIsBetter: true, Aggregation: "chrf", OutputTypes: []model.OutputType{model.OutputGenerateUntil}, Doc: byType("chrf", gen(genRefPred))},
 		// lm-eval registers ter with higher_is_better=True although TER is
 		// an error rate; kept for identical results files.
-		{Name: "ter", HigherIsBetter: true, Aggregation: "ter", OutputTypes: []string{GenerateUntil}, Doc: byType("ter", gen(genRefPred))},
-		{Name: "bypass", HigherIsBetter: true, Aggregation: "bypass", OutputTypes: []string{Loglikelihood, MultipleChoice, GenerateUntil}, Doc: bypass},
+		{Name: "ter", HigherIsBetter: true, Aggregation: "ter", OutputTypes: []model.OutputType{model.OutputGenerateUntil}, Doc: byType("ter", gen(genRefPred))},
+		{Name: "bypass", HigherIsBetter: true, Aggregation: "bypass", OutputTypes: []model.OutputType{model.OutputLoglikelihood, model.OutputMultipleChoice, model.OutputGenerateUntil}, Doc: bypass},
 		// Beyond lm-eval: lighteval / HELM metrics.
-		{Name: "mrr", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{MultipleChoice}, Doc: byType("mrr", mc(mcMRR))},
-		{Name: "prefix_exact_match", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{GenerateUntil},
+		{Name: "mrr", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []model.OutputType{model.OutputMultipleChoice}, Doc: byType("mrr", mc(mcMRR))},
+		{Name: "prefix_exact_match", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []model.OutputType{model.OutputGenerateUntil},
 			Doc: byType("prefix_exact_match", gen(pairwise(fixed(PrefixExactMatch))))},
-		{Name: "quasi_exact_match", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{GenerateUntil},
+		{Name: "quasi_exact_match", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []model.OutputType{model.OutputGenerateUntil},
 			Doc: byType("quasi_exact_match", gen(pairwise(fixed(QuasiExactMatch))))},
-		{Name: "word_f1", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []string{GenerateUntil},
+		{Name: "word_f1", HigherIsBetter: true, Aggregation: "mean", OutputTypes: []model.OutputType{model.OutputGenerateUntil},
 			Doc: byType("word_f1", gen(pairwise(fixed(WordF1))))},
 	} {
 		Register(m)

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"context"
+	"github.com/lmeval/lmeval/harness/model"
 	"math"
 	"runtime"
 	"testing"
@@ -189,7 +190,7 @@ func TestGroupPooling(t *testing.T) {
 }
 
 func TestParseMetricList(t *testing.T) {
-	specs, err := ParseMetricList(nil, MultipleChoice)
+	specs, err := ParseMetricList(nil, model.OutputMultipleChoice)
 	if err != nil || len(specs) != 2 || specs[0].Name != "acc" || specs[1].Name != "acc_norm" {
 		t.Fatalf("defaults = %+v, %v", specs, err)
 	}
@@ -198,7 +199,7 @@ func TestParseMetricList(t *testing.T) {
 		map[string]any{"metric": "ter"},
 		map[string]any{"metric": "perplexity", "higher_is_better": true},
 		map[string]any{"metric": "my_custom", "aggregation": "median", "higher_is_better": false},
-	}, GenerateUntil)
+	}, model.OutputGenerateUntil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +221,7 @@ func TestParseMetricList(t *testing.T) {
 		[]any{map[string]any{"aggregation": "mean"}},
 		"acc",
 	} {
-		if _, err := ParseMetricList(bad, MultipleChoice); err == nil {
+		if _, err := ParseMetricList(bad, model.OutputMultipleChoice); err == nil {
 			t.Errorf("ParseMetricList(%v): want an error", bad)
 		}
 	}

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"github.com/lmeval/lmeval/harness/model"
 	"math"
 	"sort"
 	"strings"
@@ -122,7 +123,7 @@ func softmax(xs []float64) []float64 {
 // metric (Metric.Doc) sees them; which fields are set depends on the
 // output type.
 type DocResult struct {
-	OutputType string
+	OutputType model.OutputType
 	// multiple_choice
 	MC *MultipleChoiceResult
 	// loglikelihood (LogLik also for loglikelihood_rolling)
@@ -180,7 +181,7 @@ func (d *DocResult) hit(p int) float64 {
 func score(specs []Spec, d *DocResult) (map[string]any, error) {
 	out := map[string]any{}
 	for _, s := range specs {
-		if s.Evaluate != nil && d.OutputType == GenerateUntil && s.Doc == nil {
+		if s.Evaluate != nil && d.OutputType == model.OutputGenerateUntil && s.Doc == nil {
 			continue // evaluate's compute: the harness calls it with the answer as the filters left it
 		}
 		fn := s.Doc
@@ -223,7 +224,7 @@ func ScoreMultipleChoice(specs []Spec, r MultipleChoiceResult) (map[string]any, 
 	if len(r.Gold) == 0 {
 		return nil, fmt.Errorf("no gold answer")
 	}
-	return score(specs, &DocResult{OutputType: MultipleChoice, MC: &r})
+	return score(specs, &DocResult{OutputType: model.OutputMultipleChoice, MC: &r})
 }
 
 func mcAcc(_ Spec, d *DocResult) (any, error)      { return d.hit(d.mcPreds().raw), nil }
@@ -326,7 +327,7 @@ func MRR(lls []float64, golds []int) float64 {
 // ScoreLoglikelihood scores a loglikelihood document: perplexity gets the
 // log-likelihood, acc whether the continuation was the greedy one.
 func ScoreLoglikelihood(specs []Spec, logLik float64, isGreedy bool) map[string]any {
-	out, _ := score(specs, &DocResult{OutputType: Loglikelihood, LogLik: logLik, IsGreedy: isGreedy})
+	out, _ := score(specs, &DocResult{OutputType: model.OutputLoglikelihood, LogLik: logLik, IsGreedy: isGreedy})
 	return out
 }
 
@@ -348,7 +349,7 @@ func CountWords(doc string) int { return len(wsRun.FindAll(doc)) + 1 }
 // ScoreRolling scores a loglikelihood_rolling document against its target
 // text (word and byte counts weight the perplexities).
 func ScoreRolling(specs []Spec, logLik float64, target string) map[string]any {
-	out, _ := score(specs, &DocResult{OutputType: LoglikelihoodRolling, LogLik: logLik, Text: target})
+	out, _ := score(specs, &DocResult{OutputType: model.OutputLoglikelihoodRolling, LogLik: logLik, Text: target})
 	return out
 }
 
@@ -535,7 +536,7 @@ func ScoreGeneration(specs []Spec, golds []string, multiple bool, result string)
 	if len(golds) == 0 {
 		return nil, fmt.Errorf("no target")
 	}
-	return score(specs, &DocResult{OutputType: GenerateUntil, Golds: golds, Multiple: multiple, Result: result})
+	return score(specs, &DocResult{OutputType: model.OutputGenerateUntil, Golds: golds, Multiple: multiple, Result: result})
 }
 
 // ScoreGenerationAnswer is ScoreGeneration for an answer that a filter
@@ -546,7 +547,7 @@ func ScoreGenerationAnswer(specs []Spec, golds []string, multiple bool, result s
 	if len(golds) == 0 {
 		return nil, fmt.Errorf("no target")
 	}
-	return score(specs, &DocResult{OutputType: GenerateUntil, Golds: golds, Multiple: multiple, Result: result, Answer: answer, Gold: gold})
+	return score(specs, &DocResult{OutputType: model.OutputGenerateUntil, Golds: golds, Multiple: multiple, Result: result, Answer: answer, Gold: gold})
 }
 
 // genPassthrough is a generate_until document's value for the metrics
@@ -596,7 +597,7 @@ func fixed(fn func(pred, gold string) float64) func(Spec) (func(pred, gold strin
 
 // exactMatch is exact_match for both output types it applies to.
 func exactMatch(s Spec, d *DocResult) (any, error) {
-	if d.OutputType == MultipleChoice {
+	if d.OutputType == model.OutputMultipleChoice {
 		return mcExactMatch(d), nil
 	}
 	return pairwise(func(s Spec) (func(p, g string) float64, error) {
@@ -630,12 +631,12 @@ func Skip(Spec, *DocResult) (any, error) { return skip, nil }
 // and generate_until documents and gives no value for the others (as
 // lm-eval's process_results, whose loglikelihood branches only fill in
 // the metrics they know).
-func byType(name string, fns map[string]DocFunc) DocFunc {
+func byType(name string, fns map[model.OutputType]DocFunc) DocFunc {
 	return func(s Spec, d *DocResult) (any, error) {
 		if fn, ok := fns[d.OutputType]; ok {
 			return fn(s, d)
 		}
-		if d.OutputType == MultipleChoice || d.OutputType == GenerateUntil {
+		if d.OutputType == model.OutputMultipleChoice || d.OutputType == model.OutputGenerateUntil {
 			return nil, fmt.Errorf("metric %s does not apply to %s output", name, d.OutputType)
 		}
 		return skip, nil
@@ -644,7 +645,7 @@ func byType(name string, fns map[string]DocFunc) DocFunc {
 
 // bypass records nothing: a None for generate_until, no value otherwise.
 func bypass(_ Spec, d *DocResult) (any, error) {
-	if d.OutputType == GenerateUntil {
+	if d.OutputType == model.OutputGenerateUntil {
 		return nil, nil
 	}
 	return skip, nil

@@ -1,11 +1,12 @@
 package metrics
 
 import (
+	"github.com/lmeval/lmeval/harness/model"
 	"math"
 	"testing"
 )
 
-func specs(t *testing.T, outputType string, names ...string) []Spec {
+func specs(t *testing.T, outputType model.OutputType, names ...string) []Spec {
 	t.Helper()
 	var l []any
 	for _, n := range names {
@@ -19,7 +20,7 @@ func specs(t *testing.T, outputType string, names ...string) []Spec {
 }
 
 func TestScoreMultipleChoice(t *testing.T) {
-	sp := specs(t, MultipleChoice, "acc", "acc_norm", "acc_bytes", "exact_match", "f1", "mcc", "brier_score", "acc_mutual_info", "mrr", "recall_at_2")
+	sp := specs(t, model.OutputMultipleChoice, "acc", "acc_norm", "acc_bytes", "exact_match", "f1", "mcc", "brier_score", "acc_mutual_info", "mrr", "recall_at_2")
 	// choice lengths: "a"=1 rune, "bbbb"=4, "é"=1 rune/2 bytes
 	r := MultipleChoiceResult{
 		LogLiks:       []float64{-2, -4, -2.5},
@@ -54,7 +55,7 @@ func TestScoreMultipleChoice(t *testing.T) {
 	}
 	// multiple targets: acc when the prediction is any gold
 	r.Gold, r.Multiple = []int{0, 2}, true
-	got, _ = ScoreMultipleChoice(specs(t, MultipleChoice, "acc", "recall_at_2"), r)
+	got, _ = ScoreMultipleChoice(specs(t, model.OutputMultipleChoice, "acc", "recall_at_2"), r)
 	if got["acc"] != 1.0 || got["recall_at_2"] != 1.0 {
 		t.Errorf("multiple target: %v", got)
 	}
@@ -110,7 +111,7 @@ func TestRecallAndMRR(t *testing.T) {
 }
 
 func TestRolling(t *testing.T) {
-	sp := specs(t, LoglikelihoodRolling, "word_perplexity", "byte_perplexity", "bits_per_byte")
+	sp := specs(t, model.OutputLoglikelihoodRolling, "word_perplexity", "byte_perplexity", "bits_per_byte")
 	// re.split(r"\s+", " a  b\u00a0c ") -> ['', 'a', 'b', 'c', ''] : 5
 	target := " a  b\u00a0c "
 	got := ScoreRolling(sp, -7, target)
@@ -120,7 +121,7 @@ func TestRolling(t *testing.T) {
 	if CountWords("one") != 1 || CountWords("") != 1 {
 		t.Error("CountWords: re.split on a string without whitespace gives one piece")
 	}
-	ll := ScoreLoglikelihood(specs(t, Loglikelihood, "perplexity", "acc"), -1.5, true)
+	ll := ScoreLoglikelihood(specs(t, model.OutputLoglikelihood, "perplexity", "acc"), -1.5, true)
 	if ll["perplexity"] != -1.5 || ll["acc"] != 1.0 {
 		t.Errorf("ScoreLoglikelihood = %v", ll)
 	}
@@ -178,7 +179,7 @@ func TestScoreGeneration(t *testing.T) {
 		map[string]any{"metric": "quasi_exact_match"},
 		map[string]any{"metric": "word_f1"},
 		map[string]any{"metric": "bleu"},
-	}, GenerateUntil)
+	}, model.OutputGenerateUntil)
 	if err != nil {
 		t.Fatal(err)
 	}

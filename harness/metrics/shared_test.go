@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"github.com/lmeval/lmeval/harness/model"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,9 +62,10 @@ func TestSharedTaskMetricLists(t *testing.T) {
 		if !ok || cfg["metric_list"] == nil || strings.Contains(string(data), "!function") && strings.Contains(string(data), "aggregation: !function") {
 			return nil
 		}
-		ot, _ := cfg["output_type"].(string)
+		s, _ := cfg["output_type"].(string)
+		ot := model.OutputType(s)
 		if ot == "" {
-			ot = GenerateUntil
+			ot = model.OutputGenerateUntil
 		}
 		found++
 		specs, err := ParseMetricList(cfg["metric_list"], ot)

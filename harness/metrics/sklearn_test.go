@@ -3,6 +3,7 @@ package metrics
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/lmeval/lmeval/harness/model"
 	"math"
 	"os"
 	"reflect"
@@ -289,7 +290,7 @@ func TestParseMetricListEvaluate(t *testing.T) {
 		map[string]any{"metric": "f1", "hf_evaluate": true, "average": "micro", "aggregation": "mean"},
 		map[string]any{"metric": "accuracy", "aggregation": "mean"},
 		map[string]any{"metric": "exact_match"},
-	}, GenerateUntil)
+	}, model.OutputGenerateUntil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +303,7 @@ func TestParseMetricListEvaluate(t *testing.T) {
 	if specs[2].Evaluate != nil {
 		t.Errorf("exact_match without hf_evaluate is lm-eval's own: %+v", specs[2])
 	}
-	if _, err := ParseMetricList([]any{map[string]any{"metric": "accuracy"}}, GenerateUntil); err == nil {
+	if _, err := ParseMetricList([]any{map[string]any{"metric": "accuracy"}}, model.OutputGenerateUntil); err == nil {
 		t.Error("accuracy without aggregation: want an error (lm-eval has no default for it)")
 	}
 }

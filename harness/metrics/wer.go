@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"github.com/lmeval/lmeval/harness/model"
 	"strings"
 
 	"github.com/lmeval/lmeval/python/pyre"
@@ -74,6 +75,6 @@ func genWER(_ Spec, d *DocResult) (any, error) {
 }
 
 func init() {
-	Register(Metric{Name: "wer", Aggregation: "mean", OutputTypes: []string{GenerateUntil},
-		Doc: byType("wer", map[string]DocFunc{GenerateUntil: genWER})})
+	Register(Metric{Name: "wer", Aggregation: "mean", OutputTypes: []model.OutputType{model.OutputGenerateUntil},
+		Doc: byType("wer", map[model.OutputType]DocFunc{model.OutputGenerateUntil: genWER})})
 }

@@ -22,6 +22,11 @@ type Dummy struct {
 	Seed uint64
 }
 
+var (
+	_ LM        = (*Dummy)(nil)
+	_ Describer = (*Dummy)(nil)
+)
+
 func init() {
 	Register("dummy", func(_ context.Context, args Args) (LM, error) {
 		return NewDummy(args)
@@ -100,6 +105,7 @@ func (d *Dummy) GenerateUntil(ctx context.Context, reqs []GenerateRequest) ([]st
 }
 
 // Describe implements Describer.
-func (d *Dummy) Describe() map[string]any {
-	return map[string]any{"backend": "dummy", "seed": d.Seed}
+func (d *Dummy) Describe() Info {
+	seed := d.Seed
+	return Info{Backend: "dummy", Seed: &seed}
 }

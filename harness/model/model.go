@@ -76,15 +76,6 @@ type RequestError struct {
 func (e *RequestError) Error() string { return e.Err.Error() }
 func (e *RequestError) Unwrap() error { return e.Err }
 
-// Closer is implemented by LMs that hold resources (a loaded model).
-type Closer interface{ Close() error }
-
-// Describer is implemented by LMs that can report facts about themselves for
-// the results file (model facts, engine settings, token counts).
-type Describer interface {
-	Describe() map[string]any
-}
-
 // Args are a backend's lm-eval style model_args (pretrained=x,n_ctx=y).
 type Args map[string]string
 

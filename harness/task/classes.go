@@ -57,7 +57,7 @@ type RequestOptions struct {
 
 // ClassRequest is one request a class's construct_requests makes.
 type ClassRequest struct {
-	Type string // OutputLoglikelihood or OutputGenerateUntil
+	Type OutputType // OutputLoglikelihood or OutputGenerateUntil
 	Idx  int
 	// Continuation of a loglikelihood request.
 	Continuation string

@@ -4,15 +4,20 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/python/pyval"
 )
 
-// Output types of lm-eval tasks.
+// OutputType is a task's output_type (model.OutputType: the one type, which
+// the metrics and the LM's requests share).
+type OutputType = model.OutputType
+
+// The output types of lm-eval tasks, by their names in this package.
 const (
-	OutputLoglikelihood        = "loglikelihood"
-	OutputLoglikelihoodRolling = "loglikelihood_rolling"
-	OutputMultipleChoice       = "multiple_choice"
-	OutputGenerateUntil        = "generate_until"
+	OutputLoglikelihood        = model.OutputLoglikelihood
+	OutputLoglikelihoodRolling = model.OutputLoglikelihoodRolling
+	OutputMultipleChoice       = model.OutputMultipleChoice
+	OutputGenerateUntil        = model.OutputGenerateUntil
 )
 
 // knownTaskKeys are the TaskConfig fields of lm-eval's docs/task_guide.md
@@ -87,7 +92,7 @@ type Config struct {
 	// MetricList and FilterList are the YAML lists, unresolved.
 	MetricList []map[string]any
 	FilterList []map[string]any
-	OutputType string
+	OutputType OutputType
 	Repeats    int
 
 	ShouldDecontaminate       bool
@@ -206,8 +211,13 @@ func toBool(v any) bool {
 // parseConfig builds a Config from a merged YAML mapping whose `!function`
 // tags are already resolved. Unknown keys are returned as warnings naming
 // the key and the file.
+//
+// Each step reads one concern of TaskConfig; they run in this order, so a
+// config with several faults reports the same first error, and the steps
+// that read fields set before them (generation_kwargs reads
+// fewshot_delimiter and output_type) find them set.
 func parseConfig(raw map[string]any, file string) (*Config, []string, error) {
-	var warnings []string
+	p := &configParser{raw: raw, file: file}
 	c := &Config{
 		Raw:              raw,
 		File:             file,
@@ -217,30 +227,66 @@ func parseConfig(raw map[string]any, file string) (*Config, []string, error) {
 		Repeats:          1,
 		Fewshot:          FewshotConfig{Sampler: "default"},
 	}
-	keys := make([]string, 0, len(raw))
-	for k := range raw {
+	p.warnUnknown(raw, knownTaskKeys, "task config")
+	for _, step := range []func(*Config) error{
+		p.identity,
+		p.dataset,
+		p.hooks,
+		p.prompt,
+		p.output,
+		p.generationKwargs,
+		p.extras,
+		p.fewshot,
+		p.unsupported,
+	} {
+		if err := step(c); err != nil {
+			return nil, p.warnings, err
+		}
+	}
+	return c, p.warnings, nil
+}
+
+// configParser holds what parseConfig's steps share: the mapping, the
+// file for messages, and the warnings so far.
+type configParser struct {
+	raw      map[string]any
+	file     string
+	warnings []string
+}
+
+// warnUnknown warns, in key order, of each key of m that known lacks.
+func (p *configParser) warnUnknown(m map[string]any, known map[string]bool, where string) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if !knownTaskKeys[k] {
-			warnings = append(warnings, fmt.Sprintf("%s: unknown key %q in task config", file, k))
+		if !known[k] {
+			p.warnings = append(p.warnings, fmt.Sprintf("%s: unknown key %q in %s", p.file, k, where))
 		}
 	}
-	bad := func(key string, v any, want string) error {
-		return fmt.Errorf("%s: %s: got %v (%T), want %s", file, key, v, v, want)
+}
+
+func (p *configParser) bad(key string, v any, want string) error {
+	return fmt.Errorf("%s: %s: got %v (%T), want %s", p.file, key, v, v, want)
+}
+
+// funcOf is the `!function` value of key, nil when unset.
+func (p *configParser) funcOf(key string) (*Func, error) {
+	switch f := p.raw[key].(type) {
+	case nil:
+		return nil, nil
+	case *Func:
+		return f, nil
+	default:
+		return nil, p.bad(key, f, "!function module.fn")
 	}
-	funcOf := func(key string) (*Func, error) {
-		switch f := raw[key].(type) {
-		case nil:
-			return nil, nil
-		case *Func:
-			return f, nil
-		default:
-			return nil, bad(key, f, "!function module.fn")
-		}
-	}
-	var err error
+}
+
+// identity reads the task's names: task, task_alias, tag.
+func (p *configParser) identity(c *Config) error {
+	raw := p.raw
 	c.Task = str(raw["task"])
 	c.TaskAlias = str(raw["task_alias"])
 	switch t := raw["tag"].(type) {
@@ -251,33 +297,53 @@ func parseConfig(raw map[string]any, file string) (*Config, []string, error) {
 			c.Tags = append(c.Tags, str(e))
 		}
 	}
+	return nil
+}
+
+// dataset reads where the documents come from: the dataset and its splits.
+func (p *configParser) dataset(c *Config) error {
+	raw := p.raw
 	c.DatasetPath = str(raw["dataset_path"])
 	c.DatasetName = str(raw["dataset_name"])
 	if dk, ok := raw["dataset_kwargs"].(map[string]any); ok {
 		c.DatasetKwargs = dk
 	}
-	if c.CustomDataset, err = funcOf("custom_dataset"); err != nil {
-		return nil, warnings, err
-	}
 	c.TrainingSplit = str(raw["training_split"])
 	c.ValidationSplit = str(raw["validation_split"])
 	c.TestSplit = str(raw["test_split"])
 	c.FewshotSplit = str(raw["fewshot_split"])
-	if c.ProcessDocs, err = funcOf("process_docs"); err != nil {
-		return nil, warnings, err
+	return nil
+}
+
+// hooks reads the `!function` keys other than doc_to_*: custom_dataset,
+// process_docs, process_results. A string process_results is no error:
+// unsupported says why the task cannot run.
+func (p *configParser) hooks(c *Config) error {
+	var err error
+	if c.CustomDataset, err = p.funcOf("custom_dataset"); err != nil {
+		return err
 	}
-	if c.ProcessResults, err = funcOf("process_results"); err != nil {
-		if _, isStr := raw["process_results"].(string); !isStr {
-			return nil, warnings, err
+	if c.ProcessDocs, err = p.funcOf("process_docs"); err != nil {
+		return err
+	}
+	if c.ProcessResults, err = p.funcOf("process_results"); err != nil {
+		if _, isStr := p.raw["process_results"].(string); !isStr {
+			return err
 		}
-		c.Unsupported = "process_results given as a string is not supported"
 	}
+	return nil
+}
+
+// prompt reads how a document becomes a prompt: doc_to_*, use_prompt,
+// description, the delimiters, gen_prefix and num_fewshot.
+func (p *configParser) prompt(c *Config) error {
+	raw := p.raw
 	c.DocToText, c.DocToTarget, c.DocToChoice = raw["doc_to_text"], raw["doc_to_target"], raw["doc_to_choice"]
 	for _, k := range []string{"doc_to_text", "doc_to_target", "doc_to_choice"} {
 		switch raw[k].(type) {
 		case nil, string, int, []any, *Func:
 		case bool, float64:
-			return nil, warnings, bad(k, raw[k], "a field name, a template, an int, a list or !function")
+			return p.bad(k, raw[k], "a field name, a template, an int, a list or !function")
 		}
 	}
 	c.HasImage, c.HasAudio = raw["doc_to_image"] != nil, raw["doc_to_audio"] != nil
@@ -289,25 +355,34 @@ func parseConfig(raw map[string]any, file string) (*Config, []string, error) {
 	if v, ok := raw["fewshot_delimiter"]; ok && v != nil {
 		c.FewshotDelimiter = str(v)
 	}
+	if v, ok := raw["gen_prefix"]; ok && v != nil {
+		s := str(v)
+		c.GenPrefix = &s
+	}
 	if v, ok := raw["num_fewshot"]; ok && v != nil {
 		n, ok := toInt(v)
 		if !ok {
-			return nil, warnings, bad("num_fewshot", v, "an int")
+			return p.bad("num_fewshot", v, "an int")
 		}
 		c.NumFewshot = &n
 	}
+	return nil
+}
+
+// output reads what is asked of the model and how it is scored:
+// output_type, repeats, metric_list, filter_list.
+func (p *configParser) output(c *Config) error {
+	raw := p.raw
 	if v, ok := raw["output_type"]; ok && v != nil {
-		c.OutputType = str(v)
+		c.OutputType = OutputType(str(v))
 	}
-	switch c.OutputType {
-	case OutputLoglikelihood, OutputLoglikelihoodRolling, OutputMultipleChoice, OutputGenerateUntil:
-	default:
-		return nil, warnings, fmt.Errorf("%s: invalid output_type %q, must be one of loglikelihood, multiple_choice, loglikelihood_rolling, generate_until", file, c.OutputType)
+	if !c.OutputType.Valid() {
+		return fmt.Errorf("%s: invalid output_type %q, must be one of loglikelihood, multiple_choice, loglikelihood_rolling, generate_until", p.file, c.OutputType)
 	}
 	if v, ok := raw["repeats"]; ok && v != nil {
 		n, ok := toInt(v)
 		if !ok || n < 1 {
-			return nil, warnings, bad("repeats", v, "a positive int")
+			return p.bad("repeats", v, "a positive int")
 		}
 		c.Repeats = n
 	}
@@ -328,12 +403,61 @@ func parseConfig(raw map[string]any, file string) (*Config, []string, error) {
 			}
 		}
 	}
+	return nil
+}
+
+// generationKwargs completes generation_kwargs as TaskConfig.__post_init__
+// does, with their dict order (the YAML's, "until" appended when missing),
+// and leaves raw's copy without the order key.
+func (p *configParser) generationKwargs(c *Config) error {
+	gk, ok := p.raw["generation_kwargs"].(map[string]any)
+	if !ok {
+		if c.OutputType == OutputGenerateUntil {
+			// lm_eval/defaults.py default_gen_kwargs.
+			c.GenerationKwargs = map[string]any{
+				"temperature":  0.0,
+				"do_sample":    false,
+				"max_gen_toks": DefaultMaxGenToks,
+				"until":        []any{c.FewshotDelimiter},
+			}
+			c.GenKwargsOrder = []string{"temperature", "do_sample", "max_gen_toks", "until"}
+		}
+		return nil
+	}
+	order, _ := gk[genKwargsOrderKey].([]string)
+	g := make(map[string]any, len(gk)+1)
+	for k, v := range gk {
+		if k != genKwargsOrderKey {
+			g[k] = v
+		}
+	}
+	if t, ok := g["temperature"]; ok {
+		if n, ok := toInt(t); ok {
+			g["temperature"] = float64(n)
+		}
+	}
+	if _, ok := g["until"]; !ok {
+		g["until"] = []any{c.FewshotDelimiter}
+		order = append(order, "until")
+	}
+	c.GenerationKwargs = g
+	c.GenKwargsOrder = order
+	clean := make(map[string]any, len(g))
+	for k, v := range gk {
+		if k != genKwargsOrderKey {
+			clean[k] = v
+		}
+	}
+	p.raw["generation_kwargs"] = clean
+	return nil
+}
+
+// extras reads the keys that do not shape requests: decontamination,
+// metadata, unsafe_code.
+func (p *configParser) extras(c *Config) error {
+	raw := p.raw
 	c.ShouldDecontaminate = toBool(raw["should_decontaminate"])
 	c.DocToDecontaminationQuery = str(raw["doc_to_decontamination_query"])
-	if v, ok := raw["gen_prefix"]; ok && v != nil {
-		s := str(v)
-		c.GenPrefix = &s
-	}
 	if md, ok := raw["metadata"].(map[string]any); ok {
 		c.Metadata = md
 	} else if raw["metadata"] != nil {
@@ -342,104 +466,76 @@ func parseConfig(raw map[string]any, file string) (*Config, []string, error) {
 		c.Metadata = map[string]any{}
 	}
 	c.UnsafeCode = toBool(raw["unsafe_code"])
+	return nil
+}
 
-	// Generation kwargs as TaskConfig.__post_init__ completes them, with
-	// their dict order (the YAML's, "until" appended when missing).
-	if gk, ok := raw["generation_kwargs"].(map[string]any); ok {
-		order, _ := gk[genKwargsOrderKey].([]string)
-		g := make(map[string]any, len(gk)+1)
-		for k, v := range gk {
-			if k != genKwargsOrderKey {
-				g[k] = v
-			}
-		}
-		if t, ok := g["temperature"]; ok {
-			if n, ok := toInt(t); ok {
-				g["temperature"] = float64(n)
-			}
-		}
-		if _, ok := g["until"]; !ok {
-			g["until"] = []any{c.FewshotDelimiter}
-			order = append(order, "until")
-		}
-		c.GenerationKwargs = g
-		c.GenKwargsOrder = order
-		clean := make(map[string]any, len(g))
-		for k, v := range gk {
-			if k != genKwargsOrderKey {
-				clean[k] = v
-			}
-		}
-		raw["generation_kwargs"] = clean
-	} else if c.OutputType == OutputGenerateUntil {
-		// lm_eval/defaults.py default_gen_kwargs.
-		c.GenerationKwargs = map[string]any{
-			"temperature":  0.0,
-			"do_sample":    false,
-			"max_gen_toks": DefaultMaxGenToks,
-			"until":        []any{c.FewshotDelimiter},
-		}
-		c.GenKwargsOrder = []string{"temperature", "do_sample", "max_gen_toks", "until"}
-	}
-
-	if fc, ok := raw["fewshot_config"].(map[string]any); ok {
-		fk := make([]string, 0, len(fc))
-		for k := range fc {
-			fk = append(fk, k)
-		}
-		sort.Strings(fk)
-		for _, k := range fk {
-			if !knownFewshotKeys[k] {
-				warnings = append(warnings, fmt.Sprintf("%s: unknown key %q in fewshot_config", file, k))
-			}
-		}
-		if s := str(fc["sampler"]); s != "" {
-			c.Fewshot.Sampler = s
-		}
-		switch s := fc["samples"].(type) {
-		case nil:
-		case []any:
-			for _, d := range s {
-				m, ok := d.(map[string]any)
-				if !ok {
-					return nil, warnings, bad("fewshot_config.samples", d, "a list of documents")
-				}
-				c.Fewshot.Samples = append(c.Fewshot.Samples, m)
-			}
-		case *Func:
-			c.Fewshot.SamplesFunc = s
-		default:
-			return nil, warnings, bad("fewshot_config.samples", s, "a list of documents or !function")
-		}
-		c.Fewshot.Split = str(fc["split"])
-		if f, ok := fc["process_docs"].(*Func); ok {
-			c.Fewshot.ProcessDocs = f
-		}
-		c.Fewshot.DocToText, c.Fewshot.DocToTarget, c.Fewshot.DocToChoice = fc["doc_to_text"], fc["doc_to_target"], fc["doc_to_choice"]
-		if v, ok := fc["gen_prefix"]; ok && v != nil {
-			s := pyval.Str(v)
-			c.Fewshot.GenPrefix = &s
-		}
-		if l, ok := fc["fewshot_indices"].([]any); ok {
-			for _, e := range l {
-				n, ok := toInt(e)
-				if !ok {
-					return nil, warnings, bad("fewshot_config.fewshot_indices", e, "ints")
-				}
-				c.Fewshot.Indices = append(c.Fewshot.Indices, n)
-			}
+// fewshot reads fewshot_config and checks the sampler.
+func (p *configParser) fewshot(c *Config) error {
+	if fc, ok := p.raw["fewshot_config"].(map[string]any); ok {
+		if err := p.fewshotConfig(&c.Fewshot, fc); err != nil {
+			return err
 		}
 	}
 	switch c.Fewshot.Sampler {
 	case "default", "first_n", "balanced":
 	default:
-		return nil, warnings, fmt.Errorf("%s: fewshot_config.sampler %q: no such sampler (known: default, first_n, balanced)", file, c.Fewshot.Sampler)
+		return fmt.Errorf("%s: fewshot_config.sampler %q: no such sampler (known: default, first_n, balanced)", p.file, c.Fewshot.Sampler)
+	}
+	return nil
+}
+
+func (p *configParser) fewshotConfig(f *FewshotConfig, fc map[string]any) error {
+	p.warnUnknown(fc, knownFewshotKeys, "fewshot_config")
+	if s := str(fc["sampler"]); s != "" {
+		f.Sampler = s
+	}
+	switch s := fc["samples"].(type) {
+	case nil:
+	case []any:
+		for _, d := range s {
+			m, ok := d.(map[string]any)
+			if !ok {
+				return p.bad("fewshot_config.samples", d, "a list of documents")
+			}
+			f.Samples = append(f.Samples, m)
+		}
+	case *Func:
+		f.SamplesFunc = s
+	default:
+		return p.bad("fewshot_config.samples", s, "a list of documents or !function")
+	}
+	f.Split = str(fc["split"])
+	if pd, ok := fc["process_docs"].(*Func); ok {
+		f.ProcessDocs = pd
+	}
+	f.DocToText, f.DocToTarget, f.DocToChoice = fc["doc_to_text"], fc["doc_to_target"], fc["doc_to_choice"]
+	if v, ok := fc["gen_prefix"]; ok && v != nil {
+		s := pyval.Str(v)
+		f.GenPrefix = &s
+	}
+	if l, ok := fc["fewshot_indices"].([]any); ok {
+		for _, e := range l {
+			n, ok := toInt(e)
+			if !ok {
+				return p.bad("fewshot_config.fewshot_indices", e, "ints")
+			}
+			f.Indices = append(f.Indices, n)
+		}
+	}
+	return nil
+}
+
+// unsupported sets Unsupported when the config asks for what lmeval
+// cannot do; the last reason that applies wins.
+func (p *configParser) unsupported(c *Config) error {
+	if _, isStr := p.raw["process_results"].(string); isStr {
+		c.Unsupported = "process_results given as a string is not supported"
 	}
 	if c.UsePrompt != "" {
 		c.Unsupported = fmt.Sprintf("use_prompt %q: promptsource prompts are not supported", c.UsePrompt)
 	}
-	if _, isStr := raw["custom_dataset"].(string); isStr {
+	if _, isStr := p.raw["custom_dataset"].(string); isStr {
 		c.Unsupported = "custom_dataset must be a !function"
 	}
-	return c, warnings, nil
+	return nil
 }

@@ -382,11 +382,9 @@ func flatShots(shots []shot) string {
 	return b.String()
 }
 
-// ChatMessage is one turn of a chat transcript.
-type ChatMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
+// ChatMessage is one turn of a chat transcript (model.ChatMessage, which
+// a model's ChatTemplater takes).
+type ChatMessage = model.ChatMessage
 
 // ChatTemplate renders a transcript into the model's prompt format (the
 // model's apply_chat_template). With addGenerationPrompt false the last
@@ -397,15 +395,15 @@ type ChatTemplate func(msgs []ChatMessage, addGenerationPrompt bool) (string, er
 func (t *Task) chatContext(d *DocInfo, system string, shots []shot, question string, genPrefix *string, opts BuildOptions) error {
 	var msgs []ChatMessage
 	if system != "" {
-		msgs = append(msgs, ChatMessage{"system", system})
+		msgs = append(msgs, ChatMessage{Role: "system", Content: system})
 	}
 	if len(shots) > 0 {
 		if opts.FewshotAsMultiturn {
 			for _, s := range shots {
-				msgs = append(msgs, ChatMessage{"user", s.user}, ChatMessage{"assistant", s.assistant})
+				msgs = append(msgs, ChatMessage{Role: "user", Content: s.user}, ChatMessage{Role: "assistant", Content: s.assistant})
 			}
 		} else {
-			msgs = append(msgs, ChatMessage{"user", flatShots(shots)})
+			msgs = append(msgs, ChatMessage{Role: "user", Content: flatShots(shots)})
 		}
 	}
 	if t.MultipleInput {
@@ -413,7 +411,7 @@ func (t *Task) chatContext(d *DocInfo, system string, shots []shot, question str
 		d.Contexts = make([]string, len(d.Choices))
 		for i, ch := range d.Choices {
 			// construct_requests appends each choice as its own user turn.
-			turn, err := opts.ChatTemplate([]ChatMessage{{"user", ch}}, true)
+			turn, err := opts.ChatTemplate([]ChatMessage{{Role: "user", Content: ch}}, true)
 			if err != nil {
 				return fmt.Errorf("chat template: %w", err)
 			}
@@ -433,12 +431,12 @@ func (t *Task) chatContext(d *DocInfo, system string, shots []shot, question str
 	}
 	// append_target_question
 	if opts.FewshotAsMultiturn || len(msgs) == 0 || msgs[len(msgs)-1].Role == "system" {
-		msgs = append(msgs, ChatMessage{"user", question})
+		msgs = append(msgs, ChatMessage{Role: "user", Content: question})
 	} else {
 		msgs[len(msgs)-1].Content += question
 	}
 	if genPrefix != nil && *genPrefix != "" {
-		msgs = append(msgs, ChatMessage{"assistant", *genPrefix})
+		msgs = append(msgs, ChatMessage{Role: "assistant", Content: *genPrefix})
 	}
 	ctx, err := opts.ChatTemplate(msgs, genPrefix == nil || *genPrefix == "")
 	if err != nil {
@@ -489,158 +487,4 @@ func (t *Task) fits(d *DocInfo, genKwargs map[string]any, opts BuildOptions) (bo
 		}
 	}
 	return true, nil
-}
-
-// requests is construct_requests.
-func (t *Task) requests(d *DocInfo, genKwargs map[string]any, opts BuildOptions) error {
-	c := t.Config
-	delim := c.TargetDelimiter
-	if opts.ChatTemplate != nil {
-		delim = "" // the chat template ends the context
-	}
-	base := Instance{Task: t.Name, DocID: d.ID, Doc: d, Repeats: c.Repeats}
-	add := func(in Instance) { t.Instances = append(t.Instances, in) }
-	if c.Class != nil {
-		return t.classRequests(d, base, genKwargs, opts)
-	}
-	switch c.OutputType {
-	case OutputLoglikelihood:
-		in := base
-		in.Type = OutputLoglikelihood
-		in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Context, Continuation: pyval.Str(d.Target)}
-		add(in)
-	case OutputLoglikelihoodRolling:
-		s, ok := d.Target.(string)
-		if !ok {
-			return fmt.Errorf("loglikelihood_rolling needs a string target, got %T", d.Target)
-		}
-		in := base
-		in.Type = OutputLoglikelihoodRolling
-		in.Rolling = model.RollingRequest{Text: s}
-		add(in)
-	case OutputMultipleChoice:
-		if d.Choices == nil {
-			return fmt.Errorf("multiple_choice needs doc_to_choice")
-		}
-		gold := d.Target
-		if t.MultipleInput {
-			g, err := t.DocToText(d.Doc, nil)
-			if err != nil {
-				return err
-			}
-			gold = g
-		}
-		if l, ok := gold.([]any); ok {
-			d.Golds = make([]int, len(l))
-			for i, g := range l {
-				gi, isInt := normInt(g).(int)
-				if isInt && gi < len(d.Choices) {
-					d.Golds[i] = gi
-				} else {
-					d.Golds[i] = -100
-				}
-			}
-		} else {
-			d.Gold = goldIndex(d.Choices, gold)
-		}
-		idx := 0
-		for i, ch := range d.Choices {
-			in := base
-			in.Type = OutputLoglikelihood
-			in.Idx = idx
-			if t.MultipleInput {
-				in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Contexts[i], Continuation: delim + pyval.Str(d.Target)}
-			} else {
-				in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Context, Continuation: delim + ch}
-			}
-			add(in)
-			idx++
-		}
-		if hasMetric(c, "acc_mutual_info") {
-			for _, ch := range d.Choices {
-				in := base
-				in.Type = OutputLoglikelihood
-				in.Idx = idx
-				in.Loglikelihood = model.LoglikelihoodRequest{Context: "", Continuation: delim + ch}
-				add(in)
-				idx++
-			}
-		}
-	case OutputGenerateUntil:
-		in := base
-		in.Type = OutputGenerateUntil
-		in.GenKwargs = pyval.DeepCopy(genKwargs).(map[string]any)
-		in.Generate = genRequest(genKwargs)
-		in.Generate.Context = d.Context
-		add(in)
-	}
-	return nil
-}
-
-func hasMetric(c *Config, name string) bool {
-	for _, m := range c.MetricNames() {
-		if m == name {
-			return true
-		}
-	}
-	return false
-}
-
-// DefaultMaxGenToks is lm-eval's default max_gen_toks.
-const DefaultMaxGenToks = 256
-
-// genRequest maps generation_kwargs onto a model.GenerateRequest.
-func genRequest(g map[string]any) model.GenerateRequest {
-	r := model.GenerateRequest{MaxGenToks: DefaultMaxGenToks}
-	switch u := g["until"].(type) {
-	case string:
-		r.Until = []string{u}
-	case []any:
-		for _, s := range u {
-			r.Until = append(r.Until, pyval.Str(s))
-		}
-	case []string:
-		r.Until = append(r.Until, u...)
-	}
-	if n, ok := toInt(g["max_gen_toks"]); ok {
-		r.MaxGenToks = n
-	}
-	r.DoSample = toBool(g["do_sample"])
-	if f, ok := number(g["temperature"]); ok {
-		r.Temperature = f
-	}
-	if f, ok := number(g["top_p"]); ok {
-		r.TopP = f
-	}
-	if n, ok := toInt(g["top_k"]); ok {
-		r.TopK = n
-	}
-	if n, ok := toInt(g["seed"]); ok {
-		r.Seed = int64(n)
-	}
-	return r
-}
-
-// classRequests is a Python class task's construct_requests.
-func (t *Task) classRequests(d *DocInfo, base Instance, genKwargs map[string]any, opts BuildOptions) error {
-	reqs, err := t.Config.Class.Requests(d.Doc, d.Context, RequestOptions{GenKwargs: genKwargs, ChatTemplate: opts.ChatTemplate != nil})
-	if err != nil {
-		return fmt.Errorf("construct_requests: %w", err)
-	}
-	for _, r := range reqs {
-		in := base
-		in.Type, in.Idx = r.Type, r.Idx
-		switch r.Type {
-		case OutputLoglikelihood:
-			in.Loglikelihood = model.LoglikelihoodRequest{Context: d.Context, Continuation: r.Continuation}
-		case OutputGenerateUntil:
-			in.GenKwargs = pyval.DeepCopy(r.GenKwargs).(map[string]any)
-			in.Generate = genRequest(r.GenKwargs)
-			in.Generate.Context = d.Context
-		default:
-			return fmt.Errorf("construct_requests: request type %q", r.Type)
-		}
-		t.Instances = append(t.Instances, in)
-	}
-	return nil
 }

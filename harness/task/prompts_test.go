@@ -205,7 +205,7 @@ func checkRuns(t *testing.T, reg *Registry, file string, loader DocLoader) {
 				}
 				for k, wr := range want.Requests {
 					in := ins[k]
-					if in.Type != wr.Type || in.Idx != k {
+					if string(in.Type) != wr.Type || in.Idx != k {
 						t.Errorf("doc %d request %d: type %s idx %d, want %s %d", j, k, in.Type, in.Idx, wr.Type, k)
 						continue
 					}

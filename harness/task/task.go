@@ -23,6 +23,15 @@ type Templater interface {
 	Compile(src string) error
 }
 
+// ColumnsTemplater is a Templater that renders a document with its
+// dataset's key order (pyval.Columns), so that its dicts iterate as
+// Python's do: *jinja.Env implements it. The task uses it when its
+// loader gave the column order.
+type ColumnsTemplater interface {
+	RenderColumns(src string, vars map[string]any, cols *pyval.Columns) (string, error)
+	RenderValueColumns(src string, vars map[string]any, cols *pyval.Columns) (any, error)
+}
+
 // DatasetSpec names a task's dataset: dataset_path, dataset_name and
 // dataset_kwargs (harness/dataset.Spec's fields).
 type DatasetSpec struct {
@@ -64,6 +73,7 @@ type Task struct {
 	features map[string]bool
 	splits   map[string][]Doc
 	columns  map[string]*pyval.Columns // per key of splits; nil: unknown
+	docCols  *pyval.Columns            // renderColumns' cache; nil: to compute
 	dataset  map[string][]Doc          // custom_dataset output
 	rnd      *pyrand.Rand              // Python's module generator, for a MapDocs.FnRand
 }
@@ -134,8 +144,10 @@ type FewshotReport struct {
 // Instance is one request to the model (lm-eval's Instance).
 type Instance struct {
 	// Type is loglikelihood, loglikelihood_rolling or generate_until
-	// (multiple_choice tasks make one loglikelihood request per choice).
-	Type  string
+	// (multiple_choice tasks make one loglikelihood request per choice),
+	// and says which of the request fields is set; the methods in
+	// requests.go are the one place that reads it.
+	Type  OutputType
 	Task  string
 	DocID int
 	// Idx is the request's index within its document: the choice index
@@ -432,6 +444,34 @@ func (t *Task) setColumns(key string, cols *pyval.Columns) {
 		t.columns = map[string]*pyval.Columns{}
 	}
 	t.columns[key] = cols
+	t.docCols = nil
+}
+
+// renderColumns is the key order templates see documents in: the
+// evaluated split's (after process_docs), then what the other splits (the
+// few-shot one) add; nil when the loader gave none. A document does not
+// say which split it is from, and a dataset's splits share one schema.
+func (t *Task) renderColumns() *pyval.Columns {
+	if t.docCols != nil || len(t.columns) == 0 {
+		return t.docCols
+	}
+	cols := &pyval.Columns{}
+	first := "\x00processed:" + t.EvalSplit
+	cols.Merge(t.columns[first])
+	keys := make([]string, 0, len(t.columns))
+	for k := range t.columns {
+		keys = append(keys, k)
+	}
+	// Processed splits ("\x00processed:" keys) first: process_docs may
+	// have added columns.
+	slices.Sort(keys)
+	for _, k := range keys {
+		if k != first {
+			cols.Merge(t.columns[k])
+		}
+	}
+	t.docCols = cols
+	return cols
 }
 
 // Columns is the column order of the evaluated documents (after
@@ -530,7 +570,21 @@ func (t *Task) fewshotDocs(ctx context.Context, opts BuildOptions) ([]Doc, error
 }
 
 func (t *Task) render(src string, doc Doc) (string, error) {
+	if ct, ok := t.tmpl.(ColumnsTemplater); ok {
+		if cols := t.renderColumns(); cols != nil {
+			return ct.RenderColumns(src, doc, cols)
+		}
+	}
 	return t.tmpl.Render(src, doc)
+}
+
+func (t *Task) renderValue(src string, doc Doc) (any, error) {
+	if ct, ok := t.tmpl.(ColumnsTemplater); ok {
+		if cols := t.renderColumns(); cols != nil {
+			return ct.RenderValueColumns(src, doc, cols)
+		}
+	}
+	return t.tmpl.RenderValue(src, doc)
 }
 
 // isFalsy is Python truthiness for an override argument (`x or default`).
@@ -669,7 +723,7 @@ func (t *Task) DocToChoice(doc Doc, spec any) ([]string, error) {
 			break
 		}
 		var err error
-		if v, err = t.tmpl.RenderValue(s, doc); err != nil {
+		if v, err = t.renderValue(s, doc); err != nil {
 			return nil, fmt.Errorf("doc_to_choice: %w", err)
 		}
 	case []any:

@@ -75,7 +75,7 @@ func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOpt
 		case errors.As(e, &ue):
 			probs = append(probs, Problem{Name: ue.Task, File: ue.File, Message: "unavailable: " + ue.Reason})
 		case errors.As(e, &mm):
-			probs = append(probs, Problem{Name: mm.Group, File: mm.File, Message: fmt.Sprintf("%d member(s) not found: %v", len(mm.Missing), mm.Missing)})
+			probs = append(probs, Problem{Name: mm.Group, File: mm.File, Message: fmt.Sprintf("%d member(s) not found: %v (no task, group or tag of that name is defined, so lm-eval cannot run this group either)", len(mm.Missing), mm.Missing)})
 		default:
 			probs = append(probs, Problem{Message: e.Error()})
 		}

@@ -802,17 +802,7 @@ func (s *Server) serveWrite(w http.ResponseWriter, r *http.Request, rp *repo, ty
 		return
 	}
 	if seg == "settings" {
-		var req struct {
-			Gated any `json:"gated"`
-		}
-		if r.Method != http.MethodPut || json.NewDecoder(r.Body).Decode(&req) != nil {
-			hubError(w, http.StatusBadRequest, "", "bad settings request")
-			return
-		}
-		s.mu.Lock()
-		rp.gated = req.Gated == "auto" || req.Gated == "manual"
-		s.mu.Unlock()
-		writeJSON(w, map[string]any{})
+		s.serveSettings(w, r, rp)
 		return
 	}
 	if r.Method != http.MethodPost {
@@ -828,34 +818,60 @@ func (s *Server) serveWrite(w http.ResponseWriter, r *http.Request, rp *repo, ty
 		return
 	}
 	if seg == "preupload" {
-		var req struct {
-			Files []struct {
-				Path   string `json:"path"`
-				Sample string `json:"sample"`
-				Size   int    `json:"size"`
-			} `json:"files"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			hubError(w, http.StatusBadRequest, "", "bad preupload request")
-			return
-		}
-		type mode struct {
-			Path         string `json:"path"`
-			UploadMode   string `json:"uploadMode"`
-			ShouldIgnore bool   `json:"shouldIgnore"`
-		}
-		out := []mode{}
-		for _, f := range req.Files {
-			m := mode{Path: f.Path, UploadMode: "regular"}
-			if f.Size >= LFSThreshold || strings.HasSuffix(f.Path, ".parquet") || strings.HasSuffix(f.Path, ".gguf") {
-				m.UploadMode = "lfs"
-			}
-			out = append(out, m)
-		}
-		writeJSON(w, map[string]any{"files": out})
+		servePreupload(w, r)
 		return
 	}
-	// commit: NDJSON, a header then one line per file.
+	s.serveCommit(w, r, rp, typ, id, branch)
+}
+
+// serveSettings answers PUT settings: gated or not.
+func (s *Server) serveSettings(w http.ResponseWriter, r *http.Request, rp *repo) {
+	var req struct {
+		Gated any `json:"gated"`
+	}
+	if r.Method != http.MethodPut || json.NewDecoder(r.Body).Decode(&req) != nil {
+		hubError(w, http.StatusBadRequest, "", "bad settings request")
+		return
+	}
+	s.mu.Lock()
+	rp.gated = req.Gated == "auto" || req.Gated == "manual"
+	s.mu.Unlock()
+	writeJSON(w, map[string]any{})
+}
+
+// servePreupload answers which upload mode each file takes: lfs for large
+// files, Parquet and GGUF, regular otherwise.
+func servePreupload(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Files []struct {
+			Path   string `json:"path"`
+			Sample string `json:"sample"`
+			Size   int    `json:"size"`
+		} `json:"files"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		hubError(w, http.StatusBadRequest, "", "bad preupload request")
+		return
+	}
+	type mode struct {
+		Path         string `json:"path"`
+		UploadMode   string `json:"uploadMode"`
+		ShouldIgnore bool   `json:"shouldIgnore"`
+	}
+	out := []mode{}
+	for _, f := range req.Files {
+		m := mode{Path: f.Path, UploadMode: "regular"}
+		if f.Size >= LFSThreshold || strings.HasSuffix(f.Path, ".parquet") || strings.HasSuffix(f.Path, ".gguf") {
+			m.UploadMode = "lfs"
+		}
+		out = append(out, m)
+	}
+	writeJSON(w, map[string]any{"files": out})
+}
+
+// serveCommit answers a commit to branch: it reads the NDJSON body and
+// stores its files, or fails as an injected failure asks.
+func (s *Server) serveCommit(w http.ResponseWriter, r *http.Request, rp *repo, typ, id, branch string) {
 	if ct := r.Header.Get("Content-Type"); ct != "application/x-ndjson" {
 		hubError(w, http.StatusBadRequest, "", "commit: Content-Type "+ct+", want application/x-ndjson")
 		return
@@ -870,84 +886,9 @@ func (s *Server) serveWrite(w http.ResponseWriter, r *http.Request, rp *repo, ty
 		hubError(w, http.StatusInternalServerError, "", "injected commit failure")
 		return
 	}
-	dec := json.NewDecoder(r.Body)
-	var c Commit
-	type put struct {
-		path string
-		data []byte
-		lfs  bool
-	}
-	var puts []put
-	for i := 0; ; i++ {
-		var line struct {
-			Key   string          `json:"key"`
-			Value json.RawMessage `json:"value"`
-		}
-		if err := dec.Decode(&line); err != nil {
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			hubError(w, http.StatusBadRequest, "", "commit: bad NDJSON: "+err.Error())
-			return
-		}
-		switch {
-		case i == 0 && line.Key == "header":
-			var h struct {
-				Summary string `json:"summary"`
-			}
-			if json.Unmarshal(line.Value, &h) != nil || h.Summary == "" {
-				hubError(w, http.StatusBadRequest, "", "commit: header without summary")
-				return
-			}
-			c.Message = h.Summary
-		case i > 0 && line.Key == "file":
-			var f struct {
-				Content  string `json:"content"`
-				Path     string `json:"path"`
-				Encoding string `json:"encoding"`
-			}
-			if json.Unmarshal(line.Value, &f) != nil || f.Encoding != "base64" || f.Path == "" {
-				hubError(w, http.StatusBadRequest, "", "commit: bad file line")
-				return
-			}
-			data, err := base64.StdEncoding.DecodeString(f.Content)
-			if err != nil {
-				hubError(w, http.StatusBadRequest, "", "commit: bad base64 for "+f.Path)
-				return
-			}
-			if strings.HasPrefix(f.Path, "/") || strings.Contains("/"+f.Path+"/", "/../") || strings.Contains("/"+f.Path+"/", "/./") {
-				hubError(w, http.StatusBadRequest, "", "commit: invalid path "+f.Path)
-				return
-			}
-			puts = append(puts, put{f.Path, data, false})
-			c.Paths = append(c.Paths, f.Path)
-		case i > 0 && line.Key == "lfsFile":
-			var f struct {
-				Path string `json:"path"`
-				Algo string `json:"algo"`
-				OID  string `json:"oid"`
-				Size int    `json:"size"`
-			}
-			if json.Unmarshal(line.Value, &f) != nil || f.Algo != "sha256" || f.Path == "" {
-				hubError(w, http.StatusBadRequest, "", "commit: bad lfsFile line")
-				return
-			}
-			s.mu.Lock()
-			data, ok := s.lfsObjs[f.OID]
-			s.mu.Unlock()
-			if !ok || len(data) != f.Size {
-				hubError(w, http.StatusBadRequest, "", "commit: LFS object "+f.OID+" of "+f.Path+" was not uploaded")
-				return
-			}
-			puts = append(puts, put{f.Path, data, true})
-			c.Paths = append(c.Paths, f.Path)
-		default:
-			hubError(w, http.StatusBadRequest, "", fmt.Sprintf("commit: unexpected line %d key %q", i, line.Key))
-			return
-		}
-	}
-	if c.Message == "" || len(puts) == 0 {
-		hubError(w, http.StatusBadRequest, "", "commit: no header or no files")
+	c, puts, err := s.readCommit(r.Body)
+	if err != nil {
+		hubError(w, http.StatusBadRequest, "", err.Error())
 		return
 	}
 	for _, p := range puts {
@@ -966,6 +907,86 @@ func (s *Server) serveWrite(w http.ResponseWriter, r *http.Request, rp *repo, ty
 	oid := commitOf(rp.branches[branch])
 	s.mu.Unlock()
 	writeJSON(w, map[string]any{"commitUrl": s.URL + "/commit/" + oid, "commitOid": oid})
+}
+
+// commitPut is one file a commit writes.
+type commitPut struct {
+	path string
+	data []byte
+	lfs  bool
+}
+
+// readCommit reads a commit's NDJSON: a header, then one line per file,
+// inline (base64) or an LFS object already uploaded. Its error is the
+// message of the 400 answer.
+func (s *Server) readCommit(body io.Reader) (Commit, []commitPut, error) {
+	dec := json.NewDecoder(body)
+	var c Commit
+	var puts []commitPut
+	for i := 0; ; i++ {
+		var line struct {
+			Key   string          `json:"key"`
+			Value json.RawMessage `json:"value"`
+		}
+		if err := dec.Decode(&line); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			return c, nil, errors.New("commit: bad NDJSON: " + err.Error())
+		}
+		switch {
+		case i == 0 && line.Key == "header":
+			var h struct {
+				Summary string `json:"summary"`
+			}
+			if json.Unmarshal(line.Value, &h) != nil || h.Summary == "" {
+				return c, nil, errors.New("commit: header without summary")
+			}
+			c.Message = h.Summary
+		case i > 0 && line.Key == "file":
+			var f struct {
+				Content  string `json:"content"`
+				Path     string `json:"path"`
+				Encoding string `json:"encoding"`
+			}
+			if json.Unmarshal(line.Value, &f) != nil || f.Encoding != "base64" || f.Path == "" {
+				return c, nil, errors.New("commit: bad file line")
+			}
+			data, err := base64.StdEncoding.DecodeString(f.Content)
+			if err != nil {
+				return c, nil, errors.New("commit: bad base64 for " + f.Path)
+			}
+			if strings.HasPrefix(f.Path, "/") || strings.Contains("/"+f.Path+"/", "/../") || strings.Contains("/"+f.Path+"/", "/./") {
+				return c, nil, errors.New("commit: invalid path " + f.Path)
+			}
+			puts = append(puts, commitPut{f.Path, data, false})
+			c.Paths = append(c.Paths, f.Path)
+		case i > 0 && line.Key == "lfsFile":
+			var f struct {
+				Path string `json:"path"`
+				Algo string `json:"algo"`
+				OID  string `json:"oid"`
+				Size int    `json:"size"`
+			}
+			if json.Unmarshal(line.Value, &f) != nil || f.Algo != "sha256" || f.Path == "" {
+				return c, nil, errors.New("commit: bad lfsFile line")
+			}
+			s.mu.Lock()
+			data, ok := s.lfsObjs[f.OID]
+			s.mu.Unlock()
+			if !ok || len(data) != f.Size {
+				return c, nil, errors.New("commit: LFS object " + f.OID + " of " + f.Path + " was not uploaded")
+			}
+			puts = append(puts, commitPut{f.Path, data, true})
+			c.Paths = append(c.Paths, f.Path)
+		default:
+			return c, nil, fmt.Errorf("commit: unexpected line %d key %q", i, line.Key)
+		}
+	}
+	if c.Message == "" || len(puts) == 0 {
+		return c, nil, errors.New("commit: no header or no files")
+	}
+	return c, puts, nil
 }
 
 // serveLFSBatch is the Git LFS batch API (upload): objects already stored

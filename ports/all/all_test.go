@@ -102,7 +102,7 @@ func TestMathRequestsMatchLMEval(t *testing.T) {
 			continue
 		}
 		in := ins[i]
-		if in.DocID != w.DocID || in.Type != w.RequestType || in.Repeats != w.Repeats {
+		if in.DocID != w.DocID || string(in.Type) != w.RequestType || in.Repeats != w.Repeats {
 			t.Errorf("%s request %d: doc %d %s x%d, want doc %d %s x%d", w.Task, i, in.DocID, in.Type, in.Repeats, w.DocID, w.RequestType, w.Repeats)
 		}
 		if in.Type != "generate_until" {

@@ -110,8 +110,8 @@ func samples(src []map[string]string, extra map[string]string) []task.Doc {
 
 // ProcessResults is process_results' exact_match: the normalised final
 // answer of the output against the document's answer with is_equiv.
-// Its math_verify metric needs Hugging Face's math_verify, which lmeval
-// approximates (MathVerify).
+// Its math_verify metric is Hugging Face's math_verify, ported natively
+// (MathVerify, see docs/math.md).
 func ProcessResults(doc task.Doc, results []any) (map[string]any, error) {
 	out, err := result(results)
 	if err != nil {

@@ -202,7 +202,7 @@ func TestRequests(t *testing.T) {
 			} else {
 				args = []any{"CTX", r.GenKwargs}
 			}
-			if r.Type != w.Type || r.Idx != w.Idx || !reflect.DeepEqual(normal(args), normal(w.Arguments)) {
+			if string(r.Type) != w.Type || r.Idx != w.Idx || !reflect.DeepEqual(normal(args), normal(w.Arguments)) {
 				t.Errorf("%s %v chat=%v request %d: %s %d %v, want %s %d %v", c.Class, c.Doc, c.Chat, i, r.Type, r.Idx, args, w.Type, w.Idx, w.Arguments)
 			}
 		}

@@ -70,7 +70,7 @@ func TestClass(t *testing.T) {
 				args = []any{"CTX", r.GenKwargs}
 			}
 			w := c.Requests[i]
-			if r.Type != w.Type || r.Idx != w.Idx || !reflect.DeepEqual(normal(args), normal(w.Arguments)) {
+			if string(r.Type) != w.Type || r.Idx != w.Idx || !reflect.DeepEqual(normal(args), normal(w.Arguments)) {
 				t.Errorf("request %d: %s %d %v, want %s %d %v", i, r.Type, r.Idx, args, w.Type, w.Idx, w.Arguments)
 			}
 		}

@@ -32,7 +32,8 @@ func (s *scope) lookup(name string) (any, bool) {
 func (s *scope) child() *scope { return &scope{vars: map[string]any{}, parent: s} }
 
 type renderer struct {
-	env *Env
+	env   *Env
+	order *keyOrder // the document's dict key order; nil: sorted
 }
 
 func (r *renderer) render(out *strings.Builder, body []node, sc *scope) error {
@@ -53,7 +54,7 @@ func (r *renderer) renderNode(out *strings.Builder, n node, sc *scope) error {
 		if err != nil {
 			return err
 		}
-		s, err := str(v)
+		s, err := str(r.ordered(v))
 		if err != nil {
 			return err
 		}
@@ -100,7 +101,7 @@ func (r *renderer) renderNode(out *strings.Builder, n node, sc *scope) error {
 			ns.attrs[n.attr] = v
 			return nil
 		}
-		return assign(sc, n.targets, v)
+		return assign(r, sc, n.targets, v)
 	case *macroNode:
 		sc.vars[n.name] = &macro{node: n, r: r, defScope: sc}
 	case *filterBlockNode:
@@ -141,12 +142,12 @@ func (r *renderer) renderNode(out *strings.Builder, n node, sc *scope) error {
 	return nil
 }
 
-func assign(sc *scope, targets []string, v any) error {
+func assign(r *renderer, sc *scope, targets []string, v any) error {
 	if len(targets) == 1 {
 		sc.vars[targets[0]] = v
 		return nil
 	}
-	items, err := iterate(v)
+	items, err := iterate(r, v)
 	if err != nil {
 		return err
 	}
@@ -210,7 +211,7 @@ func (r *renderer) renderFor(out *strings.Builder, n *forNode, sc *scope) error 
 	if err != nil {
 		return err
 	}
-	items, err := iterate(v)
+	items, err := iterate(r, v)
 	if err != nil {
 		return err
 	}
@@ -218,7 +219,7 @@ func (r *renderer) renderFor(out *strings.Builder, n *forNode, sc *scope) error 
 		var kept []any
 		for _, item := range items {
 			inner := sc.child()
-			if err := assign(inner, n.targets, item); err != nil {
+			if err := assign(r, inner, n.targets, item); err != nil {
 				return err
 			}
 			c, err := r.eval(n.filter, inner)
@@ -243,7 +244,7 @@ func (r *renderer) renderFor(out *strings.Builder, n *forNode, sc *scope) error 
 		inner := sc.child()
 		loop.index = i
 		inner.vars["loop"] = loop
-		if err := assign(inner, n.targets, item); err != nil {
+		if err := assign(r, inner, n.targets, item); err != nil {
 			return err
 		}
 		if err := r.render(out, n.body, inner); err != nil {
@@ -346,6 +347,7 @@ func (r *renderer) eval(e expr, sc *scope) (any, error) {
 		return l, nil
 	case *nodes.Dict:
 		m := make(map[string]any, len(n.Pairs))
+		keys := make([]string, 0, len(n.Pairs))
 		for _, p := range n.Pairs {
 			k, err := r.eval(p.Key, sc)
 			if err != nil {
@@ -360,7 +362,9 @@ func (r *renderer) eval(e expr, sc *scope) (any, error) {
 				return nil, fmt.Errorf("only string dictionary keys are supported, got %s", typeName(k))
 			}
 			m[ks] = v
+			keys = append(keys, ks)
 		}
+		r.remember(m, keys)
 		return m, nil
 	case *condExpr:
 		c, err := r.eval(n.cond, sc)
@@ -384,9 +388,9 @@ func (r *renderer) eval(e expr, sc *scope) (any, error) {
 			return nil, err
 		}
 		if n.Attribute == "" {
-			return r.soften(getItem(obj, int64(n.Index)))
+			return r.soften(getItem(r, obj, int64(n.Index)))
 		}
-		return r.soften(getAttr(obj, n.Attribute))
+		return r.soften(getAttr(r, obj, n.Attribute))
 	case *nodes.GetItem:
 		obj, err := r.eval(n.Node, sc)
 		if err != nil {
@@ -399,7 +403,7 @@ func (r *renderer) eval(e expr, sc *scope) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return r.soften(getItem(obj, key))
+		return r.soften(getItem(r, obj, key))
 	case *nodes.GetSlice:
 		return r.evalSlice(n, sc)
 	case *nodes.Call:
@@ -504,12 +508,12 @@ func call(fn any, args []any, kwargs map[string]any) (any, error) {
 }
 
 // getAttr is Jinja's environment.getattr: attribute first, then item.
-func getAttr(obj any, name string) (any, error) {
+func getAttr(r *renderer, obj any, name string) (any, error) {
 	switch x := obj.(type) {
 	case *undefined:
 		return nil, x.err()
 	case string:
-		if m, ok := strMethod(x, name); ok {
+		if m, ok := strMethod(r, x, name); ok {
 			return m, nil
 		}
 	case []any:
@@ -521,7 +525,7 @@ func getAttr(obj any, name string) (any, error) {
 			return m, nil
 		}
 	case map[string]any:
-		if m, ok := dictMethod(x, name); ok {
+		if m, ok := dictMethod(r, x, name); ok {
 			return m, nil
 		}
 		if v, ok := x[name]; ok {
@@ -540,7 +544,7 @@ func getAttr(obj any, name string) (any, error) {
 }
 
 // getItem is Jinja's environment.getitem: item first, then attribute.
-func getItem(obj any, key any) (any, error) {
+func getItem(r *renderer, obj any, key any) (any, error) {
 	switch x := obj.(type) {
 	case *undefined:
 		return nil, x.err()
@@ -584,9 +588,9 @@ func getItem(obj any, key any) (any, error) {
 	}
 	if k, ok := key.(string); ok {
 		if _, isMap := obj.(map[string]any); !isMap {
-			return getAttr(obj, k)
+			return getAttr(r, obj, k)
 		}
-		if m, ok := dictMethod(obj.(map[string]any), k); ok {
+		if m, ok := dictMethod(r, obj.(map[string]any), k); ok {
 			return m, nil
 		}
 	}

@@ -511,7 +511,7 @@ func strFormat(format string, args []any, kwargs map[string]any) (string, error)
 				} else {
 					rest = ""
 				}
-				v, err = getAttr(v, attr)
+				v, err = getAttr(nil, v, attr)
 			} else {
 				k := strings.IndexByte(rest, ']')
 				if k < 0 {
@@ -520,9 +520,9 @@ func strFormat(format string, args []any, kwargs map[string]any) (string, error)
 				key := rest[1:k]
 				rest = rest[k+1:]
 				if n, e := strconv.Atoi(key); e == nil {
-					v, err = getItem(v, int64(n))
+					v, err = getItem(nil, v, int64(n))
 				} else {
-					v, err = getItem(v, key)
+					v, err = getItem(nil, v, key)
 				}
 			}
 			if err != nil {

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/lmeval/lmeval/python/pyval"
 	"github.com/nikolalohinski/gonja/v2/config"
 )
 
@@ -173,14 +174,25 @@ func (e *Env) scope(vars map[string]any) *scope {
 	return &scope{vars: make(map[string]any, 2), parent: doc}
 }
 
-// Render renders src with vars as the template's variables.
+// Render renders src with vars as the template's variables. Its dicts
+// iterate (and print) with their keys sorted, a map having no order; see
+// RenderColumns.
 func (e *Env) Render(src string, vars map[string]any) (string, error) {
+	return e.RenderColumns(src, vars, nil)
+}
+
+// RenderColumns is Render for a document of a dataset whose key order cols
+// gives (pyval.Columns: the columns and the fields of struct columns):
+// the document's dicts iterate, and print, in that order, as the Python
+// dicts of datasets' rows do (`{{ answer|join(',') }}` over a struct
+// column yields its fields in the schema's order). cols nil: sorted.
+func (e *Env) RenderColumns(src string, vars map[string]any, cols *pyval.Columns) (string, error) {
 	body, err := e.compile(src)
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
-	r := &renderer{env: e}
+	r := newRenderer(e, vars, cols)
 	if err := safeRun(func() error { return r.render(&b, body, e.scope(vars)) }); err != nil {
 		return "", fmt.Errorf("jinja: render %q: %w", abbreviate(src), err)
 	}
@@ -209,7 +221,7 @@ func (e *Env) Eval(expr string, vars map[string]any) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("jinja: %q is not a single expression", abbreviate(expr))
 	}
-	v, err := e.evalNode(out, vars)
+	v, err := e.evalNode(out, vars, nil)
 	if err != nil {
 		return nil, fmt.Errorf("jinja: eval %q: %w", abbreviate(expr), err)
 	}
@@ -224,9 +236,9 @@ func singleOutput(body []node) (*outputNode, bool) {
 	return out, ok
 }
 
-func (e *Env) evalNode(out *outputNode, vars map[string]any) (any, error) {
+func (e *Env) evalNode(out *outputNode, vars map[string]any, cols *pyval.Columns) (any, error) {
 	var v any
-	r := &renderer{env: e}
+	r := newRenderer(e, vars, cols)
 	err := safeRun(func() error {
 		var err error
 		v, err = r.eval(out.expr, e.scope(vars))
@@ -279,12 +291,18 @@ var ErrNotLiteral = errors.New("not a Python literal")
 // list of strings and numbers, that list is returned directly: it is what
 // literal_eval of its rendering gives, without the round trip.
 func (e *Env) RenderValue(src string, vars map[string]any) (any, error) {
+	return e.RenderValueColumns(src, vars, nil)
+}
+
+// RenderValueColumns is RenderValue with the document's key order (see
+// RenderColumns).
+func (e *Env) RenderValueColumns(src string, vars map[string]any, cols *pyval.Columns) (any, error) {
 	body, err := e.compile(src)
 	if err != nil {
 		return nil, err
 	}
 	if out, ok := singleOutput(body); ok {
-		v, err := e.evalNode(out, vars)
+		v, err := e.evalNode(out, vars, cols)
 		if err != nil {
 			return nil, fmt.Errorf("jinja: render %q: %w", abbreviate(src), err)
 		}
@@ -292,7 +310,7 @@ func (e *Env) RenderValue(src string, vars map[string]any) (any, error) {
 			return l, nil
 		}
 	}
-	s, err := e.Render(src, vars)
+	s, err := e.RenderColumns(src, vars, cols)
 	if err != nil {
 		return nil, err
 	}

@@ -169,282 +169,390 @@ func runeRange(name string, s string, args []any) (string, int, error) {
 	return string(rs[lo:hi]), int(lo), nil
 }
 
-func strMethod(s string, name string) (callable, bool) {
-	var f func(args []any, kwargs map[string]any) (any, error)
-	switch name {
-	case "strip", "lstrip", "rstrip":
-		f = func(args []any, _ map[string]any) (any, error) {
-			if err := argErr(name, 0, 1, args); err != nil {
-				return nil, err
-			}
-			chars, err := optChars(name, args)
-			if err != nil {
-				return nil, err
-			}
-			return pyStrip(s, chars, name != "rstrip", name != "lstrip"), nil
-		}
-	case "split", "rsplit":
-		f = func(args []any, kwargs map[string]any) (any, error) {
-			args = withKwargs(args, kwargs, "sep", "maxsplit")
-			if err := argErr(name, 0, 2, args); err != nil {
-				return nil, err
-			}
-			maxsplit := int64(-1)
-			if len(args) > 1 {
-				var err error
-				if maxsplit, err = intArg(name, args[1]); err != nil {
-					return nil, err
-				}
-			}
-			if len(args) == 0 || args[0] == nil {
-				if name == "rsplit" {
-					return pyRSplitWhitespace(s, int(maxsplit)), nil
-				}
-				return pySplitWhitespace(s, int(maxsplit)), nil
-			}
-			sep, err := strArg(name, args[0])
-			if err != nil {
-				return nil, err
-			}
-			if sep == "" {
-				return nil, errors.New("empty separator")
-			}
-			n := int(maxsplit)
-			if n >= 0 {
-				n++
-			}
-			if name == "rsplit" && n > 0 {
-				parts := strings.Split(s, sep)
-				if len(parts) > n {
-					head := strings.Join(parts[:len(parts)-n+1], sep)
-					parts = append([]string{head}, parts[len(parts)-n+1:]...)
-				}
-				return toAnyList(parts), nil
-			}
-			return toAnyList(strings.SplitN(s, sep, n)), nil
-		}
-	case "splitlines":
-		f = func(args []any, kwargs map[string]any) (any, error) {
-			args = withKwargs(args, kwargs, "keepends")
-			if err := argErr(name, 0, 1, args); err != nil {
-				return nil, err
-			}
-			keep := false
-			if len(args) == 1 {
-				keep, _ = truth(args[0])
-			}
-			return splitLines(s, keep), nil
-		}
-	case "replace":
-		f = func(args []any, kwargs map[string]any) (any, error) {
-			args = withKwargs(args, kwargs, "old", "new", "count")
-			if err := argErr(name, 2, 3, args); err != nil {
-				return nil, err
-			}
-			old, err := strArg(name, args[0])
-			if err != nil {
-				return nil, err
-			}
-			repl, err := strArg(name, args[1])
-			if err != nil {
-				return nil, err
-			}
-			n := int64(-1)
-			if len(args) == 3 {
-				if n, err = intArg(name, args[2]); err != nil {
-					return nil, err
-				}
-			}
-			return strings.Replace(s, old, repl, int(n)), nil
-		}
-	case "upper":
-		f = noArgs(name, func() any { return pyUpper(s) })
-	case "lower":
-		f = noArgs(name, func() any { return pyLower(s) })
-	case "casefold":
-		f = noArgs(name, func() any { return pyCasefold(s) })
-	case "title":
-		f = noArgs(name, func() any { return pyTitle(s) })
-	case "capitalize":
-		f = noArgs(name, func() any { return pyCapitalize(s) })
-	case "swapcase":
-		f = noArgs(name, func() any {
-			return strings.Map(func(r rune) rune {
-				if unicode.IsUpper(r) {
-					return unicode.ToLower(r)
-				}
-				return unicode.ToUpper(r)
-			}, s)
-		})
-	case "startswith", "endswith":
-		f = func(args []any, _ map[string]any) (any, error) {
-			if err := argErr(name, 1, 3, args); err != nil {
-				return nil, err
-			}
-			sub, _, err := runeRange(name, s, args[1:])
-			if err != nil {
-				return nil, err
-			}
-			var cands []any
-			switch x := args[0].(type) {
-			case string:
-				cands = []any{x}
-			case tuple:
-				cands = x
-			default:
-				return nil, fmt.Errorf("%s first arg must be str or a tuple of str, not %s", name, typeName(args[0]))
-			}
-			for _, c := range cands {
-				p, ok := c.(string)
-				if !ok {
-					return nil, fmt.Errorf("tuple for %s must only contain str, not %s", name, typeName(c))
-				}
-				if (name == "startswith" && strings.HasPrefix(sub, p)) || (name == "endswith" && strings.HasSuffix(sub, p)) {
-					return true, nil
-				}
-			}
-			return false, nil
-		}
-	case "find", "rfind", "index", "rindex", "count":
-		f = func(args []any, _ map[string]any) (any, error) {
-			if err := argErr(name, 1, 3, args); err != nil {
-				return nil, err
-			}
-			sub, err := strArg(name, args[0])
-			if err != nil {
-				return nil, err
-			}
-			hay, offset, err := runeRange(name, s, args[1:])
-			if err != nil {
-				return nil, err
-			}
-			if name == "count" {
-				if offset < 0 {
-					return int64(0), nil
-				}
-				if sub == "" {
-					return int64(utf8.RuneCountInString(hay) + 1), nil
-				}
-				return int64(strings.Count(hay, sub)), nil
-			}
-			i := -1
-			if offset >= 0 {
-				if name == "find" || name == "index" {
-					i = strings.Index(hay, sub)
-				} else {
-					i = strings.LastIndex(hay, sub)
-				}
-			}
-			if i < 0 {
-				if name == "index" || name == "rindex" {
-					return nil, errors.New("substring not found")
-				}
-				return int64(-1), nil
-			}
-			return int64(offset + utf8.RuneCountInString(hay[:i])), nil
-		}
-	case "join":
-		f = func(args []any, _ map[string]any) (any, error) {
-			if err := argErr(name, 1, 1, args); err != nil {
-				return nil, err
-			}
-			items, err := iterate(args[0])
-			if err != nil {
-				return nil, err
-			}
-			parts := make([]string, len(items))
-			for i, it := range items {
-				p, ok := it.(string)
-				if !ok {
-					return nil, fmt.Errorf("sequence item %d: expected str instance, %s found", i, typeName(it))
-				}
-				parts[i] = p
-			}
-			return strings.Join(parts, s), nil
-		}
-	case "format":
-		f = func(args []any, kwargs map[string]any) (any, error) {
-			return strFormat(s, args, kwargs)
-		}
-	case "zfill":
-		f = func(args []any, _ map[string]any) (any, error) {
-			if err := argErr(name, 1, 1, args); err != nil {
-				return nil, err
-			}
-			w, err := intArg(name, args[0])
-			if err != nil {
-				return nil, err
-			}
-			n := utf8.RuneCountInString(s)
-			if int(w) <= n {
-				return s, nil
-			}
-			pad := strings.Repeat("0", int(w)-n)
-			if s != "" && (s[0] == '+' || s[0] == '-') {
-				return s[:1] + pad + s[1:], nil
-			}
-			return pad + s, nil
-		}
-	case "center", "ljust", "rjust":
-		f = func(args []any, _ map[string]any) (any, error) {
-			if err := argErr(name, 1, 2, args); err != nil {
-				return nil, err
-			}
-			w, err := intArg(name, args[0])
-			if err != nil {
-				return nil, err
-			}
-			fill := " "
-			if len(args) == 2 {
-				if fill, err = strArg(name, args[1]); err != nil {
-					return nil, err
-				}
-			}
-			return pad(s, int(w), fill, map[string]byte{"center": '^', "ljust": '<', "rjust": '>'}[name]), nil
-		}
-	case "partition", "rpartition":
-		f = func(args []any, _ map[string]any) (any, error) {
-			if err := argErr(name, 1, 1, args); err != nil {
-				return nil, err
-			}
-			sep, err := strArg(name, args[0])
-			if err != nil {
-				return nil, err
-			}
-			var i int
-			if name == "partition" {
-				i = strings.Index(s, sep)
-				if i < 0 {
-					return tuple{s, "", ""}, nil
-				}
-			} else {
-				i = strings.LastIndex(s, sep)
-				if i < 0 {
-					return tuple{"", "", s}, nil
-				}
-			}
-			return tuple{s[:i], sep, s[i+len(sep):]}, nil
-		}
-	case "removeprefix", "removesuffix":
-		f = func(args []any, _ map[string]any) (any, error) {
-			if err := argErr(name, 1, 1, args); err != nil {
-				return nil, err
-			}
-			a, err := strArg(name, args[0])
-			if err != nil {
-				return nil, err
-			}
-			if name == "removeprefix" {
-				return strings.TrimPrefix(s, a), nil
-			}
-			return strings.TrimSuffix(s, a), nil
-		}
-	case "isdigit", "isdecimal", "isnumeric", "isalpha", "isalnum", "isspace", "isupper", "islower", "istitle", "isascii":
-		f = noArgs(name, func() any { return strIs(name, s) })
-	default:
+// strMethodFunc implements a str method on the receiver s; name is the
+// method's (the messages name it, and methods of one family share an
+// implementation).
+type strMethodFunc func(r *renderer, s, name string, args []any, kwargs map[string]any) (any, error)
+
+// strMethods are the str methods templates may call, by name; set by init
+// (str.format reaches getattr, which looks methods up here).
+var strMethods map[string]strMethodFunc
+
+func init() {
+	strMethods = map[string]strMethodFunc{
+		"capitalize":   strCapitalizeMethod,
+		"casefold":     strCasefoldMethod,
+		"center":       strJustifyMethod,
+		"count":        strSearchMethod,
+		"endswith":     strStartsEndsMethod,
+		"find":         strSearchMethod,
+		"format":       strFormatMethod,
+		"index":        strSearchMethod,
+		"isalnum":      strIsMethod,
+		"isalpha":      strIsMethod,
+		"isascii":      strIsMethod,
+		"isdecimal":    strIsMethod,
+		"isdigit":      strIsMethod,
+		"islower":      strIsMethod,
+		"isnumeric":    strIsMethod,
+		"isspace":      strIsMethod,
+		"istitle":      strIsMethod,
+		"isupper":      strIsMethod,
+		"join":         strJoinMethod,
+		"ljust":        strJustifyMethod,
+		"lower":        strLowerMethod,
+		"lstrip":       strStripMethod,
+		"partition":    strPartitionMethod,
+		"removeprefix": strRemoveAffixMethod,
+		"removesuffix": strRemoveAffixMethod,
+		"replace":      strReplaceMethod,
+		"rfind":        strSearchMethod,
+		"rindex":       strSearchMethod,
+		"rjust":        strJustifyMethod,
+		"rpartition":   strPartitionMethod,
+		"rsplit":       strSplitMethod,
+		"rstrip":       strStripMethod,
+		"split":        strSplitMethod,
+		"splitlines":   strSplitlinesMethod,
+		"startswith":   strStartsEndsMethod,
+		"strip":        strStripMethod,
+		"swapcase":     strSwapcaseMethod,
+		"title":        strTitleMethod,
+		"upper":        strUpperMethod,
+		"zfill":        strZfillMethod,
+	}
+}
+
+// strMethod is s.name bound, as Python's getattr gives it.
+func strMethod(r *renderer, s string, name string) (callable, bool) {
+	m, ok := strMethods[name]
+	if !ok {
 		return nil, false
 	}
-	return f, true
+	return func(args []any, kwargs map[string]any) (any, error) {
+		return m(r, s, name, args, kwargs)
+	}, true
+}
+
+// strStripMethod is str.strip, lstrip and rstrip.
+func strStripMethod(r *renderer, s, name string, args []any, _ map[string]any) (any, error) {
+	if err := argErr(name, 0, 1, args); err != nil {
+		return nil, err
+	}
+	chars, err := optChars(name, args)
+	if err != nil {
+		return nil, err
+	}
+	return pyStrip(s, chars, name != "rstrip", name != "lstrip"), nil
+}
+
+// strSplitMethod is str.split and rsplit.
+func strSplitMethod(r *renderer, s, name string, args []any, kwargs map[string]any) (any, error) {
+	args = withKwargs(args, kwargs, "sep", "maxsplit")
+	if err := argErr(name, 0, 2, args); err != nil {
+		return nil, err
+	}
+	maxsplit := int64(-1)
+	if len(args) > 1 {
+		var err error
+		if maxsplit, err = intArg(name, args[1]); err != nil {
+			return nil, err
+		}
+	}
+	if len(args) == 0 || args[0] == nil {
+		if name == "rsplit" {
+			return pyRSplitWhitespace(s, int(maxsplit)), nil
+		}
+		return pySplitWhitespace(s, int(maxsplit)), nil
+	}
+	sep, err := strArg(name, args[0])
+	if err != nil {
+		return nil, err
+	}
+	if sep == "" {
+		return nil, errors.New("empty separator")
+	}
+	n := int(maxsplit)
+	if n >= 0 {
+		n++
+	}
+	if name == "rsplit" && n > 0 {
+		parts := strings.Split(s, sep)
+		if len(parts) > n {
+			head := strings.Join(parts[:len(parts)-n+1], sep)
+			parts = append([]string{head}, parts[len(parts)-n+1:]...)
+		}
+		return toAnyList(parts), nil
+	}
+	return toAnyList(strings.SplitN(s, sep, n)), nil
+}
+
+// strSplitlinesMethod is str.splitlines.
+func strSplitlinesMethod(r *renderer, s, name string, args []any, kwargs map[string]any) (any, error) {
+	args = withKwargs(args, kwargs, "keepends")
+	if err := argErr(name, 0, 1, args); err != nil {
+		return nil, err
+	}
+	keep := false
+	if len(args) == 1 {
+		keep, _ = truth(args[0])
+	}
+	return splitLines(s, keep), nil
+}
+
+// strReplaceMethod is str.replace.
+func strReplaceMethod(r *renderer, s, name string, args []any, kwargs map[string]any) (any, error) {
+	args = withKwargs(args, kwargs, "old", "new", "count")
+	if err := argErr(name, 2, 3, args); err != nil {
+		return nil, err
+	}
+	old, err := strArg(name, args[0])
+	if err != nil {
+		return nil, err
+	}
+	repl, err := strArg(name, args[1])
+	if err != nil {
+		return nil, err
+	}
+	n := int64(-1)
+	if len(args) == 3 {
+		if n, err = intArg(name, args[2]); err != nil {
+			return nil, err
+		}
+	}
+	return strings.Replace(s, old, repl, int(n)), nil
+}
+
+// strUpperMethod is str.upper.
+func strUpperMethod(r *renderer, s, name string, args []any, _ map[string]any) (any, error) {
+	if err := noArgsErr(name, args); err != nil {
+		return nil, err
+	}
+	return pyUpper(s), nil
+}
+
+// strLowerMethod is str.lower.
+func strLowerMethod(r *renderer, s, name string, args []any, _ map[string]any) (any, error) {
+	if err := noArgsErr(name, args); err != nil {
+		return nil, err
+	}
+	return pyLower(s), nil
+}
+
+// strCasefoldMethod is str.casefold.
+func strCasefoldMethod(r *renderer, s, name string, args []any, _ map[string]any) (any, error) {
+	if err := noArgsErr(name, args); err != nil {
+		return nil, err
+	}
+	return pyCasefold(s), nil
+}
+
+// strTitleMethod is str.title.
+func strTitleMethod(r *renderer, s, name string, args []any, _ map[string]any) (any, error) {
+	if err := noArgsErr(name, args); err != nil {
+		return nil, err
+	}
+	return pyTitle(s), nil
+}
+
+// strCapitalizeMethod is str.capitalize.
+func strCapitalizeMethod(r *renderer, s, name string, args []any, _ map[string]any) (any, error) {
+	if err := noArgsErr(name, args); err != nil {
+		return nil, err
+	}
+	return pyCapitalize(s), nil
+}
+
+// strSwapcaseMethod is str.swapcase.
+func strSwapcaseMethod(r *renderer, s, name string, args []any, _ map[string]any) (any, error) {
+	if err := noArgsErr(name, args); err != nil {
+		return nil, err
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.IsUpper(r) {
+			return unicode.ToLower(r)
+		}
+		return unicode.ToUpper(r)
+	}, s), nil
+}
+
+// strStartsEndsMethod is str.startswith and endswith.
+func strStartsEndsMethod(r *renderer, s, name string, args []any, _ map[string]any) (any, error) {
+	if err := argErr(name, 1, 3, args); err != nil {
+		return nil, err
+	}
+	sub, _, err := runeRange(name, s, args[1:])
+	if err != nil {
+		return nil, err
+	}
+	var cands []any
+	switch x := args[0].(type) {
+	case string:
+		cands = []any{x}
+	case tuple:
+		cands = x
+	default:
+		return nil, fmt.Errorf("%s first arg must be str or a tuple of str, not %s", name, typeName(args[0]))
+	}
+	for _, c := range cands {
+		p, ok := c.(string)
+		if !ok {
+			return nil, fmt.Errorf("tuple for %s must only contain str, not %s", name, typeName(c))
+		}
+		if (name == "startswith" && strings.HasPrefix(sub, p)) || (name == "endswith" && strings.HasSuffix(sub, p)) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// strSearchMethod is str.find, rfind, index, rindex and count.
+func strSearchMethod(r *renderer, s, name string, args []any, _ map[string]any) (any, error) {
+	if err := argErr(name, 1, 3, args); err != nil {
+		return nil, err
+	}
+	sub, err := strArg(name, args[0])
+	if err != nil {
+		return nil, err
+	}
+	hay, offset, err := runeRange(name, s, args[1:])
+	if err != nil {
+		return nil, err
+	}
+	if name == "count" {
+		if offset < 0 {
+			return int64(0), nil
+		}
+		if sub == "" {
+			return int64(utf8.RuneCountInString(hay) + 1), nil
+		}
+		return int64(strings.Count(hay, sub)), nil
+	}
+	i := -1
+	if offset >= 0 {
+		if name == "find" || name == "index" {
+			i = strings.Index(hay, sub)
+		} else {
+			i = strings.LastIndex(hay, sub)
+		}
+	}
+	if i < 0 {
+		if name == "index" || name == "rindex" {
+			return nil, errors.New("substring not found")
+		}
+		return int64(-1), nil
+	}
+	return int64(offset + utf8.RuneCountInString(hay[:i])), nil
+}
+
+// strJoinMethod is str.join.
+func strJoinMethod(r *renderer, s, name string, args []any, _ map[string]any) (any, error) {
+	if err := argErr(name, 1, 1, args); err != nil {
+		return nil, err
+	}
+	items, err := iterate(r, args[0])
+	if err != nil {
+		return nil, err
+	}
+	parts := make([]string, len(items))
+	for i, it := range items {
+		p, ok := it.(string)
+		if !ok {
+			return nil, fmt.Errorf("sequence item %d: expected str instance, %s found", i, typeName(it))
+		}
+		parts[i] = p
+	}
+	return strings.Join(parts, s), nil
+}
+
+// strFormatMethod is str.format.
+func strFormatMethod(_ *renderer, s, _ string, args []any, kwargs map[string]any) (any, error) {
+	return strFormat(s, args, kwargs)
+}
+
+// strZfillMethod is str.zfill.
+func strZfillMethod(r *renderer, s, name string, args []any, _ map[string]any) (any, error) {
+	if err := argErr(name, 1, 1, args); err != nil {
+		return nil, err
+	}
+	w, err := intArg(name, args[0])
+	if err != nil {
+		return nil, err
+	}
+	n := utf8.RuneCountInString(s)
+	if int(w) <= n {
+		return s, nil
+	}
+	pad := strings.Repeat("0", int(w)-n)
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		return s[:1] + pad + s[1:], nil
+	}
+	return pad + s, nil
+}
+
+// strJustifyMethod is str.center, ljust and rjust.
+func strJustifyMethod(r *renderer, s, name string, args []any, _ map[string]any) (any, error) {
+	if err := argErr(name, 1, 2, args); err != nil {
+		return nil, err
+	}
+	w, err := intArg(name, args[0])
+	if err != nil {
+		return nil, err
+	}
+	fill := " "
+	if len(args) == 2 {
+		if fill, err = strArg(name, args[1]); err != nil {
+			return nil, err
+		}
+	}
+	return pad(s, int(w), fill, map[string]byte{"center": '^', "ljust": '<', "rjust": '>'}[name]), nil
+}
+
+// strPartitionMethod is str.partition and rpartition.
+func strPartitionMethod(r *renderer, s, name string, args []any, _ map[string]any) (any, error) {
+	if err := argErr(name, 1, 1, args); err != nil {
+		return nil, err
+	}
+	sep, err := strArg(name, args[0])
+	if err != nil {
+		return nil, err
+	}
+	var i int
+	if name == "partition" {
+		i = strings.Index(s, sep)
+		if i < 0 {
+			return tuple{s, "", ""}, nil
+		}
+	} else {
+		i = strings.LastIndex(s, sep)
+		if i < 0 {
+			return tuple{"", "", s}, nil
+		}
+	}
+	return tuple{s[:i], sep, s[i+len(sep):]}, nil
+}
+
+// strRemoveAffixMethod is str.removeprefix and removesuffix.
+func strRemoveAffixMethod(r *renderer, s, name string, args []any, _ map[string]any) (any, error) {
+	if err := argErr(name, 1, 1, args); err != nil {
+		return nil, err
+	}
+	a, err := strArg(name, args[0])
+	if err != nil {
+		return nil, err
+	}
+	if name == "removeprefix" {
+		return strings.TrimPrefix(s, a), nil
+	}
+	return strings.TrimSuffix(s, a), nil
+}
+
+// strIsMethod is str.isdigit, isalpha & co. (strIs).
+func strIsMethod(r *renderer, s, name string, args []any, _ map[string]any) (any, error) {
+	if err := noArgsErr(name, args); err != nil {
+		return nil, err
+	}
+	return strIs(name, s), nil
 }
 
 func withKwargs(args []any, kwargs map[string]any, names ...string) []any {
@@ -469,11 +577,19 @@ func withKwargs(args []any, kwargs map[string]any, names ...string) []any {
 
 func noArgs(name string, f func() any) func([]any, map[string]any) (any, error) {
 	return func(args []any, _ map[string]any) (any, error) {
-		if len(args) > 0 {
-			return nil, fmt.Errorf("%s() takes no arguments (%d given)", name, len(args))
+		if err := noArgsErr(name, args); err != nil {
+			return nil, err
 		}
 		return f(), nil
 	}
+}
+
+// noArgsErr is the error of a method that takes no arguments given args.
+func noArgsErr(name string, args []any) error {
+	if len(args) > 0 {
+		return fmt.Errorf("%s() takes no arguments (%d given)", name, len(args))
+	}
+	return nil
 }
 
 // pyUpper and pyLower are Python's str.upper and str.lower: Unicode's full
@@ -745,11 +861,11 @@ func tupleMethod(t tuple, name string) (callable, bool) {
 	return nil, false
 }
 
-func dictMethod(d map[string]any, name string) (callable, bool) {
+func dictMethod(r *renderer, d map[string]any, name string) (callable, bool) {
 	switch name {
 	case "items":
 		return noArgs(name, func() any {
-			keys := pyval.SortedKeys(d)
+			keys := r.keys(d)
 			out := make([]any, len(keys))
 			for i, k := range keys {
 				out[i] = tuple{k, d[k]}
@@ -757,10 +873,10 @@ func dictMethod(d map[string]any, name string) (callable, bool) {
 			return out
 		}), true
 	case "keys":
-		return noArgs(name, func() any { return toAnyList(pyval.SortedKeys(d)) }), true
+		return noArgs(name, func() any { return toAnyList(r.keys(d)) }), true
 	case "values":
 		return noArgs(name, func() any {
-			keys := pyval.SortedKeys(d)
+			keys := r.keys(d)
 			out := make([]any, len(keys))
 			for i, k := range keys {
 				out[i] = d[k]

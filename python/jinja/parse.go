@@ -219,251 +219,299 @@ func (tp *templateParser) names() ([]string, error) {
 	}
 }
 
+// parseStatement parses the statement a {% name ... %} tag opens, as
+// Jinja2's Parser.parse_statement dispatches to parse_<name>.
 func (tp *templateParser) parseStatement(name string) (node, error) {
-	p := tp.p
 	switch name {
 	case "if":
-		n := &ifNode{}
-		cond, err := tp.parseTuple(false, false)
-		if err != nil {
-			return nil, err
-		}
-		if err := tp.blockEnd(); err != nil {
-			return nil, err
-		}
-		for {
-			body, end, err := tp.parseBody("elif", "else", "endif")
-			if err != nil {
-				return nil, err
-			}
-			if cond != nil {
-				n.conds = append(n.conds, cond)
-			}
-			n.bodies = append(n.bodies, body)
-			cond = nil
-			switch end {
-			case "elif":
-				if len(n.bodies) > len(n.conds) {
-					return nil, tp.errorf("elif after else")
-				}
-				if cond, err = tp.parseTuple(false, false); err != nil {
-					return nil, err
-				}
-			case "else":
-				if len(n.bodies) > len(n.conds) {
-					return nil, tp.errorf("two else blocks")
-				}
-			case "endif":
-				return n, tp.blockEnd()
-			}
-			if err := tp.blockEnd(); err != nil {
-				return nil, err
-			}
-		}
+		return tp.parseIf()
 	case "for":
-		n := &forNode{}
-		var err error
-		if n.targets, err = tp.names(); err != nil {
-			return nil, err
-		}
-		if p.Match(tokens.In) == nil {
-			return nil, tp.errorf("expected 'in'")
-		}
-		// The iterable is parsed without the conditional expression so
-		// that a trailing `if` is the loop filter, as in Jinja2.
-		if n.iter, err = tp.parseTuple(false, false, "recursive"); err != nil {
-			return nil, err
-		}
-		if p.MatchName("if") != nil {
-			if n.filter, err = tp.parseExpr(); err != nil {
-				return nil, err
-			}
-		}
-		if p.MatchName("recursive") != nil {
-			return nil, tp.errorf("recursive loops are not supported")
-		}
-		if err := tp.blockEnd(); err != nil {
-			return nil, err
-		}
-		tp.loopDepth++
-		body, end, err := tp.parseBody("else", "endfor")
-		tp.loopDepth--
-		if err != nil {
-			return nil, err
-		}
-		n.body = body
-		if err := tp.blockEnd(); err != nil {
-			return nil, err
-		}
-		if end == "else" {
-			if n.orElse, _, err = tp.parseBody("endfor"); err != nil {
-				return nil, err
-			}
-			if err := tp.blockEnd(); err != nil {
-				return nil, err
-			}
-		}
-		return n, nil
+		return tp.parseFor()
 	case "set":
-		n := &setNode{}
-		first := p.Match(tokens.Name)
-		if first == nil {
-			return nil, tp.errorf("expected a name")
-		}
-		n.targets = []string{first.Val}
-		if p.Match(tokens.Dot) != nil {
-			attr := p.Match(tokens.Name)
-			if attr == nil {
-				return nil, tp.errorf("expected an attribute name")
-			}
-			n.attr = attr.Val
-		} else {
-			for p.Match(tokens.Comma) != nil {
-				t := p.Match(tokens.Name)
-				if t == nil {
-					return nil, tp.errorf("expected a name")
-				}
-				n.targets = append(n.targets, t.Val)
-			}
-		}
-		if p.Match(tokens.Assign) != nil {
-			v, err := tp.parseTuple(true, false)
-			if err != nil {
-				return nil, err
-			}
-			n.value = v
-			return n, tp.blockEnd()
-		}
-		if err := tp.blockEnd(); err != nil {
-			return nil, err
-		}
-		body, _, err := tp.parseBody("endset")
-		if err != nil {
-			return nil, err
-		}
-		n.body = body
-		return n, tp.blockEnd()
+		return tp.parseSet()
 	case "macro":
-		t := p.Match(tokens.Name)
-		if t == nil {
-			return nil, tp.errorf("expected a macro name")
-		}
-		n := &macroNode{name: t.Val, defaults: map[string]expr{}}
-		if p.Match(tokens.LeftParenthesis) == nil {
-			return nil, tp.errorf("expected '('")
-		}
-		for p.Match(tokens.RightParenthesis) == nil {
-			arg := p.Match(tokens.Name)
-			if arg == nil {
-				return nil, tp.errorf("expected a parameter name")
-			}
-			n.params = append(n.params, arg.Val)
-			if p.Match(tokens.Assign) != nil {
-				d, err := tp.parseExpr()
-				if err != nil {
-					return nil, err
-				}
-				n.defaults[arg.Val] = d
-			}
-			p.Match(tokens.Comma)
-		}
-		if err := tp.blockEnd(); err != nil {
-			return nil, err
-		}
-		body, _, err := tp.parseBody("endmacro")
-		if err != nil {
-			return nil, err
-		}
-		n.body = body
-		return n, tp.blockEnd()
+		return tp.parseMacro()
 	case "filter":
-		fe, err := tp.parseFilters(nil, true)
-		if err != nil {
-			return nil, err
-		}
-		n := &filterBlockNode{filters: fe.(*nodes.FilteredExpression).Filters}
-		if err := tp.blockEnd(); err != nil {
-			return nil, err
-		}
-		body, _, err := tp.parseBody("endfilter")
-		if err != nil {
-			return nil, err
-		}
-		n.body = body
-		return n, tp.blockEnd()
+		return tp.parseFilterBlock()
 	case "with":
-		n := &withNode{}
-		for p.Current(tokens.BlockEnd) == nil {
-			t := p.Match(tokens.Name)
-			if t == nil || p.Match(tokens.Assign) == nil {
-				return nil, tp.errorf("expected name=value")
-			}
-			v, err := tp.parseExpr()
-			if err != nil {
-				return nil, err
-			}
-			n.names = append(n.names, t.Val)
-			n.values = append(n.values, v)
-			p.Match(tokens.Comma)
-		}
-		if err := tp.blockEnd(); err != nil {
-			return nil, err
-		}
-		body, _, err := tp.parseBody("endwith")
-		if err != nil {
-			return nil, err
-		}
-		n.body = body
-		return n, tp.blockEnd()
+		return tp.parseWith()
 	case "do":
 		// {% do %} needs the "do" extension in Jinja2, which lm-eval does
 		// not enable.
 		return nil, fmt.Errorf("encountered unknown tag 'do' (the jinja2.ext.do extension is not enabled in lm-eval)")
 	case "break", "continue":
-		if !tp.loopControls {
-			return nil, fmt.Errorf("encountered unknown tag '%s'", name)
-		}
-		if tp.loopDepth == 0 {
-			return nil, tp.errorf("'%s' outside of a loop", name)
-		}
-		return &loopControlNode{isBreak: name == "break"}, tp.blockEnd()
+		return tp.parseLoopControl(name)
 	case "raw":
+		return tp.parseRaw()
+	}
+	return nil, fmt.Errorf("encountered unknown tag '%s'", name)
+}
+
+// parseIf parses {% if %} with its elif and else branches, up to endif.
+func (tp *templateParser) parseIf() (node, error) {
+	n := &ifNode{}
+	cond, err := tp.parseTuple(false, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := tp.blockEnd(); err != nil {
+		return nil, err
+	}
+	for {
+		body, end, err := tp.parseBody("elif", "else", "endif")
+		if err != nil {
+			return nil, err
+		}
+		if cond != nil {
+			n.conds = append(n.conds, cond)
+		}
+		n.bodies = append(n.bodies, body)
+		cond = nil
+		switch end {
+		case "elif":
+			if len(n.bodies) > len(n.conds) {
+				return nil, tp.errorf("elif after else")
+			}
+			if cond, err = tp.parseTuple(false, false); err != nil {
+				return nil, err
+			}
+		case "else":
+			if len(n.bodies) > len(n.conds) {
+				return nil, tp.errorf("two else blocks")
+			}
+		case "endif":
+			return n, tp.blockEnd()
+		}
 		if err := tp.blockEnd(); err != nil {
 			return nil, err
 		}
-		// gonja's lexer hands the raw content over as data.
-		var text strings.Builder
-		for {
-			t := p.Current()
-			if t == nil || t.Type == tokens.EOF {
-				return nil, tp.errorf("missing endraw")
-			}
-			if t.Type == tokens.Data {
-				s := t.Val
-				if t.Trim {
-					s = strings.TrimLeft(s, " \t\r\n")
-				}
-				if next := p.Peek(tokens.BlockBegin); next != nil && strings.HasSuffix(next.Val, "-") {
-					s = strings.TrimRight(s, " \t\r\n")
-				}
-				text.WriteString(s)
-				p.Consume()
-				continue
-			}
-			if t.Type != tokens.BlockBegin {
-				return nil, tp.errorf("unexpected %q in raw block", t.Val)
-			}
-			p.Consume()
-			if end := p.MatchName("endraw"); end == nil {
-				return nil, tp.errorf("expected endraw")
-			}
-			if err := tp.blockEnd(); err != nil {
-				return nil, err
-			}
-			return &textNode{text.String()}, nil
+	}
+}
+
+// parseFor parses {% for %}, its loop filter and else branch, up to endfor.
+func (tp *templateParser) parseFor() (node, error) {
+	p := tp.p
+	n := &forNode{}
+	var err error
+	if n.targets, err = tp.names(); err != nil {
+		return nil, err
+	}
+	if p.Match(tokens.In) == nil {
+		return nil, tp.errorf("expected 'in'")
+	}
+	// The iterable is parsed without the conditional expression so
+	// that a trailing `if` is the loop filter, as in Jinja2.
+	if n.iter, err = tp.parseTuple(false, false, "recursive"); err != nil {
+		return nil, err
+	}
+	if p.MatchName("if") != nil {
+		if n.filter, err = tp.parseExpr(); err != nil {
+			return nil, err
 		}
 	}
-	return nil, fmt.Errorf("encountered unknown tag '%s'", name)
+	if p.MatchName("recursive") != nil {
+		return nil, tp.errorf("recursive loops are not supported")
+	}
+	if err := tp.blockEnd(); err != nil {
+		return nil, err
+	}
+	tp.loopDepth++
+	body, end, err := tp.parseBody("else", "endfor")
+	tp.loopDepth--
+	if err != nil {
+		return nil, err
+	}
+	n.body = body
+	if err := tp.blockEnd(); err != nil {
+		return nil, err
+	}
+	if end == "else" {
+		if n.orElse, _, err = tp.parseBody("endfor"); err != nil {
+			return nil, err
+		}
+		if err := tp.blockEnd(); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+// parseSet parses {% set %}: an assignment (to names, or to a namespace
+// attribute) or a block set up to endset.
+func (tp *templateParser) parseSet() (node, error) {
+	p := tp.p
+	n := &setNode{}
+	first := p.Match(tokens.Name)
+	if first == nil {
+		return nil, tp.errorf("expected a name")
+	}
+	n.targets = []string{first.Val}
+	if p.Match(tokens.Dot) != nil {
+		attr := p.Match(tokens.Name)
+		if attr == nil {
+			return nil, tp.errorf("expected an attribute name")
+		}
+		n.attr = attr.Val
+	} else {
+		for p.Match(tokens.Comma) != nil {
+			t := p.Match(tokens.Name)
+			if t == nil {
+				return nil, tp.errorf("expected a name")
+			}
+			n.targets = append(n.targets, t.Val)
+		}
+	}
+	if p.Match(tokens.Assign) != nil {
+		v, err := tp.parseTuple(true, false)
+		if err != nil {
+			return nil, err
+		}
+		n.value = v
+		return n, tp.blockEnd()
+	}
+	if err := tp.blockEnd(); err != nil {
+		return nil, err
+	}
+	body, _, err := tp.parseBody("endset")
+	if err != nil {
+		return nil, err
+	}
+	n.body = body
+	return n, tp.blockEnd()
+}
+
+// parseMacro parses {% macro name(params) %} up to endmacro.
+func (tp *templateParser) parseMacro() (node, error) {
+	p := tp.p
+	t := p.Match(tokens.Name)
+	if t == nil {
+		return nil, tp.errorf("expected a macro name")
+	}
+	n := &macroNode{name: t.Val, defaults: map[string]expr{}}
+	if p.Match(tokens.LeftParenthesis) == nil {
+		return nil, tp.errorf("expected '('")
+	}
+	for p.Match(tokens.RightParenthesis) == nil {
+		arg := p.Match(tokens.Name)
+		if arg == nil {
+			return nil, tp.errorf("expected a parameter name")
+		}
+		n.params = append(n.params, arg.Val)
+		if p.Match(tokens.Assign) != nil {
+			d, err := tp.parseExpr()
+			if err != nil {
+				return nil, err
+			}
+			n.defaults[arg.Val] = d
+		}
+		p.Match(tokens.Comma)
+	}
+	if err := tp.blockEnd(); err != nil {
+		return nil, err
+	}
+	body, _, err := tp.parseBody("endmacro")
+	if err != nil {
+		return nil, err
+	}
+	n.body = body
+	return n, tp.blockEnd()
+}
+
+// parseFilterBlock parses a {% filter %} block up to endfilter.
+func (tp *templateParser) parseFilterBlock() (node, error) {
+	fe, err := tp.parseFilters(nil, true)
+	if err != nil {
+		return nil, err
+	}
+	n := &filterBlockNode{filters: fe.(*nodes.FilteredExpression).Filters}
+	if err := tp.blockEnd(); err != nil {
+		return nil, err
+	}
+	body, _, err := tp.parseBody("endfilter")
+	if err != nil {
+		return nil, err
+	}
+	n.body = body
+	return n, tp.blockEnd()
+}
+
+// parseWith parses {% with name=value, ... %} up to endwith.
+func (tp *templateParser) parseWith() (node, error) {
+	p := tp.p
+	n := &withNode{}
+	for p.Current(tokens.BlockEnd) == nil {
+		t := p.Match(tokens.Name)
+		if t == nil || p.Match(tokens.Assign) == nil {
+			return nil, tp.errorf("expected name=value")
+		}
+		v, err := tp.parseExpr()
+		if err != nil {
+			return nil, err
+		}
+		n.names = append(n.names, t.Val)
+		n.values = append(n.values, v)
+		p.Match(tokens.Comma)
+	}
+	if err := tp.blockEnd(); err != nil {
+		return nil, err
+	}
+	body, _, err := tp.parseBody("endwith")
+	if err != nil {
+		return nil, err
+	}
+	n.body = body
+	return n, tp.blockEnd()
+}
+
+// parseLoopControl parses {% break %} and {% continue %}, which need the
+// loopcontrols extension and a loop.
+func (tp *templateParser) parseLoopControl(name string) (node, error) {
+	if !tp.loopControls {
+		return nil, fmt.Errorf("encountered unknown tag '%s'", name)
+	}
+	if tp.loopDepth == 0 {
+		return nil, tp.errorf("'%s' outside of a loop", name)
+	}
+	return &loopControlNode{isBreak: name == "break"}, tp.blockEnd()
+}
+
+// parseRaw parses {% raw %}: the text up to endraw, as it is.
+func (tp *templateParser) parseRaw() (node, error) {
+	p := tp.p
+	if err := tp.blockEnd(); err != nil {
+		return nil, err
+	}
+	// gonja's lexer hands the raw content over as data.
+	var text strings.Builder
+	for {
+		t := p.Current()
+		if t == nil || t.Type == tokens.EOF {
+			return nil, tp.errorf("missing endraw")
+		}
+		if t.Type == tokens.Data {
+			s := t.Val
+			if t.Trim {
+				s = strings.TrimLeft(s, " \t\r\n")
+			}
+			if next := p.Peek(tokens.BlockBegin); next != nil && strings.HasSuffix(next.Val, "-") {
+				s = strings.TrimRight(s, " \t\r\n")
+			}
+			text.WriteString(s)
+			p.Consume()
+			continue
+		}
+		if t.Type != tokens.BlockBegin {
+			return nil, tp.errorf("unexpected %q in raw block", t.Val)
+		}
+		p.Consume()
+		if end := p.MatchName("endraw"); end == nil {
+			return nil, tp.errorf("expected endraw")
+		}
+		if err := tp.blockEnd(); err != nil {
+			return nil, err
+		}
+		return &textNode{text.String()}, nil
+	}
 }
 
 var (

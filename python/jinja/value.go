@@ -442,7 +442,7 @@ func length(v any) (int, error) {
 }
 
 // iterate returns the items Python's iter(v) yields.
-func iterate(v any) ([]any, error) {
+func iterate(r *renderer, v any) ([]any, error) {
 	switch x := v.(type) {
 	case []any:
 		return normAll(x), nil
@@ -455,7 +455,7 @@ func iterate(v any) ([]any, error) {
 		}
 		return out, nil
 	case map[string]any:
-		keys := pyval.SortedKeys(x)
+		keys := r.keys(x)
 		out := make([]any, len(keys))
 		for i, k := range keys {
 			out[i] = k

@@ -78,7 +78,7 @@ func ListFewshotSamples() ([]task.Doc, error) {
 }
 
 // ProcessResults is process_results: exact_match from math_verify
-// (approximated, see minerva_math.MathVerify) and exact_match_original
+// (minerva_math.MathVerifyLatexGold, see docs/math.md) and exact_match_original
 // from process_result_v1.
 func ProcessResults(doc task.Doc, results []any) (map[string]any, error) {
 	if len(results) == 0 {
@@ -93,7 +93,7 @@ func ProcessResults(doc task.Doc, results []any) (map[string]any, error) {
 		return nil, errors.New("leaderboard math process_results: document has no string solution")
 	}
 	em := 0
-	if minerva.MathVerify(sol, out) {
+	if minerva.MathVerifyLatexGold(sol, out) {
 		em = 1
 	}
 	// process_result_v1's exceptions count as 0 in utils.py

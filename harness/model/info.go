@@ -1,0 +1,180 @@
+package model
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// Info is what an LM reports about itself (Describer): the facts of its
+// model, its engine's settings and its work counters, for the results
+// file's lmeval block, and the settings that make the response cache's
+// identity.
+//
+// A backend fills the parts that apply to it (File and Llama for the
+// in-process engine, Remote for an API server, Seed for the dummy); nil
+// parts are absent from the results. Each fact carries, in its struct tag,
+// its key (json), the section of the results' lmeval block it goes to
+// (info: model, engine or extra) and whether it is part of the cache
+// identity (info:"...,identity"); Sections and CacheIdentity read those
+// tags, so a fact is declared once, where its field is.
+type Info struct {
+	Backend string  `json:"backend" info:"model"`
+	Seed    *uint64 `json:"seed,omitempty" info:"model"` // the dummy's seed
+
+	File   *ModelFile    // the model file (llama)
+	Llama  *LlamaEngine  // the in-process engine's settings (llama)
+	Remote *RemoteServer // the API server (local-completions, local-chat-completions)
+	Cache  *CacheStats   `json:"cache,omitempty" info:"extra"` // the response cache in front (--use_cache)
+
+	// LlamaCppCommit is the llama.cpp commit the engine was built from
+	// (the results' lmeval.llama_cpp_commit).
+	LlamaCppCommit string
+	// Work counts what the engine did, when it counts (llama).
+	Work *Work
+}
+
+// ModelFile is the facts of a model file.
+type ModelFile struct {
+	Path          string  `json:"model_path" info:"model"`
+	Name          string  `json:"model_name" info:"model"`
+	Architecture  string  `json:"architecture" info:"model"`
+	FileType      string  `json:"file_type" info:"model"`
+	Params        uint64  `json:"params" info:"model"`
+	FileSize      int64   `json:"file_size" info:"model"`
+	BitsPerWeight float64 `json:"bits_per_weight" info:"model"`
+	NCtxTrain     int     `json:"n_ctx_train" info:"model"`
+	VocabSize     int     `json:"vocab_size" info:"model"`
+	// SHA256 is the file's sha256: Describe leaves it to FileHasher (the
+	// hash takes a while), whose sum the harness puts here for the
+	// results; "" when unknown.
+	SHA256 string `json:"sha256,omitempty" info:"model"`
+}
+
+// LlamaEngine is the in-process engine's settings.
+type LlamaEngine struct {
+	NCtx       int      `json:"n_ctx" info:"engine"`
+	MaxLength  int      `json:"max_length" info:"engine,identity"`
+	NBatch     int      `json:"n_batch" info:"engine,identity"`
+	NUBatch    int      `json:"n_ubatch" info:"engine,identity"`
+	NSeqMax    int      `json:"n_seq_max" info:"engine"`
+	Threads    int      `json:"threads" info:"engine"`
+	NGPULayers int      `json:"n_gpu_layers" info:"engine,identity"`
+	Device     string   `json:"device" info:"engine,identity"` // cpu, or the backend the layers run on
+	Devices    []Device `json:"devices" info:"engine"`
+	FlashAttn  string   `json:"flash_attn" info:"engine,identity"`
+	TypeK      string   `json:"type_k" info:"engine,identity"`
+	TypeV      string   `json:"type_v" info:"engine,identity"`
+	AddBOS     bool     `json:"add_bos_token" info:"engine,identity"`
+	// With batch_size auto: the most cells the cache may grow to, and the
+	// times it grew.
+	NCtxMax      *int `json:"n_ctx_max,omitempty" info:"engine"`
+	CacheGrowths *int `json:"cache_growths,omitempty" info:"engine"`
+
+	BatchSize       string `json:"batch_size" info:"extra"` // "auto", an integer, or ""
+	KVBytesPerToken int64  `json:"kv_bytes_per_token" info:"extra"`
+	PrefixTokenID   int32  `json:"prefix_token_id" info:"extra"`
+	// FreeMemory is the free memory batch_size auto sized the context to.
+	FreeMemory *int64 `json:"free_memory,omitempty" info:"extra"`
+}
+
+// Device is one device the layers run on, with its memory at load. The
+// fields are in key order, as the results have always listed them.
+type Device struct {
+	Backend     string `json:"backend"`
+	Description string `json:"description"`
+	MemoryFree  uint64 `json:"memory_free"`
+	MemoryTotal uint64 `json:"memory_total"`
+	Name        string `json:"name"`
+}
+
+// RemoteServer is an API server's facts.
+type RemoteServer struct {
+	MaxLength   int    `json:"max_length" info:"engine,identity"`
+	ServerModel string `json:"server_model" info:"extra,identity"`
+	Servers     int    `json:"servers" info:"extra"`
+	// ModelSHA256 is the sha256 the server reports for its model file (an
+	// lmeval serve), "" when it reports none.
+	ModelSHA256 string `json:"model_sha256,omitempty" info:"extra,identity"`
+}
+
+// CacheStats is the response cache's share of a run. The fields are in key
+// order, as the results have always listed them.
+type CacheStats struct {
+	Hits   int64  `json:"hits"`
+	Misses int64  `json:"misses"`
+	Model  string `json:"model"` // the identity's hash
+	Path   string `json:"path"`
+}
+
+// Work counts what an engine did.
+type Work struct {
+	TokensRequested int64 // tokens the requests needed decoded, without sharing
+	TokensDecoded   int64 // tokens actually decoded
+	Truncated       int   // requests whose context was cut to fit the window
+}
+
+// Sections of the results' lmeval block a fact goes to.
+const (
+	SectionModel  = "model"
+	SectionEngine = "engine"
+	SectionExtra  = "extra"
+)
+
+// Sections gives the facts by section of the results' lmeval block, each
+// keyed by its json name (maps, so the results list them in key order).
+// A section without facts is an empty map.
+func (in Info) Sections() map[string]map[string]any {
+	out := map[string]map[string]any{SectionModel: {}, SectionEngine: {}, SectionExtra: {}}
+	walkFacts(reflect.ValueOf(in), func(key, section string, _ bool, v any) {
+		out[section][key] = v
+	})
+	return out
+}
+
+// CacheIdentity gives the facts that change answers without showing in
+// model_args (the engine settings the backend settled on, the server's
+// model), as the response cache's identity records them: key -> fmt.Sprint
+// of the value. n_ctx is not one: with batch_size auto it follows free
+// memory, and the truncation it could cause is max_length's.
+func (in Info) CacheIdentity() map[string]string {
+	out := map[string]string{}
+	walkFacts(reflect.ValueOf(in), func(key, _ string, identity bool, v any) {
+		if identity {
+			out[key] = fmt.Sprint(v)
+		}
+	})
+	return out
+}
+
+// walkFacts calls f for every fact of a struct: each field tagged info,
+// skipped when its json tag says omitempty and it is zero (pointers are
+// followed). Untagged struct fields (or pointers to structs) are walked
+// into when set; other untagged fields are not facts.
+func walkFacts(v reflect.Value, f func(key, section string, identity bool, v any)) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		sf, fv := t.Field(i), v.Field(i)
+		tag, ok := sf.Tag.Lookup("info")
+		if !ok {
+			if fv.Kind() == reflect.Pointer && !fv.IsNil() && fv.Elem().Kind() == reflect.Struct {
+				walkFacts(fv.Elem(), f)
+			} else if fv.Kind() == reflect.Struct {
+				walkFacts(fv, f)
+			}
+			continue
+		}
+		key, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if fv.IsZero() && strings.Contains(","+opts+",", ",omitempty,") {
+			continue
+		}
+		if fv.Kind() == reflect.Pointer {
+			if fv.IsNil() {
+				continue
+			}
+			fv = fv.Elem()
+		}
+		section, flags, _ := strings.Cut(tag, ",")
+		f(key, section, flags == "identity", fv.Interface())
+	}
+}

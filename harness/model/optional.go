@@ -1,0 +1,87 @@
+package model
+
+// The optional interfaces a backend may implement beyond LM, all in this
+// file (as database/sql/driver keeps its). The harness finds them with As,
+// through any wrapper (the response cache) in front of the backend. Each
+// backend asserts at compile time the ones it implements.
+
+// Closer is implemented by LMs that hold resources (a loaded model).
+type Closer interface{ Close() error }
+
+// Describer is implemented by LMs that report facts about themselves: for
+// the results file's lmeval block and for the response cache's identity
+// (see Info).
+type Describer interface {
+	Describe() Info
+}
+
+// FileHasher is implemented by LMs that fingerprint their model file in
+// the background (llama), so that loading does not wait for it. SHA256
+// waits for the hex sha256 ("" when there is no file to hash). A wrapper
+// that already knows it (the response cache, from its identity) gives it
+// with SetSHA256, so the file is not read twice. The harness puts the sum
+// in Info's ModelFile.SHA256 for the results.
+type FileHasher interface {
+	SHA256() (string, error)
+	SetSHA256(sum string)
+}
+
+// TokenCounter is implemented by models that can count a prompt's tokens
+// and report their context length; with it, tasks given as
+// suite|task|shots|1 drop few-shot examples until their prompts fit, and
+// progress is counted in tokens.
+type TokenCounter interface {
+	CountTokens(text string) (int, error)
+	MaxLength() int
+}
+
+// ChatMessage is one message of a chat transcript.
+type ChatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// ChatTemplater is implemented by models that render their own chat
+// template (--apply_chat_template): remote chat APIs.
+type ChatTemplater interface {
+	ApplyChatTemplate(msgs []ChatMessage, addGenerationPrompt bool) (string, error)
+}
+
+// ChatTemplateSource is implemented by models that carry Jinja chat
+// templates (a GGUF's tokenizer.chat_template, and
+// tokenizer.chat_template.NAME for named ones); the harness renders them
+// as transformers' apply_chat_template does. name is "" for the default
+// template; ok is false when there is no such template.
+type ChatTemplateSource interface {
+	ChatTemplate(name string) (template, bosToken, eosToken string, ok bool)
+}
+
+// TokenPiecer is implemented by models that can give a token's text; a
+// think_end_token given as a token id needs it.
+type TokenPiecer interface {
+	TokenPiece(id int32) string
+}
+
+// Wrapper is implemented by LMs that stand in front of another (the
+// response cache); As looks through them.
+type Wrapper interface {
+	Unwrap() LM
+}
+
+// As finds the optional interface T on lm or, through Wrapper, on the
+// models it wraps: the outermost that implements T wins. It is the one way
+// the harness and the CLI look for optional interfaces.
+func As[T any](lm LM) (T, bool) {
+	for lm != nil {
+		if v, ok := lm.(T); ok {
+			return v, true
+		}
+		w, ok := lm.(Wrapper)
+		if !ok {
+			break
+		}
+		lm = w.Unwrap()
+	}
+	var zero T
+	return zero, false
+}
