@@ -1,8 +1,13 @@
 package engine
 
-// All cgo lives in this file: thin wrappers over csrc/lmeval.h. The native
-// archives and their link flags come from build/<backend>/cgo.env (see the
-// Makefile); no flags are hand-copied here.
+// cgo in this package: this file wraps csrc/lmeval.h (loading, decoding,
+// scoring, sampling, KV operations, and the log and load-progress
+// callbacks); dist.go, echo.go and quantize.go call csrc/sweep.h's
+// next-token statistics (lm_dist_topk, lm_dist_compare) and quantization
+// (lm_quantize) where they convert their arguments. No other file imports
+// "C", and no other package does. The native archives and their link
+// flags come from build/<backend>/cgo.env (see the Makefile); no flags are
+// hand-copied here.
 
 /*
 #include <stdlib.h>

@@ -2,17 +2,16 @@ package engine
 
 import (
 	"context"
-	"sync"
+	"runtime/cgo"
+	"sync/atomic"
 )
 
 // Model loading reports its progress from C through lmevalGoLoadProgress.
-// C holds only an integer handle, never a Go pointer: the handle names the
-// callback in loadProgress while lm_load runs.
-var loadProgress struct {
-	mu   sync.Mutex
-	next uintptr
-	fns  map[uintptr]*loadReporter
-}
+// C holds only an integer, never a Go pointer: a runtime/cgo.Handle naming
+// the loadReporter while lm_load runs.
+
+// liveLoadHandles counts the handles not yet deleted (for tests).
+var liveLoadHandles atomic.Int32
 
 // loadReporter passes llama.cpp's load fractions on, rising only, and
 // remembers the last so Load can finish at 1.
@@ -30,33 +29,21 @@ func (r *loadReporter) report(frac float64) {
 	r.fn(frac)
 }
 
-// registerLoadProgress returns the handle for fn and a function that
-// forgets it.
+// registerLoadProgress returns the handle for r and a function that
+// deletes it.
 func registerLoadProgress(r *loadReporter) (uintptr, func()) {
-	lp := &loadProgress
-	lp.mu.Lock()
-	defer lp.mu.Unlock()
-	if lp.fns == nil {
-		lp.fns = map[uintptr]*loadReporter{}
-	}
-	lp.next++
-	id := lp.next
-	lp.fns[id] = r
-	return id, func() {
-		lp.mu.Lock()
-		delete(lp.fns, id)
-		lp.mu.Unlock()
+	h := cgo.NewHandle(r)
+	liveLoadHandles.Add(1)
+	return uintptr(h), func() {
+		h.Delete()
+		liveLoadHandles.Add(-1)
 	}
 }
 
 // loadProgressNative receives a load fraction from C (on the loading
 // thread, while lm_load runs).
 func loadProgressNative(id uintptr, frac float64) {
-	lp := &loadProgress
-	lp.mu.Lock()
-	r := lp.fns[id]
-	lp.mu.Unlock()
-	if r != nil {
+	if r, ok := cgo.Handle(id).Value().(*loadReporter); ok {
 		r.report(frac)
 	}
 }

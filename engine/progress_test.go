@@ -21,9 +21,7 @@ func TestLoadProgress(t *testing.T) {
 					t.Errorf("load progress not rising: %v", fracs)
 				}
 			}
-			loadProgress.mu.Lock()
-			n := len(loadProgress.fns)
-			loadProgress.mu.Unlock()
+			n := liveLoadHandles.Load()
 			if n != 0 {
 				t.Errorf("%d load progress handles left registered", n)
 			}

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/model"
@@ -152,7 +153,7 @@ func runCase(t *testing.T, tasksDir, fam string, c refCase) {
 		t.Fatal(err)
 	}
 	samples := &memSamples{}
-	res, err := harness.Evaluate(context.Background(), cfg, lm, harness.WithWriteOut(io.Discard),
+	res, err := harness.Evaluate(context.Background(), cfg, lm, harness.WithBuiltinTasks(benchmarks.FS()), harness.WithWriteOut(io.Discard),
 		harness.WithSamples(func(string) (harness.SampleWriter, error) { return samples, nil }))
 	if err != nil {
 		t.Fatal(err)

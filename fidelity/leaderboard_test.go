@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/fidelity/leaderboard"
 	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/config"
@@ -104,7 +105,7 @@ func TestLeaderboardEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := harness.Evaluate(context.Background(), cfg, lm, harness.WithWriteOut(io.Discard))
+	res, err := harness.Evaluate(context.Background(), cfg, lm, harness.WithBuiltinTasks(benchmarks.FS()), harness.WithWriteOut(io.Discard))
 	if err != nil {
 		t.Fatal(err)
 	}

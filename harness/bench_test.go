@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness/model"
 )
 
@@ -48,7 +49,7 @@ metric_list:
 	if err := os.WriteFile(filepath.Join(dir, "bench.yaml"), []byte(yaml), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	reg, err := NewRegistry([]string{dir}, nil)
+	reg, err := NewRegistry(benchmarks.FS(), []string{dir}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

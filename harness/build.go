@@ -11,12 +11,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lmeval/lmeval/harness/codeexec"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/filters"
 	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/internal/codeexec"
 	"github.com/lmeval/lmeval/python/nprand"
 	"github.com/lmeval/lmeval/python/pyrand"
 	"github.com/lmeval/lmeval/python/pyval"

@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/lmeval/lmeval/benchmarks"
+	"github.com/lmeval/lmeval/benchmarks/fixtures"
 	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
-	"github.com/lmeval/lmeval/tasks/fixtures"
 )
 
 // builtinTasks are the built-in tasks with fixture documents.
@@ -19,7 +20,7 @@ var builtinTasks = []string{
 	"truthfulqa_gen", "gsm8k", "gsm8k_cot", "mmlu_abstract_algebra", "mmlu_anatomy",
 }
 
-// fixtureLoader serves tasks/testdata as the dataset loader would, numbers
+// fixtureLoader serves benchmarks/testdata as the dataset loader would, numbers
 // typed as it types them.
 func fixtureLoader(_ context.Context, spec task.DatasetSpec, split string) ([]task.Doc, error) {
 	file, ok := fixtures.File(spec.Path, spec.Name, split)
@@ -36,7 +37,7 @@ func TestBuiltinTasksDummy(t *testing.T) {
 	lm, _ := model.NewDummy(nil)
 	cfg := testConfig(t, builtinTasks...)
 	samples := newMemSamples()
-	res, err := Evaluate(context.Background(), cfg, lm, WithLoader(fixtureLoader), WithSamples(samples.open))
+	res, err := Evaluate(context.Background(), cfg, lm, WithBuiltinTasks(benchmarks.FS()), WithLoader(fixtureLoader), WithSamples(samples.open))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,10 +41,7 @@ func chatTemplate(lm model.LM, name string, vars map[string]any) (task.ChatTempl
 // enable_thinking); as in transformers they may override bos_token and
 // eos_token, not the messages or add_generation_prompt.
 func NewChatTemplate(tmpl, bos, eos string, vars ...map[string]any) (task.ChatTemplate, error) {
-	env := jinja.New(jinja.HFChatTemplate())
-	env.RegisterFunc("raise_exception", func(msg string) (any, error) {
-		return nil, fmt.Errorf("chat template: %s", msg)
-	})
+	env := jinja.ChatTemplates()
 	if err := env.Compile(tmpl); err != nil {
 		return nil, fmt.Errorf("chat template: %w", err)
 	}

@@ -13,11 +13,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/lmeval/lmeval/harness/codeexec"
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/dataset"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/internal/codeexec"
 	_ "github.com/lmeval/lmeval/ports/all"
 )
 
@@ -110,7 +111,7 @@ func codeTaskDir(t *testing.T) string {
 // one looping forever for humaneval; one right and one wrong for mbpp.
 func TestCodeExecutionTasks(t *testing.T) {
 	dir := codeTaskDir(t)
-	reg, err := NewRegistry([]string{dir}, nil)
+	reg, err := NewRegistry(benchmarks.FS(), []string{dir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +238,7 @@ func TestCodeTaskRequests(t *testing.T) {
 		want[r.Task] = append(l, r)
 	}
 	dir, files := codeWrappers(t, tree, data)
-	reg, err := NewRegistry([]string{dir}, nil)
+	reg, err := NewRegistry(benchmarks.FS(), []string{dir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,7 +330,7 @@ func TestCodeTaskMetrics(t *testing.T) {
 	}
 	data, _ := filepath.Abs("testdata/code_tasks")
 	dir, _ := codeWrappers(t, tree, data)
-	reg, err := NewRegistry([]string{dir}, nil)
+	reg, err := NewRegistry(benchmarks.FS(), []string{dir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"time"
 
 	"github.com/lmeval/lmeval/harness/cache"
@@ -20,7 +21,6 @@ import (
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/python/pyval"
-	"github.com/lmeval/lmeval/tasks"
 )
 
 // SampleWriter receives one task's per-document sample records
@@ -35,6 +35,7 @@ type Option func(*options)
 
 type options struct {
 	registry    *task.Registry
+	builtin     fs.FS
 	loader      task.DocLoader
 	columns     task.ColumnLoader
 	openSamples func(taskName string) (SampleWriter, error)
@@ -47,6 +48,13 @@ type options struct {
 // WithRegistry resolves task names in r instead of the built-in tasks plus
 // cfg.IncludePaths.
 func WithRegistry(r *task.Registry) Option { return func(o *options) { o.registry = r } }
+
+// WithBuiltinTasks sets the built-in task tree that task names resolve in
+// before cfg.IncludePaths when no WithRegistry is given: lmeval's own
+// benchmarks are benchmarks.FS(). Without it only the include paths are
+// indexed. (The harness does not import the benchmarks, as database/sql
+// does not import its drivers.)
+func WithBuiltinTasks(fsys fs.FS) Option { return func(o *options) { o.builtin = fsys } }
 
 // WithLoader loads documents with l instead of the dataset package. Tasks
 // build concurrently, so l must be safe for concurrent use.
@@ -74,19 +82,22 @@ func WithRequestCache(c *cache.Cache) Option { return func(o *options) { o.reqCa
 // sooner; larger ones let the engine batch and share prefixes more.
 func WithChunkSize(n int) Option { return func(o *options) { o.chunk = n } }
 
-// NewRegistry indexes the built-in tasks and then each include path (later
-// trees take precedence, as in lm-eval), with --metadata applied.
-func NewRegistry(include []string, metadata map[string]any) (*task.Registry, error) {
-	return newRegistry(include, metadata, "")
+// NewRegistry indexes the built-in task tree (benchmarks.FS(); nil: none)
+// and then each include path (later trees take precedence, as in lm-eval),
+// with --metadata applied.
+func NewRegistry(builtin fs.FS, include []string, metadata map[string]any) (*task.Registry, error) {
+	return newRegistry(builtin, include, metadata, "")
 }
 
 // newRegistry is NewRegistry caching directory indexes in cacheDir ("":
 // none).
-func newRegistry(include []string, metadata map[string]any, cacheDir string) (*task.Registry, error) {
+func newRegistry(builtin fs.FS, include []string, metadata map[string]any, cacheDir string) (*task.Registry, error) {
 	r := task.NewRegistry()
 	r.CacheDir = cacheDir
-	if err := r.AddFS("", tasks.FS()); err != nil {
-		return nil, fmt.Errorf("built-in tasks: %w", err)
+	if builtin != nil {
+		if err := r.AddFS("", builtin); err != nil {
+			return nil, fmt.Errorf("built-in tasks: %w", err)
+		}
 	}
 	for _, dir := range include {
 		if err := r.AddDir(dir); err != nil {

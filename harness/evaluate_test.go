@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness/cache"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/metrics"
@@ -25,7 +26,7 @@ import (
 // testdata/tasks.
 func testRegistry(t *testing.T) *task.Registry {
 	t.Helper()
-	r, err := NewRegistry([]string{"testdata/tasks"}, nil)
+	r, err := NewRegistry(benchmarks.FS(), []string{"testdata/tasks"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -806,7 +807,7 @@ func TestUnknownKeyWarned(t *testing.T) {
 	if err := os.WriteFile(file, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewRegistry([]string{dir}, nil)
+	r, err := NewRegistry(benchmarks.FS(), []string{dir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -874,7 +875,7 @@ func TestGoldOutOfRangeWarned(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "gold.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewRegistry([]string{dir}, nil)
+	r, err := NewRegistry(benchmarks.FS(), []string{dir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness/model"
 )
 
@@ -81,7 +82,7 @@ func TestGroupHigherIsBetterConflict(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r, err := NewRegistry([]string{dir}, nil)
+	r, err := NewRegistry(benchmarks.FS(), []string{dir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

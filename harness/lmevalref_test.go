@@ -13,14 +13,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lmeval/lmeval/benchmarks"
+	"github.com/lmeval/lmeval/benchmarks/fixtures"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/dataset"
 	"github.com/lmeval/lmeval/harness/model"
-	"github.com/lmeval/lmeval/harness/output"
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/internal/output"
 	"github.com/lmeval/lmeval/python/pyval"
-	"github.com/lmeval/lmeval/tasks/fixtures"
 )
 
 // constLM gives run_ref.py's constant dummy answers: loglikelihood
@@ -135,7 +136,7 @@ func orderedKeys(t *testing.T, data []byte) []string {
 // lm-eval wrote.
 func TestLMEvalReference(t *testing.T) {
 	dir := filepath.Join("testdata", "lmeval_ref")
-	reg, err := NewRegistry([]string{filepath.Join(dir, "tasks")}, nil)
+	reg, err := NewRegistry(benchmarks.FS(), []string{filepath.Join(dir, "tasks")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +257,7 @@ func TestLMEvalReferenceGenKwargs(t *testing.T) {
 	layout := output.NewLayout(t.TempDir(), "ref", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	open := func(name string) (SampleWriter, error) { return layout.OpenSamples(name) }
 	docs, cols := datasetFixtures()
-	if _, err := Evaluate(context.Background(), cfg, constLM{}, WithLoader(docs), WithColumns(cols), WithSamples(open)); err != nil {
+	if _, err := Evaluate(context.Background(), cfg, constLM{}, WithBuiltinTasks(benchmarks.FS()), WithLoader(docs), WithColumns(cols), WithSamples(open)); err != nil {
 		t.Fatal(err)
 	}
 	want, err := os.ReadFile(filepath.Join(dir, "gen_kwargs", "samples_gsm8k.jsonl"))

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -11,11 +12,13 @@ import (
 
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/harness/tasktree"
-	"github.com/lmeval/lmeval/tasks"
 )
 
 // RegistryOptions say which task trees BuildRegistry indexes.
 type RegistryOptions struct {
+	// Builtin is the built-in task tree, indexed first (benchmarks.FS();
+	// nil: none).
+	Builtin fs.FS
 	// Include are the --include_path directories; they take precedence
 	// over everything else.
 	Include []string
@@ -51,7 +54,7 @@ func BuildRegistry(ctx context.Context, o RegistryOptions) (*task.Registry, *tas
 		spec = os.Getenv(tasktree.EnvSource)
 		explicit = spec != ""
 	}
-	base, err := newRegistry(o.Include, o.Metadata, o.CacheDir)
+	base, err := newRegistry(o.Builtin, o.Include, o.Metadata, o.CacheDir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -101,20 +104,22 @@ func registryWithTree(dir string, o RegistryOptions) (*task.Registry, error) {
 	if err := r.AddDir(dir); err != nil {
 		return nil, fmt.Errorf("task tree %s: %w", dir, err)
 	}
-	builtin := task.NewRegistry()
-	if err := builtin.AddFS("", tasks.FS()); err != nil {
-		return nil, fmt.Errorf("built-in tasks: %w", err)
-	}
-	keep := map[string]bool{}
-	for _, e := range builtin.Entries(task.KindTask, task.KindPythonTask, task.KindGroup) {
-		if _, inTree := r.Lookup(e.Name); !inTree || sameDefinition(builtin, r, e.Name) {
-			keep[e.Name] = true
-		} else {
-			slog.Debug("built-in task differs from lm-eval's task tree; the tree's is used", "name", e.Name)
+	if o.Builtin != nil {
+		builtin := task.NewRegistry()
+		if err := builtin.AddFS("", o.Builtin); err != nil {
+			return nil, fmt.Errorf("built-in tasks: %w", err)
 		}
-	}
-	if err := r.AddFSFiltered("", tasks.FS(), func(name string) bool { return keep[name] }); err != nil {
-		return nil, fmt.Errorf("built-in tasks: %w", err)
+		keep := map[string]bool{}
+		for _, e := range builtin.Entries(task.KindTask, task.KindPythonTask, task.KindGroup) {
+			if _, inTree := r.Lookup(e.Name); !inTree || sameDefinition(builtin, r, e.Name) {
+				keep[e.Name] = true
+			} else {
+				slog.Debug("built-in task differs from lm-eval's task tree; the tree's is used", "name", e.Name)
+			}
+		}
+		if err := r.AddFSFiltered("", o.Builtin, func(name string) bool { return keep[name] }); err != nil {
+			return nil, fmt.Errorf("built-in tasks: %w", err)
+		}
 	}
 	for _, d := range o.Include {
 		if err := r.AddDir(d); err != nil {

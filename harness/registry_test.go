@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/harness/tasktree"
-	"github.com/lmeval/lmeval/tasks"
 )
 
 const sharedTree = "../../shared/lm-eval"
@@ -22,7 +22,7 @@ func TestBuildRegistryWithSharedTree(t *testing.T) {
 		t.Skip("../shared/lm-eval not present")
 	}
 	t.Setenv(tasktree.EnvSource, "")
-	r, tree, err := BuildRegistry(context.Background(), RegistryOptions{TasksSource: sharedTree, Want: []string{"hellaswag"}})
+	r, tree, err := BuildRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), TasksSource: sharedTree, Want: []string{"hellaswag"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestBuildRegistryWithSharedTree(t *testing.T) {
 		t.Fatalf("tree %+v, want %s", tree, abs)
 	}
 	builtin := task.NewRegistry()
-	builtin.AddFS("", tasks.FS())
+	builtin.AddFS("", benchmarks.FS())
 	var fromTree, kept []string
 	for _, e := range builtin.Entries(task.KindTask, task.KindGroup) {
 		got, ok := r.Lookup(e.Name)
@@ -58,7 +58,7 @@ func TestBuildRegistryWithSharedTree(t *testing.T) {
 // that differs only in comments and key order does not.
 func TestBuildRegistryPrefersIdenticalBuiltins(t *testing.T) {
 	t.Setenv(tasktree.EnvSource, "")
-	yaml, err := fs.ReadFile(tasks.FS(), "hellaswag/hellaswag.yaml")
+	yaml, err := fs.ReadFile(benchmarks.FS(), "hellaswag/hellaswag.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestBuildRegistryPrefersIdenticalBuiltins(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, "hellaswag", "hellaswag.yaml"), []byte(c.text), 0o644)
 			os.MkdirAll(filepath.Join(dir, "extra"), 0o755)
 			os.WriteFile(filepath.Join(dir, "extra", "extra.yaml"), []byte("task: extra_task\ndataset_path: json\noutput_type: generate_until\ndoc_to_text: q\ndoc_to_target: a\ntest_split: test\n"), 0o644)
-			r, tree, err := BuildRegistry(context.Background(), RegistryOptions{TasksSource: dir, Want: []string{"extra_task"}})
+			r, tree, err := BuildRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), TasksSource: dir, Want: []string{"extra_task"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,13 +102,13 @@ func TestBuildRegistryBuiltinOnly(t *testing.T) {
 	t.Setenv(tasktree.EnvSource, "")
 	t.Setenv("LMEVAL_CACHE_DIR", t.TempDir())
 	t.Setenv("HF_HUB_OFFLINE", "1")
-	_, tree, err := BuildRegistry(context.Background(), RegistryOptions{Want: []string{"hellaswag", "arc_*"}})
+	_, tree, err := BuildRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), Want: []string{"hellaswag", "arc_*"}})
 	if err != nil || tree != nil {
 		t.Fatalf("tree %v, err %v", tree, err)
 	}
 	// A task that is not built in needs the tree: offline and not cached,
 	// the error says so.
-	_, _, err = BuildRegistry(context.Background(), RegistryOptions{Want: []string{"mmlu_pro"}})
+	_, _, err = BuildRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), Want: []string{"mmlu_pro"}})
 	if err == nil || !strings.Contains(err.Error(), "mmlu_pro") || !strings.Contains(err.Error(), "offline") {
 		t.Errorf("got %v, want an error naming mmlu_pro and offline mode", err)
 	}

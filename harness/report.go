@@ -10,9 +10,9 @@ import (
 
 	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/model"
-	"github.com/lmeval/lmeval/harness/output"
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/internal/output"
 	"github.com/lmeval/lmeval/python/pyval"
 )
 

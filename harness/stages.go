@@ -7,13 +7,13 @@ import (
 	"os"
 	"time"
 
-	"github.com/lmeval/lmeval/harness/codeexec"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/dataset"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/progress"
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/internal/codeexec"
 )
 
 // The evaluator's stages, in order (docs/evaluate.md):
@@ -48,7 +48,7 @@ func NewPlan(cfg *config.Config, opts ...Option) (*Plan, error) {
 		return nil, errors.New("no tasks specified, or no tasks found: give --tasks (see 'lmeval ls tasks')")
 	}
 	if o.registry == nil {
-		r, err := NewRegistry(cfg.IncludePaths, cfg.Metadata)
+		r, err := NewRegistry(o.builtin, cfg.IncludePaths, cfg.Metadata)
 		if err != nil {
 			return nil, err
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/task"
@@ -72,7 +73,7 @@ func TestSweepWithHarnessTasks(t *testing.T) {
 	dir := t.TempDir()
 	cp := filepath.Join(dir, "copy.gguf")
 	copyFile(t, base, cp)
-	reg, err := harness.NewRegistry([]string{"testdata/tasks"}, nil)
+	reg, err := harness.NewRegistry(benchmarks.FS(), []string{"testdata/tasks"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestTaskKeyFollowsTaskContent(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "sweep_mc.yaml"), []byte(yaml), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		reg, err := harness.NewRegistry([]string{dir}, nil)
+		reg, err := harness.NewRegistry(benchmarks.FS(), []string{dir}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,7 +30,7 @@ func (l *LM) ChatTemplate(name string) (template, bosToken, eosToken string, ok 
 	if !ok {
 		return "", "", "", false
 	}
-	if err := jinja.New(jinja.HFChatTemplate()).Compile(template); err != nil {
+	if err := jinja.ChatTemplates().Compile(template); err != nil {
 		slog.Error("chat template does not compile", "model", l.m.Info().Path, "template", where, "err", err)
 	}
 	info := l.m.Info()

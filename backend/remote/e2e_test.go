@@ -12,6 +12,8 @@ import (
 
 	"github.com/lmeval/lmeval/backend/llama"
 	"github.com/lmeval/lmeval/backend/remote"
+	"github.com/lmeval/lmeval/benchmarks"
+	"github.com/lmeval/lmeval/benchmarks/fixtures"
 	"github.com/lmeval/lmeval/engine"
 	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/config"
@@ -19,7 +21,6 @@ import (
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/serve"
-	"github.com/lmeval/lmeval/tasks/fixtures"
 )
 
 const modelPath = "../../../shared/models/stories260K.gguf"
@@ -87,7 +88,7 @@ func evaluate(t *testing.T, lm model.LM, values map[string]any) map[string]map[s
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := harness.Evaluate(context.Background(), cfg, lm, harness.WithLoader(fixtureJSON))
+	res, err := harness.Evaluate(context.Background(), cfg, lm, harness.WithBuiltinTasks(benchmarks.FS()), harness.WithLoader(fixtureJSON))
 	if err != nil {
 		t.Fatal(err)
 	}

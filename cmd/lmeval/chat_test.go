@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/lmeval/lmeval/backend/llama"
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/engine"
 	"github.com/lmeval/lmeval/gguf/ggufwrite"
 	"github.com/lmeval/lmeval/harness"
@@ -213,7 +214,7 @@ func TestTruncateFewshots(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			reg, err := harness.NewRegistry([]string{"."}, nil)
+			reg, err := harness.NewRegistry(benchmarks.FS(), []string{"."}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

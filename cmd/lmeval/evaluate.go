@@ -14,10 +14,10 @@ import (
 	"github.com/lmeval/lmeval/harness/cache"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/model"
-	"github.com/lmeval/lmeval/harness/output"
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/tasktree"
 	"github.com/lmeval/lmeval/hub"
+	"github.com/lmeval/lmeval/internal/output"
 )
 
 // evaluate runs plan (cfg's tasks) on lm (Plan.Evaluate), prints the
@@ -41,15 +41,18 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, plan *har
 	if cfg.CacheRequests != config.CacheRequestsOff {
 		// Built requests go to the response cache's file when there is
 		// one, else to the default requests cache (docs/cache.md).
-		path := cfg.UseCache
-		if path == "" {
-			path = cache.DefaultPath("requests.sqlite")
+		db := responseCache(cfg, lm)
+		if db == nil {
+			path := cfg.UseCache
+			if path == "" {
+				path = cache.DefaultPath("requests.sqlite")
+			}
+			var err error
+			if db, err = cache.Open(path); err != nil {
+				return fmt.Errorf("--cache_requests: %w", err)
+			}
+			defer db.Close()
 		}
-		db, err := cache.Open(path)
-		if err != nil {
-			return fmt.Errorf("--cache_requests: %w", err)
-		}
-		defer db.Close()
 		opts = append(opts, harness.WithRequestCache(db))
 	}
 	if c.App.ErrWriter != nil {
@@ -149,6 +152,15 @@ func writeSummary(c *cli.Context, path string, res *results.Results) error {
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("--summary_path: %w", err)
+	}
+	return nil
+}
+
+// responseCache is the --use_cache database lm answers from (openModel
+// opened it once for the run), or nil.
+func responseCache(cfg *config.Config, lm model.LM) *cache.Cache {
+	if c, ok := lm.(*cache.CachingLM); ok && cfg.UseCache != "" && c.Cache().Path() == cfg.UseCache {
+		return c.Cache()
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/cache"
 	"github.com/lmeval/lmeval/harness/config"
@@ -146,7 +147,7 @@ func storiesEval(t *testing.T, lm model.LM, tasks ...string) *results.Results {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, err := harness.NewRegistry([]string{"testdata/tasks"}, nil)
+	reg, err := harness.NewRegistry(benchmarks.FS(), []string{"testdata/tasks"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/cache"
 	"github.com/lmeval/lmeval/harness/config"
@@ -118,7 +119,7 @@ func runAction(c *cli.Context) error {
 	for i, t := range cfg.Tasks {
 		names[i] = t.Name
 	}
-	ropts := harness.RegistryOptions{Include: cfg.IncludePaths, Metadata: cfg.Metadata, TasksSource: cfg.TasksSource, Want: names}
+	ropts := harness.RegistryOptions{Builtin: benchmarks.FS(), Include: cfg.IncludePaths, Metadata: cfg.Metadata, TasksSource: cfg.TasksSource, Want: names}
 	if progress.ForStderr(cfg.NoProgress).Enabled() {
 		ropts.Tree.Progress = os.Stderr
 	}

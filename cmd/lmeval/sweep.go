@@ -8,7 +8,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/lmeval/lmeval/backend/llama"
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/cache"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/progress"
@@ -172,7 +174,7 @@ func runSweep(c *cli.Context) error {
 		if err != nil {
 			return fmt.Errorf("--ppl_task: %w", err)
 		}
-		task, err := sweep.LoadPPLTask(ctx, hc)
+		task, err := sweep.LoadPPLTask(ctx, hc, harness.WithBuiltinTasks(benchmarks.FS()))
 		if err != nil {
 			return fmt.Errorf("--ppl_task %s: %w", c.String("ppl_task"), err)
 		}
@@ -187,7 +189,7 @@ func runSweep(c *cli.Context) error {
 		if err != nil {
 			return fmt.Errorf("--tasks: %w", err)
 		}
-		cfg.Tasks = &sweep.HarnessTasks{Config: hc}
+		cfg.Tasks = &sweep.HarnessTasks{Config: hc, Options: []harness.Option{harness.WithBuiltinTasks(benchmarks.FS())}}
 	}
 	rep, err := sweep.Run(ctx, cfg)
 	if err != nil {

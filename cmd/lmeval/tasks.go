@@ -16,6 +16,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/cache"
 	"github.com/lmeval/lmeval/harness/config"
@@ -32,6 +33,7 @@ import (
 // names one, then each include path (see harness.BuildRegistry).
 func newRegistry(c *cli.Context, want []string, noDownload bool) (*task.Registry, error) {
 	opts := harness.RegistryOptions{
+		Builtin:     benchmarks.FS(),
 		Include:     c.StringSlice("include_path"),
 		TasksSource: c.String("tasks_source"),
 		Want:        want,

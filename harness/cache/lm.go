@@ -68,6 +68,10 @@ func (c *Cache) Wrap(inner model.LM, id Identity) (*CachingLM, error) {
 	return &CachingLM{inner: inner, c: c, model: h}, nil
 }
 
+// Cache is the database l answers from, for the run's other uses of the
+// same file (built requests, model fingerprints), so it is opened once.
+func (l *CachingLM) Cache() *Cache { return l.c }
+
 // Stats reports the requests answered from the cache and those computed.
 func (l *CachingLM) Stats() (hits, misses int64) { return l.hits.Load(), l.misses.Load() }
 

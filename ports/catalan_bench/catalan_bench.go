@@ -15,8 +15,8 @@ import (
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/ports/internal/rouge"
 	"github.com/lmeval/lmeval/ports/internal/squad"
+	"github.com/lmeval/lmeval/ports/truthfulqa"
 	"github.com/lmeval/lmeval/python/pyre"
-	"github.com/lmeval/lmeval/tasks"
 )
 
 // ProcessDocNLI is process_doc_nli (premise, hypothesis).
@@ -184,5 +184,5 @@ func init() {
 			Columns: ibero.GenColumns})
 	// truthfulqa's process_results_gen, word for word.
 	reg(va, "process_results_gen", "9aa9c0b6e2453fd08860d8245e40a231557193c196688799d3830a8b76101995",
-		task.ProcessResultsFunc(tasks.TruthfulQAProcessResultsGen))
+		task.ProcessResultsFunc(truthfulqa.ProcessResultsGen))
 }

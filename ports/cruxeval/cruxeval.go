@@ -2,7 +2,7 @@
 // cruxeval_input, cruxeval_output, their _cot and _08 variants): the
 // filters that turn a predicted input or output into an assertion program,
 // the fixed few-shot examples, and pass_at_k, which runs the programs
-// (harness/codeexec; cruxeval's own executor has code_eval's semantics).
+// (internal/codeexec; cruxeval's own executor has code_eval's semantics).
 package cruxeval
 
 import (
@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lmeval/lmeval/harness/codeexec"
+	"github.com/lmeval/lmeval/internal/codeexec"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
 )

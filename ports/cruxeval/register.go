@@ -14,7 +14,7 @@ import (
 // relative to lm_eval/tasks/, the function, and the sha256 of its source
 // text (ast.get_source_segment, UTF-8) as testdata/gen.py computes it.
 // The executor (check_correctness, unsafe_execute, reliability_guard,
-// time_limit, swallow_io) is reproduced by harness/codeexec.
+// time_limit, swallow_io) is reproduced by internal/codeexec.
 var Sources = []humaneval.Source{
 	{File: "cruxeval/utils.py", Func: "pass_at_k", SHA256: "1e3b118c51fc61a359b4a02b6c1d2cfa6911bbbdaf64f1353e504350b39152b4"},
 	{File: "cruxeval/utils.py", Func: "_pass_at_k", SHA256: "e0d84fb21af10e7532df70ac5db6fa72441dabe1e798c13754ea9a3154e8192c"},

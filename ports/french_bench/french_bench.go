@@ -16,8 +16,8 @@ import (
 	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/ports/internal/squad"
+	"github.com/lmeval/lmeval/ports/wikitext"
 	"github.com/lmeval/lmeval/python/pyre"
-	"github.com/lmeval/lmeval/tasks"
 )
 
 // French is normalize_answer with the French articles.
@@ -70,7 +70,7 @@ func WikitextDetokenizer(doc task.Doc) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tasks.WikitextDetokenize(p), nil
+	return wikitext.Detokenize(p), nil
 }
 
 // WikitextProcessResults is preprocess_wikitext.process_results: the
@@ -87,7 +87,7 @@ func WikitextProcessResults(doc task.Doc, results []any) (map[string]any, error)
 	if err != nil {
 		return nil, err
 	}
-	words, bytes := tasks.WikitextCounts(p)
+	words, bytes := wikitext.Counts(p)
 	return map[string]any{
 		"word_perplexity": metrics.Weighted{LogLik: ll, Weight: float64(words)},
 		"byte_perplexity": metrics.Weighted{LogLik: ll, Weight: float64(bytes)},

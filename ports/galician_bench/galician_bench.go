@@ -13,8 +13,8 @@ import (
 	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/ports/internal/rouge"
+	"github.com/lmeval/lmeval/ports/truthfulqa"
 	"github.com/lmeval/lmeval/python/pyval"
-	"github.com/lmeval/lmeval/tasks"
 )
 
 var nliLabels = map[string]int64{"entailment": 0, "neutral": 1, "contradiction": 2}
@@ -25,7 +25,7 @@ func ProcessDocNLI(docs []task.Doc) ([]task.Doc, error) {
 }
 
 // ProcessResultsMC2 is the split form of process_results_mc2 (true answers
-// first, Python's sums): tasks.TruthfulQAMC2.
+// first, Python's sums): truthfulqa.MC2.
 func ProcessResultsMC2(doc task.Doc, results []any) (map[string]any, error) {
 	lv, err := pyfn.Path(doc, "mc2_targets", "labels")
 	if err != nil {
@@ -45,7 +45,7 @@ func ProcessResultsMC2(doc task.Doc, results []any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	acc, err := tasks.TruthfulQAMC2(lls, labels)
+	acc, err := truthfulqa.MC2(lls, labels)
 	if err != nil {
 		return nil, err
 	}
@@ -68,5 +68,5 @@ func init() {
 	// Also tinyBenchmarks' utils_truthfulqa.py (the same source).
 	reg("process_results_mc2", "f1a9ba0850bb10d0bca0676caa17248374667610551bef7af952424c62b25840", task.ProcessResultsFunc(ProcessResultsMC2))
 	reg("process_results_gen", "9aa9c0b6e2453fd08860d8245e40a231557193c196688799d3830a8b76101995",
-		task.ProcessResultsFunc(tasks.TruthfulQAProcessResultsGen))
+		task.ProcessResultsFunc(truthfulqa.ProcessResultsGen))
 }

@@ -1,7 +1,7 @@
 // Package humaneval ports lm-eval's humaneval/utils.py (tasks humaneval,
 // humaneval_64, humaneval_instruct, humaneval_64_instruct,
 // humaneval_plus): the filters that complete each response into a
-// program, and pass@k, which runs the programs (see harness/codeexec).
+// program, and pass@k, which runs the programs (see internal/codeexec).
 package humaneval
 
 import (
@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lmeval/lmeval/harness/codeexec"
+	"github.com/lmeval/lmeval/internal/codeexec"
 )
 
 // BuildPredictions is utils.build_predictions: each response appended to

@@ -8,8 +8,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/lmeval/lmeval/harness/codeexec"
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/internal/codeexec"
 )
 
 // vectors are lm-eval's own outputs (testdata/gen.py).

@@ -1,7 +1,7 @@
 // Package mbpp ports lm-eval's mbpp/utils.py (tasks mbpp, mbpp_instruct,
 // mbpp_plus, mbpp_plus_instruct): the three fixed few-shot examples, the
 // code-block extraction filter of the instruct variants, and pass@1,
-// which runs the programs (see harness/codeexec).
+// which runs the programs (see internal/codeexec).
 package mbpp
 
 import (
@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lmeval/lmeval/harness/codeexec"
+	"github.com/lmeval/lmeval/internal/codeexec"
 	"github.com/lmeval/lmeval/python/pyre"
 )
 

@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/lmeval/lmeval/harness/codeexec"
+	"github.com/lmeval/lmeval/internal/codeexec"
 	"github.com/lmeval/lmeval/python/pyval"
 )
 

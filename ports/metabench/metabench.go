@@ -18,11 +18,11 @@ import (
 	"strings"
 
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/hellaswag"
 	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/python/pyrand"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
-	"github.com/lmeval/lmeval/tasks"
 )
 
 // HashString is hash_string: the hex sha256 of the UTF-8 text.
@@ -270,7 +270,7 @@ func ProcessGSM8K(d *doc, _ *pyrand.Rand) {
 
 // processTxt is process_hellaswag's process_txt (hellaswag/utils.py's
 // preprocess).
-func processTxt(s string) string { return tasks.HellaswagPreprocess(s) }
+func processTxt(s string) string { return hellaswag.Preprocess(s) }
 
 // hellaswagCtx is ctx_a + " " + ctx_b.capitalize().
 func hellaswagCtx(d *doc, a, b string) string {

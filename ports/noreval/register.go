@@ -3,7 +3,7 @@ package noreval
 import (
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/ports/f1score"
-	"github.com/lmeval/lmeval/tasks"
+	"github.com/lmeval/lmeval/ports/truthfulqa"
 )
 
 type promptPort struct {
@@ -97,5 +97,5 @@ func init() {
 	// The same BLEU (sacrebleu, intl) and ROUGE (rouge_score) scores as
 	// truthfulqa's process_results_gen.
 	reg("noreval/nortruthfulqa/generation/utils.py", "process_results", "19da5b4bbba8d53f2723e4724cc704c9f58d02642a9d71733f9a8d225f294429",
-		task.ProcessResultsFunc(tasks.TruthfulQAProcessResultsGen))
+		task.ProcessResultsFunc(truthfulqa.ProcessResultsGen))
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/lmeval/lmeval/ports/galician_bench"
 	"github.com/lmeval/lmeval/ports/internal/ibero"
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
-	"github.com/lmeval/lmeval/tasks"
+	"github.com/lmeval/lmeval/ports/truthfulqa"
 )
 
 // ProcessResultsGen is process_results_gen: bleu_max, bleu_acc, bleu_diff.
@@ -33,7 +33,7 @@ func ProcessResultsGen(doc task.Doc, results []any) (map[string]any, error) {
 		}
 		best[side] = math.Inf(-1)
 		for _, r := range refs {
-			best[side] = math.Max(best[side], tasks.SentenceBLEU(r, completion))
+			best[side] = math.Max(best[side], truthfulqa.SentenceBLEU(r, completion))
 		}
 	}
 	acc := int64(0)

@@ -99,6 +99,19 @@ func HFChatTemplate() Option {
 	}
 }
 
+// ChatTemplates returns the process's one Hugging Face chat-template
+// environment: HFChatTemplate with raise_exception (failing with "chat
+// template: MSG"). A backend checking a model's template and the harness
+// rendering it share its cache, so each template is compiled once. It is
+// shared: register nothing more on it (use New for another environment).
+var ChatTemplates = sync.OnceValue(func() *Env {
+	env := New(HFChatTemplate())
+	env.RegisterFunc("raise_exception", func(msg string) (any, error) {
+		return nil, fmt.Errorf("chat template: %s", msg)
+	})
+	return env
+})
+
 // RegisterFunc adds a global function, for example raise_exception for chat
 // templates. fn is either func(args []any, kwargs map[string]any) (any, error),
 // which receives template values (string, int64, float64, bool, nil, []any,

@@ -8,7 +8,7 @@ import (
 // Capitalize is Python's str.capitalize(): the first character in title
 // case (full mappings: ß -> Ss), every other character lower-cased, a
 // final sigma seeing the first character as its context, as in CPython.
-// (tasks/pystr.go has the same for lmeval's built-in tasks.)
+// (ports/hellaswag uses it for its process_docs.)
 func Capitalize(s string) string {
 	if s == "" {
 		return s

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes harness/testdata/lmeval_ref/: what the real lm-eval writes with
 --output_path and --log_samples for built-in tasks over their fixture
-documents (tasks/testdata), every request answered with run_ref.py's
+documents (benchmarks/testdata), every request answered with run_ref.py's
 constant dummy answers (loglikelihood (-1.0, False), rolling -1.0,
 generate_until "").
 

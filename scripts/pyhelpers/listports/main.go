@@ -11,9 +11,9 @@ import (
 	"runtime"
 	"strings"
 
+	_ "github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness/task"
 	_ "github.com/lmeval/lmeval/ports/all"
-	_ "github.com/lmeval/lmeval/tasks"
 )
 
 type port struct {

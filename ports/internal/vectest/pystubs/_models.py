@@ -1,4 +1,4 @@
-"""tasks/testdata/gen_expected.py's models of sacrebleu and rouge_score."""
+"""benchmarks/testdata/gen_expected.py's models of sacrebleu and rouge_score."""
 import importlib.util
 import os
 

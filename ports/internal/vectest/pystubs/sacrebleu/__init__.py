@@ -1,5 +1,5 @@
 """Stand-in for sacrebleu: corpus_bleu of one sentence with tokenize="intl"
-(tasks/testdata/gen_expected.py's model) and sentence_chrf."""
+(benchmarks/testdata/gen_expected.py's model) and sentence_chrf."""
 import collections
 
 from _models import gen_expected
