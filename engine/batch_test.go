@@ -135,3 +135,28 @@ func TestBatchedGenerationInvariance(t *testing.T) {
 		t.Errorf("until \"park\": got %q", last)
 	}
 }
+
+// TestRawGenerateWaves checks that the raw generation baseline runs
+// sequences that do not fit a fixed cache together in waves, decoding
+// every prompt token and every step once.
+func TestRawGenerateWaves(t *testing.T) {
+	m := load(t, storiesPath(t), Options{NCtx: 512, NSeqMax: 8, Threads: 2})
+	prompts := make([][]int32, 8)
+	for i := range prompts {
+		prompts[i] = make([]int32, 100)
+		for j := range prompts[i] {
+			prompts[i][j] = int32(1 + (i*100+j)%400)
+		}
+	}
+	const steps = 10
+	n, _, err := m.RawGenerate(context.Background(), prompts, steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 8*100 + 8*steps; n != want {
+		t.Errorf("decoded %d tokens, want %d", n, want)
+	}
+	if _, _, err := m.RawGenerate(context.Background(), [][]int32{make([]int32, 600)}, steps); err == nil {
+		t.Error("a prompt wider than n_ctx was accepted")
+	}
+}

@@ -90,7 +90,9 @@ func (m *Model) RawDecode(ctx context.Context, toks []int32, seqLen, batchLen in
 // decode one token for every sequence, all with logits, tokens taken from
 // the prompts' own ids and nothing done with the logits. It is the
 // baseline for GenerateUntil's end-to-end throughput. len(prompts) must
-// not exceed NSeqMax.
+// not exceed NSeqMax. When the cache cannot hold every sequence at once
+// (a fixed n_ctx), the prompts run in waves that fit, in order, as
+// GenerateUntil admits requests only while their cells fit.
 func (m *Model) RawGenerate(ctx context.Context, prompts [][]int32, steps int) (int, time.Duration, error) {
 	if err := m.lock(); err != nil {
 		return 0, 0, err
@@ -99,18 +101,40 @@ func (m *Model) RawGenerate(ctx context.Context, prompts [][]int32, steps int) (
 	if len(prompts) > m.info.NSeqMax {
 		return 0, 0, fmt.Errorf("engine: raw generate: %d sequences exceed n_seq_max %d", len(prompts), m.info.NSeqMax)
 	}
-	cells := 0
+	cells, widest := 0, 0
 	for _, p := range prompts {
 		if len(p) == 0 {
 			return 0, 0, fmt.Errorf("engine: raw generate: empty prompt")
 		}
 		cells += len(p) + steps
+		widest = max(widest, len(p)+steps)
 	}
-	if err := m.reserve(cells, cells); err != nil {
+	if err := m.reserve(widest, cells); err != nil {
 		return 0, 0, fmt.Errorf("engine: raw generate: %w", err)
 	}
 	cMemClear(m.c)
 	defer cMemClear(m.c)
+	decoded := 0
+	var took time.Duration
+	for len(prompts) > 0 {
+		n, used := 0, 0
+		for n < len(prompts) && used+len(prompts[n])+steps <= m.info.NCtx {
+			used += len(prompts[n]) + steps
+			n++
+		}
+		d, t, err := m.rawGenerateWave(ctx, prompts[:n], steps)
+		if err != nil {
+			return 0, 0, err
+		}
+		decoded, took = decoded+d, took+t
+		prompts = prompts[n:]
+		cMemClear(m.c)
+	}
+	return decoded, took, nil
+}
+
+// rawGenerateWave is RawGenerate for prompts that fit the cache together.
+func (m *Model) rawGenerateWave(ctx context.Context, prompts [][]int32, steps int) (int, time.Duration, error) {
 	var b batch
 	b.reset()
 	decoded := 0

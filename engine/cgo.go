@@ -2,7 +2,7 @@ package engine
 
 // cgo in this package: this file wraps csrc/lmeval.h (loading, decoding,
 // scoring, sampling, KV operations, and the log and load-progress
-// callbacks); dist.go, echo.go and quantize.go call csrc/sweep.h's
+// callbacks); dist.go, echo.go and quantize.go call csrc/quantdist.h's
 // next-token statistics (lm_dist_topk, lm_dist_compare) and quantization
 // (lm_quantize) where they convert their arguments. No other file imports
 // "C", and no other package does. The native archives and their link

@@ -1,12 +1,13 @@
 /*
- * sweep.h: the native parts of lmeval's quantization sweeps (see
- * docs/sweep.md): quantizing a GGUF through llama_model_quantize, and
+ * quantdist.h: quantizing a GGUF and comparing next-token distributions,
+ * the native parts of lmeval's quantization sweeps (see docs/sweep.md):
+ * quantizing a GGUF through llama_model_quantize, and
  * per-position next-token statistics over the logits rows of the last
  * lm_decode, computed here so that only a few numbers per position cross
  * into Go.
  */
-#ifndef LMEVAL_SWEEP_H
-#define LMEVAL_SWEEP_H
+#ifndef LMEVAL_QUANTDIST_H
+#define LMEVAL_QUANTDIST_H
 
 #include "lmeval.h"
 

@@ -1,8 +1,8 @@
-// sweep.cpp: quantization and per-position distribution statistics for
-// lmeval's sweeps. See sweep.h for the contract and docs/sweep.md for the
+// quantdist.cpp: quantization and per-position distribution statistics for
+// lmeval's sweeps. See quantdist.h for the contract and docs/sweep.md for the
 // KL-divergence bound.
 
-#include "sweep.h"
+#include "quantdist.h"
 
 #include "llama.h"
 
