@@ -462,13 +462,16 @@ func peerCompare(ctx context.Context, path, name string, wl workloads, c *config
 	if threads <= 0 {
 		threads = runtime.NumCPU()
 	}
-	// --hellaswag input: context, gold index, four endings (llama.cpp joins
-	// context and ending with a space, so the endings lose theirs).
+	// --hellaswag input: context, gold index, four endings, one line each
+	// (so a newline inside a text becomes a space, or the file's lines
+	// shift and llama-perplexity aborts reading a label); llama.cpp joins
+	// context and ending with a space, so the endings lose theirs.
+	line := strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
 	var hs strings.Builder
 	for q := 0; q < len(wl.mc)/4; q++ {
-		fmt.Fprintf(&hs, "%s\n0\n", wl.mc[4*q].Context)
+		fmt.Fprintf(&hs, "%s\n0\n", line.Replace(wl.mc[4*q].Context))
 		for k := 0; k < 4; k++ {
-			fmt.Fprintf(&hs, "%s\n", strings.TrimPrefix(wl.mc[4*q+k].Continuation, " "))
+			fmt.Fprintf(&hs, "%s\n", line.Replace(strings.TrimPrefix(wl.mc[4*q+k].Continuation, " ")))
 		}
 	}
 	hsPath, textPath := filepath.Join(dir, "hs.txt"), filepath.Join(dir, "text.txt")
