@@ -22,7 +22,7 @@ func (m *Model) RawDecode(ctx context.Context, toks []int32, seqLen, batchLen in
 	if seqLen <= 0 || seqLen > m.maxCells() || seqLen > m.info.NBatch*m.info.NSeqMax {
 		return 0, 0, fmt.Errorf("engine: raw decode: sequence length %d outside [1, n_ctx %d]", seqLen, m.maxCells())
 	}
-	if err := m.reserve(seqLen, seqLen+m.info.NBatch); err != nil {
+	if err := m.reserve(seqLen, seqLen+m.info.NBatch, scoringOf(seqLen, m.info.NUBatch)); err != nil {
 		return 0, 0, fmt.Errorf("engine: raw decode: %w", err)
 	}
 	if batchLen <= 0 || batchLen > m.info.NBatch {
@@ -109,7 +109,7 @@ func (m *Model) RawGenerate(ctx context.Context, prompts [][]int32, steps int) (
 		cells += len(p) + steps
 		widest = max(widest, len(p)+steps)
 	}
-	if err := m.reserve(widest, cells); err != nil {
+	if err := m.reserve(widest, cells, generating); err != nil {
 		return 0, 0, fmt.Errorf("engine: raw generate: %w", err)
 	}
 	cMemClear(m.c)

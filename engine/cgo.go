@@ -60,10 +60,14 @@ type cparams struct {
 	gpuLayers, mainGPU, splitMode           int
 	tensorSplit                             []float32
 	flashAttn                               int
-	typeK, typeV                            int
-	vocabOnly, mmap                         bool
-	noContext                               bool
-	progressID                              uintptr // a loadProgress handle; 0: none
+	// flashAuto: flash_attn is auto on the CPU, so the engine picks it per
+	// call (flashFor); Go only, not passed to C.
+	flashAuto       bool
+	headSize        int // key length, for flashFor
+	typeK, typeV    int
+	vocabOnly, mmap bool
+	noContext       bool
+	progressID      uintptr // a loadProgress handle; 0: none
 }
 
 func b2i(b bool) C.int32_t {

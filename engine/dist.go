@@ -191,7 +191,7 @@ func (m *Model) scanRows(ctx context.Context, reqs []DistRequest, progress func(
 		starts[i] = at
 		at += len(r.Targets)
 	}
-	if err := m.reserve(longest, min(m.inflight(), m.maxCells())); err != nil {
+	if err := m.reserve(longest, min(m.inflight(), m.maxCells()), scoringOf(longest, m.info.NUBatch)); err != nil {
 		return err
 	}
 	nCtx, nBatch, nSeq := m.info.NCtx, m.info.NBatch, m.info.NSeqMax

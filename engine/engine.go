@@ -174,6 +174,10 @@ type Stats struct {
 	// CacheGrowths counts the times AutoBatch grew the KV cache for a
 	// call's work.
 	CacheGrowths int
+	// AttentionSwitches counts the times the context was remade for the
+	// other attention kernel (flash_attn auto on the CPU: off for scoring,
+	// on for generation).
+	AttentionSwitches int
 }
 
 // Model is a loaded model with its context. Its methods may be called from
@@ -229,6 +233,14 @@ func autoContext(c cmodel, p *cparams, nCtx, floor int, newContext func(cmodel, 
 		slog.Warn(fmt.Sprintf("batch size auto: a context of n_ctx %d failed (%v); trying %d", nCtx, err, max(nCtx/2, floor)))
 		nCtx = max(nCtx/2, floor)
 	}
+}
+
+// flashSetting is flash_attn as set: auto when the engine picks it per call.
+func flashSetting(p cparams) string {
+	if p.flashAuto {
+		return "auto"
+	}
+	return flashName(p.flashAttn)
 }
 
 func flashName(v int) string {

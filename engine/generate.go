@@ -149,7 +149,7 @@ func (m *Model) runGen(ctx context.Context, queue []*genSeq, out []string, repor
 	// (inflightCells) whatever the cache size; the cache grows (AutoBatch)
 	// to that budget, or to the widest sequence.
 	budget := min(m.inflight(), m.maxCells())
-	if err := m.reserve(widest, min(budget, total)); err != nil {
+	if err := m.reserve(widest, min(budget, total), generating); err != nil {
 		return fmt.Errorf("a context plus the tokens to generate: %w", err)
 	}
 	nCtx, nBatch, nSeq := m.info.NCtx, m.info.NBatch, m.info.NSeqMax

@@ -58,6 +58,7 @@ func loadModel(path string, opts Options) (*Model, error) {
 		return nil, err
 	}
 	sz := sizing{kvTok: kvBytesPerToken(gf, p.typeK, p.typeV)}
+	p.headSize = headSize(gf)
 	if !opts.VocabOnly {
 		if err := makeContext(c, facts, &p, &opts, maxLen, &sz); err != nil {
 			cFree(c)
@@ -236,9 +237,17 @@ func makeContext(c cmodel, facts gguf.Facts, p *cparams, opts *Options, maxLen i
 	if newContext == nil {
 		newContext = cContextInit
 	}
+	// flash_attn auto on the CPU: the engine picks the kernel per call
+	// (flashFor), starting as for scoring.
+	p.flashAuto = p.flashAttn == -1 && (p.gpuLayers == 0 || len(cModelDevices(c)) == 0)
 	if !opts.AutoBatch {
+		if p.flashAuto {
+			p.flashAttn = cpuFlash(scoring, p.nCtx, p.nUBatch, int(facts.HeadCount), p.headSize)
+		}
 		return newContext(c, *p)
 	}
+	// With flash_attn auto on the CPU scoring runs without flash attention:
+	// the larger compute buffer is the one to size for.
 	cost := estimateCost(facts, sz.kvTok, p.nBatch, p.nUBatch, p.flashAttn == 1)
 	var pools []memPool
 	if opts.MemoryBudget > 0 {
@@ -268,6 +277,9 @@ func makeContext(c cmodel, facts gguf.Facts, p *cparams, opts *Options, maxLen i
 		sz.autoCap = nCtx
 		start = min(nCtx, inflightCells(facts, p.nBatch))
 	}
+	if p.flashAuto {
+		p.flashAttn = cpuFlash(scoring, start, p.nUBatch, int(facts.HeadCount), p.headSize)
+	}
 	if err := autoContext(c, p, start, min(start, max(opts.MaxLength, ml)), newContext); err != nil {
 		return err
 	}
@@ -290,7 +302,7 @@ func newModel(c cmodel, path string, opts Options, facts gguf.Facts, p cparams, 
 	m.info = Info{
 		Path: path, Description: cDesc(c), Backend: "cpu", Devices: cModelDevices(c),
 		NCtx: ci.nCtx, NCtxTrain: ci.nCtxTrain, NBatch: ci.nBatch, NUBatch: ci.nUBatch, NSeqMax: ci.nSeqMax,
-		Threads: p.threads, GPULayers: p.gpuLayers, FlashAttn: flashName(p.flashAttn),
+		Threads: p.threads, GPULayers: p.gpuLayers, FlashAttn: flashSetting(p),
 		TypeK: typeName(p.typeK), TypeV: typeName(p.typeV),
 		NVocab: ci.nVocab, NEmbd: ci.nEmbd, NLayer: ci.nLayer, NParams: ci.nParams, Size: ci.size,
 		BOS: ci.bos, EOS: ci.eos, EOT: ci.eot, AddBOS: m.addBOS, VocabType: vocabTypeName(ci.vocabType),

@@ -9,7 +9,7 @@ func (m *Model) allLogits(toks []int32) ([][]float32, error) {
 		return nil, err
 	}
 	defer m.mu.Unlock()
-	if err := m.reserve(len(toks), len(toks)); err != nil {
+	if err := m.reserve(len(toks), len(toks), scoringOf(len(toks), m.info.NUBatch)); err != nil {
 		return nil, err
 	}
 	cMemClear(m.c)

@@ -193,12 +193,13 @@ func (m *Model) decodeJobs(ctx context.Context, jobs []job, budgeted bool, st st
 		return nil
 	}
 	nBatch, nSeq := m.info.NBatch, m.info.NSeqMax
-	longest := 0
+	longest, tokens := 0, 0
 	for i := range jobs {
 		if len(jobs[i].inp) > m.maxCells() {
 			return fmt.Errorf("a sequence of %d tokens exceeds n_ctx %d", len(jobs[i].inp), m.maxCells())
 		}
 		longest = max(longest, len(jobs[i].inp))
+		tokens += len(jobs[i].inp)
 		m.stats.TokensRequested += int64(len(jobs[i].inp))
 	}
 	// A group's cells are all in the cache while it decodes, and every token
@@ -215,7 +216,7 @@ func (m *Model) decodeJobs(ctx context.Context, jobs []job, budgeted bool, st st
 	// The cache must hold the widest group; it is worth growing to the
 	// budget (or as much of it as the work fills), or to that group plus a
 	// batch.
-	if err := m.reserve(widest, max(min(budget, total), widest+nBatch)); err != nil {
+	if err := m.reserve(widest, max(min(budget, total), widest+nBatch), scoringOf(tokens/len(jobs), m.info.NUBatch)); err != nil {
 		return err
 	}
 	nCtx := m.info.NCtx

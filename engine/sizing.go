@@ -78,6 +78,20 @@ func kvBytesPerToken(gf *gguf.File, typeK, typeV int) int64 {
 	return total
 }
 
+// headSize is the attention heads' key length (key_length, else
+// embedding_length / head_count of the first layer); 0 when unknown.
+func headSize(gf *gguf.File) int {
+	arch, _ := gf.String("general.architecture")
+	if dk, ok := gf.Uint(arch + ".attention.key_length"); ok {
+		return int(dk)
+	}
+	nEmbd, _ := gf.Uint(arch + ".embedding_length")
+	if heads := perLayer(gf, arch+".attention.head_count", 1); heads[0] > 0 {
+		return int(nEmbd / heads[0])
+	}
+	return 0
+}
+
 // perLayer reads a hyperparameter given as a scalar or per-layer array.
 func perLayer(gf *gguf.File, key string, n int) []uint64 {
 	out := make([]uint64, n)
@@ -248,13 +262,15 @@ func memAvailable() (int64, bool) {
 // about 4 x n_kv x n_embd flops per layer against 2 x P for the layer's
 // weights (P parameters): past n_kv = P / (2 n_embd) cells, more sequences
 // in flight make each decode slower by more than they batch. That balance
-// point is the budget, at least 4 x n_batch (so small models still fill
-// their decodes) and at most autoMaxCtx. The 110M-parameter shape of the
-// benchmark (n_embd 768, n_ff 2048) gets 4608 cells; stories260K 2048.
+// point is the budget, at least n_batch (so decodes still fill) and at most
+// autoMaxCtx. The 110M-parameter shape of the benchmark (n_embd 768, n_ff
+// 2048) gets 4608 cells; stories260K 512 (with a floor of 4 x n_batch, 2048
+// cells, its multiple choice, rolling and generation workloads took 1.6x,
+// 1.1x and 1.5x as long).
 func inflightCells(f gguf.Facts, nBatch int) int {
 	e, ff := int64(f.EmbeddingLength), int64(f.FeedForwardLength)
 	if e <= 0 {
-		return max(4*nBatch, 256)
+		return max(nBatch, 256)
 	}
 	heads, kv := int64(f.HeadCount), int64(f.HeadCountKV)
 	if heads <= 0 {
@@ -267,7 +283,7 @@ func inflightCells(f gguf.Facts, nBatch int) int {
 	// three feed-forward matrices.
 	p := 2*e*e + 2*e*e*kv/heads + 3*e*ff
 	n := int((p/(2*e) + 255) / 256 * 256)
-	return min(max(n, 4*nBatch, 256), autoMaxCtx)
+	return min(max(n, nBatch, 256), autoMaxCtx)
 }
 
 // inflight is the model's inflightCells.
@@ -291,49 +307,142 @@ func (m *Model) maxCells() int {
 // one (the KV cache is empty between calls); if that fails it halves the
 // size down to need, and if even that fails it restores the old size.
 // Called with m.mu held.
-func (m *Model) reserve(need, want int) error {
+//
+// The context is also remade when the call's kind of work wants the other
+// attention kernel (flashFor: flash_attn auto on the CPU).
+func (m *Model) reserve(need, want int, w work) error {
 	if need > m.maxCells() {
 		return fmt.Errorf("%d cells needed exceed n_ctx %d", need, m.maxCells())
 	}
 	want = max(want, need)
-	if m.autoCap == 0 || want <= m.info.NCtx {
-		if need > m.info.NCtx {
-			return fmt.Errorf("%d cells needed exceed n_ctx %d", need, m.info.NCtx)
-		}
-		return nil
+	old, oldFlash := m.info.NCtx, m.params.flashAttn
+	target := old
+	if m.autoCap > 0 && want > old {
+		target = max(old, min((want+255)/256*256, m.autoCap))
 	}
-	old := m.info.NCtx
-	target := min((want+255)/256*256, m.autoCap)
-	if target <= old {
+	if need > target {
+		return fmt.Errorf("%d cells needed exceed n_ctx %d", need, target)
+	}
+	flash := m.flashFor(w, target)
+	if target == old && flash == oldFlash {
 		return nil
 	}
 	newContext := m.opts.newContext
 	if newContext == nil {
 		newContext = cContextInit
 	}
-	floor := max(need, old)
 	cContextFree(m.c)
 	p := m.params
-	err := autoContext(m.c, &p, target, floor, newContext)
-	if err != nil && need <= old {
-		p.nCtx = old
+	p.flashAttn = flash
+	var err error
+	if target > old {
+		err = autoContext(m.c, &p, target, max(need, old), newContext)
+	} else {
 		err = newContext(m.c, p)
-		if err == nil {
-			m.autoCap = old // the memory is not there: stop trying
-			m.info.NCtxMax = old
-			slog.Warn(fmt.Sprintf("batch size auto: could not grow the cache past n_ctx %d; keeping it", old))
+	}
+	if err != nil && need <= old {
+		p = m.params
+		if err = newContext(m.c, p); err == nil {
+			if target > old {
+				m.autoCap = old // the memory is not there: stop trying
+				m.info.NCtxMax = old
+				slog.Warn(fmt.Sprintf("batch size auto: could not grow the cache past n_ctx %d; keeping it", old))
+			} else {
+				slog.Warn(fmt.Sprintf("flash attention %s at n_ctx %d failed; keeping it %s", flashName(flash), old, flashName(oldFlash)))
+			}
 			return nil
 		}
 	}
 	if err != nil {
 		cFree(m.c)
 		m.c = nil
-		return fmt.Errorf("growing the cache from n_ctx %d: %w (the model is closed)", old, err)
+		if target > old {
+			return fmt.Errorf("growing the cache from n_ctx %d: %w (the model is closed)", old, err)
+		}
+		return fmt.Errorf("remaking the context at n_ctx %d with flash attention %s: %w (the model is closed)", old, flashName(flash), err)
 	}
 	m.params = p
 	ci := cInfo(m.c)
 	m.info.NCtx, m.info.NBatch, m.info.NUBatch, m.info.NSeqMax = ci.nCtx, ci.nBatch, ci.nUBatch, ci.nSeqMax
-	m.stats.CacheGrowths++
-	slog.Info(fmt.Sprintf("batch size auto: cache grown from n_ctx %d to %d for the work (limit %d)", old, ci.nCtx, m.autoCap))
+	if ci.nCtx > old {
+		m.stats.CacheGrowths++
+		slog.Info(fmt.Sprintf("batch size auto: cache grown from n_ctx %d to %d for the work (limit %d)", old, ci.nCtx, m.autoCap))
+	}
+	if p.flashAttn != oldFlash {
+		m.stats.AttentionSwitches++
+		slog.Debug(fmt.Sprintf("flash attention %s for %s (n_ctx %d)", flashName(p.flashAttn), w, ci.nCtx))
+	}
 	return nil
+}
+
+// work is the kind of a call, for the attention kernel it runs best with.
+type work int
+
+const (
+	scoring     work = iota // short sequences, many in flight (multiple choice)
+	scoringLong             // sequences of n_ubatch/2 tokens or more (rolling windows, chunks)
+	generating              // one token per sequence per step
+)
+
+func (w work) String() string {
+	switch w {
+	case scoringLong:
+		return "scoring long sequences"
+	case generating:
+		return "generation"
+	}
+	return "scoring"
+}
+
+// scoringOf is the kind of a scoring call whose sequences average mean
+// tokens.
+func scoringOf(mean, nUBatch int) work {
+	if 2*mean >= nUBatch {
+		return scoringLong
+	}
+	return scoring
+}
+
+// cpuScoresMax bounds the attention-scores buffer (n_ubatch x n_ctx x
+// (n_head + 1) f32 values) that running without flash attention may
+// reserve on the CPU.
+const cpuScoresMax = 256 << 20
+
+// flashFor is the flash_attn setting (0 off, 1 on, -1 llama.cpp decides)
+// for work w on a cache of nCtx cells: the given one, except with
+// flash_attn auto on the CPU (no layer offloaded, KV not all f32), where
+// llama.cpp would always turn it on. See cpuFlash.
+func (m *Model) flashFor(w work, nCtx int) int {
+	if !m.params.flashAuto {
+		return m.params.flashAttn
+	}
+	return cpuFlash(w, nCtx, m.params.nUBatch, int(m.facts.HeadCount), m.params.headSize)
+}
+
+// cpuFlash picks llama.cpp's CPU attention kernel from what was measured
+// (2 threads, F16 weights and KV; bench and TestFlash-style runs):
+//
+//   - with flash attention each query skips the masked cells (other
+//     sequences' cells in the unified cache) but pays more per cell it
+//     attends; without, attention is two dense matrix products over the
+//     whole span;
+//   - head size under 32, the flash kernel is slow per cell: stories260K
+//     (head size 8) ran multiple choice, rolling windows and generation
+//     1.1x, 3.1x and 1.3-1.5x faster without it (512-token sequences on a
+//     512x4 model with head size 16: 4x);
+//   - head size 32 and more (the 768x12 benchmark model, head size 64):
+//     with it, multiple choice (many short sequences in the span) ran
+//     1.3x and generation 1.2-1.8x faster; without it, rolling windows
+//     (a sequence's own cells fill the span) 1.1-1.2x faster.
+//
+// Off, in short, when the span is mostly the sequence's own cells or the
+// heads are small, unless the scores buffer would pass cpuScoresMax.
+func cpuFlash(w work, nCtx, nUBatch, nHead, headSize int) int {
+	if 4*int64(nUBatch)*int64(nCtx)*int64(nHead+1) > cpuScoresMax {
+		return 1
+	}
+	if (headSize > 0 && headSize < 32) || w == scoringLong {
+		return 0
+	}
+	return 1
 }

@@ -210,10 +210,10 @@ func TestPlanAuto(t *testing.T) {
 		o.AutoBatch, o.TypeK, o.TypeV = true, "f32", "f32"
 		m := load(t, path, o)
 		in := m.Info()
-		// The cache starts at the scheduler's budget (2048 cells for
-		// stories260K) and may grow to what the memory allows; a given
-		// n_ctx is both.
-		start := min(tc.ctx, 2048)
+		// The cache starts at the scheduler's budget (512 cells for
+		// stories260K at n_batch 512) and may grow to what the memory
+		// allows; a given n_ctx is both.
+		start := min(tc.ctx, 512)
 		if o.NCtx > 0 {
 			start = tc.ctx
 		}
@@ -253,8 +253,8 @@ func TestBatchSizeN(t *testing.T) {
 
 // TestAutoRetry makes context creation fail above a size (as an
 // allocation does when the estimate was too low) and checks that auto
-// sizing halves n_ctx (from the scheduler's budget, 2048 cells) down to
-// max_length, and fails with a clear error when nothing fits.
+// sizing halves n_ctx (from the scheduler's budget: 2048 cells, n_batch
+// here) down to max_length, and fails with a clear error when nothing fits.
 func TestAutoRetry(t *testing.T) {
 	path := storiesPath(t)
 	const mib = 1 << 20
@@ -268,7 +268,7 @@ func TestAutoRetry(t *testing.T) {
 		{0, []int{2048, 1024, 512}, true},
 	} {
 		var tried []int
-		o := Options{AutoBatch: true, MemoryBudget: 64 * mib, MaxLength: 512, Threads: 1, TypeK: "f32", TypeV: "f32"}
+		o := Options{AutoBatch: true, MemoryBudget: 64 * mib, MaxLength: 512, NBatch: 2048, Threads: 1, TypeK: "f32", TypeV: "f32"}
 		o.newContext = func(c cmodel, p cparams) error {
 			tried = append(tried, p.nCtx)
 			if p.nCtx > tc.limit {
@@ -358,7 +358,7 @@ func longText(n int) string {
 }
 
 // TestAutoGrows checks that an auto-sized cache starts at the scheduler's
-// budget (2048 cells for stories260K), grows when a call's work needs
+// budget (512 cells for stories260K), grows when a call's work needs
 // more (a rolling window longer than the cache), answers as a fixed
 // cache of the full size does, and, when the larger context cannot be
 // made, halves down to what the work needs and then fails with a clear
@@ -381,8 +381,8 @@ func TestAutoGrows(t *testing.T) {
 	auto := base
 	auto.AutoBatch, auto.MemoryBudget = true, 256<<20
 	m := load(t, path, auto)
-	if in := m.Info(); in.NCtx != 2048 || in.NCtxMax < 4096 {
-		t.Fatalf("n_ctx %d (max %d), want 2048 growing to at least 4096", in.NCtx, in.NCtxMax)
+	if in := m.Info(); in.NCtx != 512 || in.NCtxMax < 4096 {
+		t.Fatalf("n_ctx %d (max %d), want 512 growing to at least 4096", in.NCtx, in.NCtxMax)
 	}
 	got, err := m.LoglikelihoodRolling(ctx, []string{text})
 	if err != nil {
@@ -410,7 +410,7 @@ func TestAutoGrows(t *testing.T) {
 	m2 := load(t, path, failing)
 	tried = nil
 	_, err = m2.LoglikelihoodRolling(ctx, []string{text})
-	if err == nil || !strings.Contains(err.Error(), "growing the cache from n_ctx 2048") || !strings.Contains(err.Error(), "no context fits") {
+	if err == nil || !strings.Contains(err.Error(), "growing the cache from n_ctx 512") || !strings.Contains(err.Error(), "no context fits") {
 		t.Fatalf("err = %v, want the growth failure", err)
 	}
 	if len(tried) < 2 || tried[len(tried)-1] != need {

@@ -126,9 +126,9 @@ func TestDescribeBatch(t *testing.T) {
 		nCtx, max, seq int
 	}{
 		// As engine.TestPlanAuto works out: 0.8*64 MiB fits 2304 cells;
-		// the cache starts at the scheduler's budget, 2048 cells.
-		{model.Args{"batch_size": "auto:3", "memory_budget": "64M", "max_length": "512", "type_k": "f32", "type_v": "f32"}, "auto", 2048, 2304, 256},
-		{model.Args{"batch_size": "auto", "max_batch_size": "2", "memory_budget": "64M", "max_length": "512", "type_k": "f32", "type_v": "f32"}, "auto", 1024, 1024, 2},
+		// the cache starts at the scheduler's budget, 512 cells.
+		{model.Args{"batch_size": "auto:3", "memory_budget": "64M", "max_length": "512", "type_k": "f32", "type_v": "f32"}, "auto", 512, 2304, 256},
+		{model.Args{"batch_size": "auto", "max_batch_size": "2", "memory_budget": "64M", "max_length": "512", "type_k": "f32", "type_v": "f32"}, "auto", 512, 1024, 2},
 		{model.Args{"batch_size": "4", "max_length": "256"}, "4", 1024, 0, 4},
 	} {
 		tc.args["pretrained"], tc.args["threads"] = path, "1"

@@ -29,11 +29,12 @@ import (
 type config struct {
 	threads, nBatch, questions, ctxToks, rollToks, maxLen, genReqs, genToks, genPrompt, rawToks, reps int
 	profile                                                                                           *os.File
-	profiled                                                                                          string
+	profiled, flashAttn                                                                               string
 	caches                                                                                            []string
 	cpuToo                                                                                            bool
 	peer                                                                                              string
-	summary                                                                                           []string
+	summary, memRows                                                                                  []string
+	memOver                                                                                           int
 }
 
 func main() {
@@ -64,8 +65,15 @@ func main() {
 	flag.StringVar(&c.profiled, "profile-workload", "a", "workload the CPU profile covers: a, b or c")
 	flag.IntVar(&c.threads, "threads", 0, "threads (0: all CPUs)")
 	flag.IntVar(&c.nBatch, "n-batch", 512, "n_batch and n_ubatch")
+	flag.StringVar(&c.flashAttn, "flash-attn", "auto", "flash_attn: auto, on or off")
 	flag.Parse()
 	log.SetFlags(0)
+	if *childWork != "" {
+		if err := runChild(&c); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 
 	var paths []string
 	if _, err := os.Stat(*stories); err == nil {
@@ -111,11 +119,17 @@ func main() {
 		if err := benchModel(p, &c); err != nil {
 			log.Fatalf("%s: %v", p, err)
 		}
+		if *memCheck {
+			if err := memoryCheck(p, &c); err != nil {
+				log.Fatal(err)
+			}
+		}
 	}
 	if err := benchServe(paths, &c); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("\npeak RSS: %s\n", peakRSS())
+	printMemory(&c)
+	fmt.Printf("\npeak RSS of this process: %s\n", mib(peakRSSBytes()))
 	fmt.Println("tok/s are tokens per CPU second of the process (user+sys), the fastest of the repetitions: robust on a shared machine; wall s is the fastest wall time.")
 	if len(c.summary) > 0 {
 		fmt.Println()
@@ -255,7 +269,7 @@ type setup struct {
 }
 
 func (s setup) options(c *config) (engine.Options, error) {
-	o := engine.Options{Threads: c.threads, NBatch: c.nBatch, NUBatch: c.nBatch, CPUOnly: s.cpu}
+	o := engine.Options{Threads: c.threads, NBatch: c.nBatch, NUBatch: c.nBatch, CPUOnly: s.cpu, FlashAttn: c.flashAttn}
 	if s.cache == "auto" {
 		o.AutoBatch = true
 	} else {
@@ -422,6 +436,8 @@ func benchSetup(ctx context.Context, name string, st setup, m, rm *engine.Model,
 			// one token per live sequence per step).
 			requested = decoded
 		}
+		// The cache the workload ran at (the raw baselines may grow it).
+		in := w.m.Info()
 		var raw float64
 		if w.batchLn > 0 {
 			raw, err = rawGenRate(ctx, w.m, c, wl.gen)
@@ -435,7 +451,6 @@ func benchSetup(ctx context.Context, name string, st setup, m, rm *engine.Model,
 		dec := (after.DecodeTime - before.DecodeTime) / time.Duration(reps)
 		sc := (after.ScoreTime - before.ScoreTime) / time.Duration(reps)
 		avgWall := wallTotal / time.Duration(reps)
-		in := w.m.Info()
 		device := in.Backend
 		if len(in.Devices) > 0 {
 			device = in.Devices[0].Name
@@ -558,19 +573,4 @@ func rawGenRate(ctx context.Context, m *engine.Model, c *config, gen []engine.Ge
 		return 0, err
 	}
 	return float64(n) / cpu.Seconds(), nil
-}
-
-// peakRSS reads the process's peak resident set size (Linux).
-func peakRSS() string {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return "unknown"
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
-			kb, _ := strconv.Atoi(f[1])
-			return fmt.Sprintf("%.1f MiB", float64(kb)/1024)
-		}
-	}
-	return "unknown"
 }

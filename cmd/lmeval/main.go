@@ -21,7 +21,7 @@ import (
 
 // Version is lmeval's version; release builds set it with
 // -ldflags "-X main.Version=...".
-var Version = "0.1.0-dev"
+var Version = "0.2.0-dev"
 
 // engineInfo reports the linked engine's llama.cpp commit and system info.
 // backends.go sets it when the native engine is compiled in.
