@@ -63,7 +63,7 @@ type cparams struct {
 	// flashAuto: flash_attn is auto on the CPU, so the engine picks it per
 	// call (flashFor); Go only, not passed to C.
 	flashAuto       bool
-	headSize        int // key length, for flashFor
+	nHead, headSize int // heads and key length, for flashFor
 	typeK, typeV    int
 	vocabOnly, mmap bool
 	noContext       bool

@@ -175,8 +175,7 @@ type Stats struct {
 	// call's work.
 	CacheGrowths int
 	// AttentionSwitches counts the times the context was remade for the
-	// other attention kernel (flash_attn auto on the CPU: off for scoring,
-	// on for generation).
+	// other attention kernel (flash_attn auto on the CPU: see cpuFlash).
 	AttentionSwitches int
 }
 

@@ -58,7 +58,7 @@ func loadModel(path string, opts Options) (*Model, error) {
 		return nil, err
 	}
 	sz := sizing{kvTok: kvBytesPerToken(gf, p.typeK, p.typeV)}
-	p.headSize = headSize(gf)
+	p.nHead, p.headSize = int(facts.HeadCount), headSize(gf)
 	if !opts.VocabOnly {
 		if err := makeContext(c, facts, &p, &opts, maxLen, &sz); err != nil {
 			cFree(c)
@@ -241,13 +241,11 @@ func makeContext(c cmodel, facts gguf.Facts, p *cparams, opts *Options, maxLen i
 	// (flashFor), starting as for scoring.
 	p.flashAuto = p.flashAttn == -1 && (p.gpuLayers == 0 || len(cModelDevices(c)) == 0)
 	if !opts.AutoBatch {
-		if p.flashAuto {
-			p.flashAttn = cpuFlash(scoring, p.nCtx, p.nUBatch, int(facts.HeadCount), p.headSize)
-		}
+		p.flashAttn = p.flashFor(scoring, p.nCtx)
 		return newContext(c, *p)
 	}
-	// With flash_attn auto on the CPU scoring runs without flash attention:
-	// the larger compute buffer is the one to size for.
+	// With flash_attn auto on the CPU a call may run without flash
+	// attention: the larger compute buffer is the one to size for.
 	cost := estimateCost(facts, sz.kvTok, p.nBatch, p.nUBatch, p.flashAttn == 1)
 	var pools []memPool
 	if opts.MemoryBudget > 0 {
@@ -277,9 +275,7 @@ func makeContext(c cmodel, facts gguf.Facts, p *cparams, opts *Options, maxLen i
 		sz.autoCap = nCtx
 		start = min(nCtx, inflightCells(facts, p.nBatch))
 	}
-	if p.flashAuto {
-		p.flashAttn = cpuFlash(scoring, start, p.nUBatch, int(facts.HeadCount), p.headSize)
-	}
+	p.flashAttn = p.flashFor(scoring, start)
 	if err := autoContext(c, p, start, min(start, max(opts.MaxLength, ml)), newContext); err != nil {
 		return err
 	}

@@ -323,7 +323,7 @@ func (m *Model) reserve(need, want int, w work) error {
 	if need > target {
 		return fmt.Errorf("%d cells needed exceed n_ctx %d", need, target)
 	}
-	flash := m.flashFor(w, target)
+	flash := m.params.flashFor(w, target)
 	if target == old && flash == oldFlash {
 		return nil
 	}
@@ -412,11 +412,11 @@ const cpuScoresMax = 256 << 20
 // for work w on a cache of nCtx cells: the given one, except with
 // flash_attn auto on the CPU (no layer offloaded, KV not all f32), where
 // llama.cpp would always turn it on. See cpuFlash.
-func (m *Model) flashFor(w work, nCtx int) int {
-	if !m.params.flashAuto {
-		return m.params.flashAttn
+func (p cparams) flashFor(w work, nCtx int) int {
+	if !p.flashAuto {
+		return p.flashAttn
 	}
-	return cpuFlash(w, nCtx, m.params.nUBatch, int(m.facts.HeadCount), m.params.headSize)
+	return cpuFlash(w, nCtx, p.nUBatch, p.nHead, p.headSize)
 }
 
 // cpuFlash picks llama.cpp's CPU attention kernel from what was measured

@@ -24,6 +24,7 @@ import (
 	"github.com/lmeval/lmeval/engine"
 	"github.com/lmeval/lmeval/gguf"
 	"github.com/lmeval/lmeval/gguf/ggufwrite"
+	"github.com/lmeval/lmeval/internal/units"
 )
 
 type config struct {
@@ -129,7 +130,7 @@ func main() {
 		log.Fatal(err)
 	}
 	printMemory(&c)
-	fmt.Printf("\npeak RSS of this process: %s\n", mib(peakRSSBytes()))
+	fmt.Printf("\npeak RSS of this process: %s\n", units.Bytes(peakRSSBytes()))
 	fmt.Println("tok/s are tokens per CPU second of the process (user+sys), the fastest of the repetitions: robust on a shared machine; wall s is the fastest wall time.")
 	if len(c.summary) > 0 {
 		fmt.Println()

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/internal/units"
 )
 
 // The per-run memory check: every workload (and a one-question run, the
@@ -96,9 +97,7 @@ func memoryCheck(path string, c *config) error {
 		cache = strings.TrimSpace(cache)
 		for _, w := range works {
 			args := append(append([]string(nil), os.Args[1:]...), "-child", w.key, "-child-model", path, "-child-cache", cache)
-			cmd := exec.Command(exe, args...)
-			cmd.Stderr = nil
-			out, err := cmd.Output()
+			out, err := exec.Command(exe, args...).Output()
 			if err != nil {
 				return fmt.Errorf("memory check of %s %s at %s: %w", name, w.what, cache, err)
 			}
@@ -113,7 +112,7 @@ func memoryCheck(path string, c *config) error {
 				c.memOver++
 			}
 			c.memRows = append(c.memRows, fmt.Sprintf("| %s | %s | %s | %d | %s | %s | %s | %s | %s |", name, cache, w.what, r.NCtx,
-				mib(r.ModelBytes), mib(r.KVBytes), mib(r.PeakRSS), mib(bound), verdict))
+				units.Bytes(r.ModelBytes), units.Bytes(r.KVBytes), units.Bytes(r.PeakRSS), units.Bytes(bound), verdict))
 		}
 	}
 	return nil
@@ -142,8 +141,6 @@ func lastJSONLine(b []byte) []byte {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	return []byte(lines[len(lines)-1])
 }
-
-func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
 // peakRSSBytes is the process's peak resident set size (Linux; 0 elsewhere).
 func peakRSSBytes() int64 {
