@@ -60,7 +60,9 @@ if [ -n "$bundle" ]; then
 fi
 if [ "$backend" = vulkan ] && [ -z "${GGML_VK_VISIBLE_DEVICES:-}" ] && command -v vulkaninfo >/dev/null 2>&1; then
 	# ggml skips CPU-type Vulkan devices (lavapipe) unless named.
-	if ! vulkaninfo --summary 2>/dev/null | grep -qE 'PHYSICAL_DEVICE_TYPE_(DISCRETE|INTEGRATED)_GPU'; then
+	# grep without -q reads everything: an early exit would SIGPIPE
+	# vulkaninfo and, under pipefail, read as "no GPU".
+	if ! vulkaninfo --summary 2>/dev/null | grep -E 'PHYSICAL_DEVICE_TYPE_(DISCRETE|INTEGRATED)_GPU' >/dev/null; then
 		export GGML_VK_VISIBLE_DEVICES=0
 	fi
 fi

@@ -18,7 +18,7 @@ WANT_SUM='h1:X3KNm9x4BlHqk/AXMGtC7pBAFd46nmJmy8yDaBZLo9s='
 
 # Outside any module so go.mod/go.sum of the project are never touched.
 json=$(cd "${TMPDIR:-/tmp}" && GOFLAGS=-mod=mod go mod download -json "$MODULE@$VERSION")
-field() { printf '%s\n' "$json" | sed -n "s/^[[:space:]]*\"$1\": \"\\(.*\\)\",\{0,1\}\$/\\1/p" | head -n1; }
+field() { printf '%s\n' "$json" | sed -n "s/^[[:space:]]*\"$1\": \"\\(.*\\)\",\{0,1\}\$/\\1/p" | sed -n 1p; }
 dir=$(field Dir)
 sum=$(field Sum)
 err=$(field Error)
