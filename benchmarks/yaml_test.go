@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"github.com/lmeval/lmeval/internal/plainyaml"
 )
 
 // upstreamDir is the unmodified sample of lm-eval's task YAML.
@@ -31,15 +31,14 @@ func plainYAML(fsys fs.FS, p string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var n yaml.Node
-	if err := yaml.Unmarshal(data, &n); err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
-	}
-	v, err := nodeValue(n.Content[0])
+	v, err := plainyaml.Unmarshal(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
-	m := v.(map[string]any)
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: top level is %T, want a mapping", p, v)
+	}
 	inc, ok := m["include"].(string)
 	if !ok {
 		return m, nil
@@ -53,37 +52,6 @@ func plainYAML(fsys fs.FS, p string) (map[string]any, error) {
 		base[k] = v
 	}
 	return base, nil
-}
-
-func nodeValue(n *yaml.Node) (any, error) {
-	if n.Tag == "!function" {
-		return "!function " + n.Value, nil
-	}
-	switch n.Kind {
-	case yaml.MappingNode:
-		m := map[string]any{}
-		for i := 0; i < len(n.Content); i += 2 {
-			v, err := nodeValue(n.Content[i+1])
-			if err != nil {
-				return nil, err
-			}
-			m[n.Content[i].Value] = v
-		}
-		return m, nil
-	case yaml.SequenceNode:
-		var s []any
-		for _, c := range n.Content {
-			v, err := nodeValue(c)
-			if err != nil {
-				return nil, err
-			}
-			s = append(s, v)
-		}
-		return s, nil
-	}
-	var v any
-	err := n.Decode(&v)
-	return v, err
 }
 
 // TestYAMLMatchesUpstream checks every built-in YAML file against lm-eval's

@@ -1,42 +1,14 @@
 package metrics
 
 import (
-	"github.com/lmeval/lmeval/harness/model"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/internal/plainyaml"
 )
-
-func nodeValue(n *yaml.Node) any {
-	switch n.Kind {
-	case yaml.DocumentNode:
-		return nodeValue(n.Content[0])
-	case yaml.MappingNode:
-		m := map[string]any{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			m[n.Content[i].Value] = nodeValue(n.Content[i+1])
-		}
-		return m
-	case yaml.SequenceNode:
-		l := []any{}
-		for _, c := range n.Content {
-			l = append(l, nodeValue(c))
-		}
-		return l
-	case yaml.AliasNode:
-		return nodeValue(n.Alias)
-	}
-	if strings.HasPrefix(n.Tag, "!!") {
-		var v any
-		if err := n.Decode(&v); err == nil {
-			return v
-		}
-	}
-	return n.Tag + " " + n.Value
-}
 
 // Every metric_list in the sample of lm-eval's task files resolves, except
 // entries naming Python functions (!function), which need Go registrations.
@@ -45,22 +17,15 @@ func TestSharedTaskMetricLists(t *testing.T) {
 	if _, err := os.Stat(root); err != nil {
 		t.Skip("../shared/lm-eval-sample is absent; skipping real task files")
 	}
+	files, err := plainyaml.Tree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
 	found := 0
-	err := filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() || !strings.HasSuffix(path, ".yaml") {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		var n yaml.Node
-		if yaml.Unmarshal(data, &n) != nil || len(n.Content) == 0 {
-			return nil
-		}
-		cfg, ok := nodeValue(&n).(map[string]any)
-		if !ok || cfg["metric_list"] == nil || strings.Contains(string(data), "!function") && strings.Contains(string(data), "aggregation: !function") {
-			return nil
+	for _, f := range files {
+		path, cfg, data := f.Path, f.Config, f.Data
+		if cfg["metric_list"] == nil || strings.Contains(string(data), "aggregation: !function") {
+			continue
 		}
 		s, _ := cfg["output_type"].(string)
 		ot := model.OutputType(s)
@@ -71,7 +36,7 @@ func TestSharedTaskMetricLists(t *testing.T) {
 		specs, err := ParseMetricList(cfg["metric_list"], ot)
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
-			return nil
+			continue
 		}
 		for _, s := range specs {
 			if s.Name == "exact_match" {
@@ -80,10 +45,6 @@ func TestSharedTaskMetricLists(t *testing.T) {
 				}
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if found < 10 {
 		t.Errorf("only %d metric_lists found in the sample task files", found)

@@ -38,12 +38,13 @@ func SQuADF1(gold, pred string) float64 {
 		}
 		return 0
 	}
-	return tokenF1(p, g)
+	return TokenF1(p, g)
 }
 
-// tokenF1 is the token-overlap F1 of the SQuAD scripts (Counter &
-// Counter): 0 with nothing in common.
-func tokenF1(pred, gold []string) float64 {
+// TokenF1 is the token-overlap F1 of the SQuAD scripts and the helpers
+// that copy them (Counter(pred) & Counter(gold)): 0 with nothing in
+// common, so also when either side is empty.
+func TokenF1(pred, gold []string) float64 {
 	counts := map[string]int{}
 	for _, t := range gold {
 		counts[t]++
@@ -66,7 +67,7 @@ func tokenF1(pred, gold []string) float64 {
 // SQuADF1v1 is SQuAD 1.1's f1_score(prediction, ground_truth): the token
 // F1 with no special case for empty answers (0 unless a token is shared).
 func SQuADF1v1(pred, gold string) float64 {
-	return tokenF1(pySplit(NormalizeSQuAD(pred)), pySplit(NormalizeSQuAD(gold)))
+	return TokenF1(pySplit(NormalizeSQuAD(pred)), pySplit(NormalizeSQuAD(gold)))
 }
 
 // SQuADv2Prediction is one prediction of evaluate's squad_v2 metric.

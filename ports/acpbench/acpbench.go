@@ -16,6 +16,7 @@ import (
 	"github.com/lmeval/lmeval/harness/filters"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/ports/internal/pydoc"
+	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
 )
@@ -156,25 +157,6 @@ func cleanupAnswer(ans any) ([]string, error) {
 	return nil, fmt.Errorf("cleanup_answer(%s): returned None", pydoc.TypeName(ans)) // then set(None): a TypeError
 }
 
-func setEqual(a, b []string) bool {
-	sa, sb := map[string]bool{}, map[string]bool{}
-	for _, x := range a {
-		sa[x] = true
-	}
-	for _, x := range b {
-		sb[x] = true
-	}
-	if len(sa) != len(sb) {
-		return false
-	}
-	for x := range sa {
-		if !sb[x] {
-			return false
-		}
-	}
-	return true
-}
-
 // lowerStrs is [a.lower() for a in v].
 func lowerStrs(v any, what string) ([]string, error) {
 	l, ok := v.([]any)
@@ -234,7 +216,7 @@ func applicability(ans []any, doc task.Doc) ([]bool, error) {
 		if err != nil {
 			return nil, err
 		}
-		scores = append(scores, setEqual(real, c))
+		scores = append(scores, pyfn.SetEqual(real, c))
 	}
 	return scores, nil
 }
@@ -319,7 +301,7 @@ func progression(ans []any, doc task.Doc) ([]bool, error) {
 				return nil, err
 			}
 		}
-		scores = append(scores, setEqual(pos, p) && setEqual(neg, n))
+		scores = append(scores, pyfn.SetEqual(pos, p) && pyfn.SetEqual(neg, n))
 	}
 	return scores, nil
 }

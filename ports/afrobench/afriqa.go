@@ -33,23 +33,7 @@ func NormalizeAnswer(s string) string {
 func tokenF1(gold, pred string) float64 {
 	pt := strings.FieldsFunc(NormalizeAnswer(pred), pyre.IsSpace)
 	rt := strings.FieldsFunc(NormalizeAnswer(gold), pyre.IsSpace)
-	counts := map[string]int{}
-	for _, t := range rt {
-		counts[t]++
-	}
-	same := 0
-	for _, t := range pt {
-		if counts[t] > 0 {
-			counts[t]--
-			same++
-		}
-	}
-	if same == 0 {
-		return 0
-	}
-	precision := 1.0 * float64(same) / float64(len(pt))
-	recall := 1.0 * float64(same) / float64(len(rt))
-	return (2 * precision * recall) / (precision + recall)
+	return metrics.TokenF1(pt, rt)
 }
 
 // pairs reads an aggregation's items as lm-eval's passthrough metrics

@@ -14,7 +14,7 @@ import (
 
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
-	"github.com/lmeval/lmeval/ports/internal/pynum"
+	"github.com/lmeval/lmeval/ports/internal/mathequiv"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
 )
@@ -105,87 +105,13 @@ func ParseMathAnswer(raw string) (string, bool) {
 	return "", false
 }
 
-// errStrip is an exception raised inside _strip_string.
-var errStrip = errors.New("_strip_string raised")
-
-func fixFracs(s string) (string, error) {
-	substrs := strings.Split(s, "\\frac")
-	newStr := substrs[0]
-	for _, sub := range substrs[1:] {
-		newStr += "\\frac"
-		if sub == "" {
-			return "", errStrip // substr[0]: IndexError
-		}
-		if sub[0] == '{' {
-			newStr += sub
-			continue
-		}
-		r := []rune(sub)
-		if len(r) < 2 {
-			return s, nil
-		}
-		a, b, post := string(r[0]), string(r[1]), string(r[2:])
-		if b != "{" {
-			newStr += "{" + a + "}{" + b + "}" + post
-		} else {
-			newStr += "{" + a + "}" + b + post
-		}
-	}
-	return newStr, nil
-}
-
-// fixASlashB is _fix_a_slash_b, which catches every exception.
-func fixASlashB(s string) string {
-	parts := strings.Split(s, "/")
-	if len(parts) != 2 {
-		return s
-	}
-	a, ok1 := pynum.Int(parts[0])
-	b, ok2 := pynum.Int(parts[1])
-	if !ok1 || !ok2 || s != a.String()+"/"+b.String() {
-		return s
-	}
-	return "\\frac{" + a.String() + "}{" + b.String() + "}"
-}
-
-func removeRightUnits(s string) (string, error) {
-	if !strings.Contains(s, "\\text{ ") {
-		return s, nil
-	}
-	splits := strings.Split(s, "\\text{ ")
-	if len(splits) != 2 {
-		return "", errStrip // AssertionError
-	}
-	return splits[0], nil
-}
-
-func fixSqrt(s string) (string, error) {
-	if !strings.Contains(s, "\\sqrt") {
-		return s, nil
-	}
-	splits := strings.Split(s, "\\sqrt")
-	newStr := splits[0]
-	for _, sp := range splits[1:] {
-		if sp == "" {
-			return "", errStrip // split[0]: IndexError
-		}
-		r, n := utf8.DecodeRuneInString(sp)
-		if r != '{' {
-			newStr += "\\sqrt{" + sp[:n] + "}" + sp[n:]
-		} else {
-			newStr += "\\sqrt" + sp
-		}
-	}
-	return newStr, nil
-}
-
 // StripString is _strip_string; an error stands for an exception.
 func StripString(s string) (string, error) {
 	for _, r := range [][2]string{{"\n", ""}, {"\\!", ""}, {"\\\\", "\\"}, {"tfrac", "frac"}, {"dfrac", "frac"},
 		{"\\left", ""}, {"\\right", ""}, {"^{\\circ}", ""}, {"^\\circ", ""}, {"\\$", ""}} {
 		s = strings.ReplaceAll(s, r[0], r[1])
 	}
-	s, err := removeRightUnits(s)
+	s, err := mathequiv.RemoveRightUnits(s)
 	if err != nil {
 		return "", err
 	}
@@ -201,17 +127,19 @@ func StripString(s string) (string, error) {
 	if parts := strings.Split(s, "="); len(parts) == 2 && utf8.RuneCountInString(parts[0]) <= 2 {
 		s = parts[1]
 	}
-	if s, err = fixSqrt(s); err != nil {
+	if s, err = mathequiv.FixSqrt(s); err != nil {
 		return "", err
 	}
 	s = strings.ReplaceAll(s, " ", "")
-	if s, err = fixFracs(s); err != nil {
+	if s, err = mathequiv.FixFracs(s); err != nil {
 		return "", err
 	}
 	if s == "0.5" {
 		s = "\\frac{1}{2}"
 	}
-	return fixASlashB(s), nil
+	// _fix_a_slash_b catches every exception.
+	s, _ = mathequiv.FixASlashB(s)
+	return s, nil
 }
 
 // Answer is a parsed answer: None when !OK.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/internal/codeexec"
+	"github.com/lmeval/lmeval/ports/internal/pysource"
 )
 
 // vectors are lm-eval's own outputs (testdata/gen.py).
@@ -51,11 +52,7 @@ func load(t *testing.T) *vectors {
 
 func TestSources(t *testing.T) {
 	v := load(t)
-	for _, s := range Sources {
-		if s.File != v.File || v.Sources[s.Func] != s.SHA256 {
-			t.Errorf("%s %s: %s, lm-eval's %s", s.File, s.Func, s.SHA256, v.Sources[s.Func])
-		}
-	}
+	pysource.VerifyRecorded(t, Sources, v.File, v.Sources)
 }
 
 func TestExtract(t *testing.T) {

@@ -34,7 +34,7 @@ var Sources = []humaneval.Source{
 }
 
 func init() {
-	for _, h := range []task.Helper{
+	pysource.Register(Sources, "cruxeval/utils.py", []task.Helper{
 		{Function: "pass_at_k", Fn: task.MetricFunc(passAtKMetric)},
 		{Function: "build_predictions_input", Fn: filters.ListFunc(BuildPredictionsInput)},
 		{Function: "build_predictions_input_cot", Fn: filters.ListFunc(BuildPredictionsInputCot)},
@@ -42,11 +42,7 @@ func init() {
 		{Function: "build_predictions_output_cot", Fn: filters.ListFunc(BuildPredictionsOutputCot)},
 		{Function: "list_fewshot_samples_input", Fn: task.SamplesFunc(ListFewshotSamplesInput)},
 		{Function: "list_fewshot_samples_output", Fn: task.SamplesFunc(ListFewshotSamplesOutput)},
-	} {
-		h.File = "cruxeval/utils.py"
-		h.SHA256 = pysource.SHA256Of(Sources, h.File, h.Function)
-		task.RegisterHelper(h)
-	}
+	})
 }
 
 // passAtKMetric calls PassAtK as lm-eval's process_results calls

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
 )
@@ -185,7 +186,7 @@ func GetMetrics(pred, gold []string) (float64, float64) {
 	pn, pb := answerToBags(pred)
 	gn, gb := answerToBags(gold)
 	em := 0.0
-	if sameSet(pn, gn) && len(pn) == len(gn) {
+	if pyfn.SetEqual(pn, gn) && len(pn) == len(gn) {
 		em = 1
 	}
 	scores := alignBags(pb, gb)
@@ -194,25 +195,6 @@ func GetMetrics(pred, gold []string) (float64, float64) {
 		sum += s
 	}
 	return em, pyRound2(sum / float64(len(scores)))
-}
-
-func sameSet(a, b []string) bool {
-	sa, sb := map[string]bool{}, map[string]bool{}
-	for _, x := range a {
-		sa[x] = true
-	}
-	for _, x := range b {
-		sb[x] = true
-	}
-	if len(sa) != len(sb) {
-		return false
-	}
-	for x := range sa {
-		if !sb[x] {
-			return false
-		}
-	}
-	return true
 }
 
 type bag map[string]bool

@@ -21,12 +21,8 @@ var Sources = []pysource.Source{
 }
 
 func init() {
-	for _, h := range []task.Helper{
+	pysource.Register(Sources, "hendrycks_math/utils.py", []task.Helper{
 		{Function: "process_docs", Fn: task.ProcessDocsFunc(ProcessDocs)},
 		{Function: "process_results", Fn: task.ProcessResultsFunc(ProcessResults)},
-	} {
-		h.File = "hendrycks_math/utils.py"
-		h.SHA256 = pysource.SHA256Of(Sources, h.File, h.Function)
-		task.RegisterHelper(h)
-	}
+	})
 }

@@ -8,9 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/mathequiv"
 	minerva "github.com/lmeval/lmeval/ports/minerva_math"
 )
 
@@ -91,143 +91,6 @@ func IsEquiv(s1, s2 string) bool {
 	return a == b
 }
 
-// errStrip is an exception inside strip_string (AssertionError,
-// IndexError, ValueError), which is_equiv catches.
-var errStrip = errors.New("strip_string raised")
-
-func fixFracs(s string) (string, error) {
-	substrs := strings.Split(s, "\\frac")
-	newStr := substrs[0]
-	for _, sub := range substrs[1:] {
-		newStr += "\\frac"
-		if sub == "" {
-			return "", errStrip // substr[0] on "" is an IndexError
-		}
-		if sub[0] == '{' {
-			newStr += sub
-			continue
-		}
-		r := []rune(sub)
-		if len(r) < 2 {
-			return s, nil
-		}
-		a, b := string(r[0]), string(r[1])
-		post := string(r[2:])
-		if b != "{" {
-			newStr += "{" + a + "}{" + b + "}" + post
-		} else {
-			newStr += "{" + a + "}" + b + post
-		}
-	}
-	return newStr, nil
-}
-
-// pyInt parses s as Python's int(str) does (surrounding whitespace, a
-// sign, digits with single underscores between them).
-func pyInt(s string) (string, bool) {
-	s = strings.TrimFunc(s, unicode.IsSpace)
-	neg := false
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		neg = s[0] == '-'
-		s = s[1:]
-	}
-	if s == "" {
-		return "", false
-	}
-	var digits []rune
-	prevUnderscore := true
-	for _, r := range s {
-		if r == '_' {
-			if prevUnderscore {
-				return "", false
-			}
-			prevUnderscore = true
-			continue
-		}
-		if !unicode.Is(unicode.Nd, r) {
-			return "", false
-		}
-		digits = append(digits, rune('0'+digitValue(r)))
-		prevUnderscore = false
-	}
-	if prevUnderscore {
-		return "", false
-	}
-	v := strings.TrimLeft(string(digits), "0")
-	if v == "" {
-		return "0", true
-	}
-	if neg {
-		v = "-" + v
-	}
-	return v, true
-}
-
-// digitValue is the decimal value of a Unicode Nd character.
-func digitValue(r rune) int {
-	for _, t := range unicode.Nd.R16 {
-		if uint16(r) >= t.Lo && uint16(r) <= t.Hi && r <= 0xFFFF {
-			return int(uint16(r)-t.Lo) % 10
-		}
-	}
-	for _, t := range unicode.Nd.R32 {
-		if uint32(r) >= t.Lo && uint32(r) <= t.Hi {
-			return int(uint32(r)-t.Lo) % 10
-		}
-	}
-	return 0
-}
-
-func fixASlashB(s string) (string, error) {
-	parts := strings.Split(s, "/")
-	if len(parts) != 2 {
-		return s, nil
-	}
-	a, ok1 := pyInt(parts[0])
-	if !ok1 {
-		return "", errStrip // int() raises ValueError, which fix_a_slash_b does not catch
-	}
-	b, ok2 := pyInt(parts[1])
-	if !ok2 {
-		return "", errStrip
-	}
-	if s != a+"/"+b {
-		return s, nil
-	}
-	return "\\frac{" + a + "}{" + b + "}", nil
-}
-
-func removeRightUnits(s string) (string, error) {
-	if strings.Contains(s, "\\text{ ") {
-		splits := strings.Split(s, "\\text{ ")
-		if len(splits) != 2 {
-			return "", errStrip
-		}
-		return splits[0], nil
-	}
-	return s, nil
-}
-
-func fixSqrt(s string) (string, error) {
-	if !strings.Contains(s, "\\sqrt") {
-		return s, nil
-	}
-	splits := strings.Split(s, "\\sqrt")
-	newStr := splits[0]
-	for _, sp := range splits[1:] {
-		if sp == "" {
-			return "", errStrip // split[0] on "" is an IndexError
-		}
-		r := []rune(sp)
-		if r[0] != '{' {
-			newStr += "\\sqrt{" + string(r[0]) + "}" + string(r[1:])
-		} else {
-			newStr += "\\sqrt" + sp
-		}
-	}
-	return newStr, nil
-}
-
 // StripString is strip_string; an error stands for an exception.
 func StripString(s string) (string, error) {
 	s = strings.ReplaceAll(s, "\n", "")
@@ -240,7 +103,7 @@ func StripString(s string) (string, error) {
 	s = strings.ReplaceAll(s, "^{\\circ}", "")
 	s = strings.ReplaceAll(s, "^\\circ", "")
 	s = strings.ReplaceAll(s, "\\$", "")
-	s, err := removeRightUnits(s)
+	s, err := mathequiv.RemoveRightUnits(s)
 	if err != nil {
 		return "", err
 	}
@@ -257,15 +120,20 @@ func StripString(s string) (string, error) {
 	if parts := strings.Split(s, "="); len(parts) == 2 && len([]rune(parts[0])) <= 2 {
 		s = parts[1]
 	}
-	if s, err = fixSqrt(s); err != nil {
+	if s, err = mathequiv.FixSqrt(s); err != nil {
 		return "", err
 	}
 	s = strings.ReplaceAll(s, " ", "")
-	if s, err = fixFracs(s); err != nil {
+	if s, err = mathequiv.FixFracs(s); err != nil {
 		return "", err
 	}
 	if s == "0.5" {
 		s = "\\frac{1}{2}"
 	}
-	return fixASlashB(s)
+	// fix_a_slash_b lets int()'s ValueError through.
+	s, raised := mathequiv.FixASlashB(s)
+	if raised {
+		return "", mathequiv.ErrRaised
+	}
+	return s, nil
 }

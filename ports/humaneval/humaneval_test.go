@@ -10,6 +10,7 @@ import (
 
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/internal/codeexec"
+	"github.com/lmeval/lmeval/ports/internal/pysource"
 )
 
 // vectors are lm-eval's own outputs (testdata/gen.py).
@@ -41,16 +42,7 @@ func load(t *testing.T) *vectors {
 
 func TestSources(t *testing.T) {
 	v := load(t)
-	got := map[string]string{}
-	for _, s := range Sources {
-		if s.File != v.File {
-			t.Errorf("%s: file %s, vectors are of %s", s.Func, s.File, v.File)
-		}
-		got[s.Func] = s.SHA256
-	}
-	if !reflect.DeepEqual(got, v.Sources) {
-		t.Errorf("Sources %v\nlm-eval's %v", got, v.Sources)
-	}
+	pysource.VerifyRecorded(t, Sources, v.File, v.Sources)
 }
 
 func TestBuildPredictions(t *testing.T) {

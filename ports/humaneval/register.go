@@ -25,15 +25,11 @@ var Sources = []Source{
 func init() {
 	// pass_at_k's source is the same in humaneval_infilling/utils.py: this
 	// registration serves both.
-	for _, h := range []task.Helper{
+	pysource.Register(Sources, "humaneval/utils.py", []task.Helper{
 		{Function: "build_predictions", Fn: filters.ListFunc(BuildPredictions)},
 		{Function: "build_predictions_instruct", Fn: filters.ListFunc(BuildPredictionsInstruct)},
 		{Function: "pass_at_k", Fn: task.MetricFunc(PassAtKMetric)},
-	} {
-		h.File = "humaneval/utils.py"
-		h.SHA256 = pysource.SHA256Of(Sources, h.File, h.Function)
-		task.RegisterHelper(h)
-	}
+	})
 }
 
 // PassAtKMetric is the utils.pass_at_k metric hook: it calls PassAtK as

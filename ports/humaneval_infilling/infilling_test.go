@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lmeval/lmeval/ports/humaneval"
+	"github.com/lmeval/lmeval/ports/internal/pysource"
 )
 
 type vectors struct {
@@ -32,13 +33,7 @@ func load(t *testing.T) *vectors {
 
 func TestSources(t *testing.T) {
 	v := load(t)
-	got := map[string]string{}
-	for _, s := range Sources {
-		got[s.Func] = s.SHA256
-	}
-	if !reflect.DeepEqual(got, v.Sources) {
-		t.Errorf("Sources %v\nlm-eval's %v", got, v.Sources)
-	}
+	pysource.VerifyRecorded(t, Sources, v.File, v.Sources)
 	// pass_at_k is served by humaneval's port only because the Python
 	// source is the same.
 	for _, s := range humaneval.Sources {

@@ -19,7 +19,6 @@ var Sources = []humaneval.Source{
 func init() {
 	// utils.pass_at_k is humaneval/utils.py's source: package humaneval's
 	// registration serves it.
-	const file = "humaneval_infilling/utils.py"
-	task.RegisterHelper(task.Helper{File: file, Function: "build_predictions",
-		SHA256: pysource.SHA256Of(Sources, file, "build_predictions"), Fn: filters.ListFunc(BuildPredictions)})
+	pysource.Register(Sources, "humaneval_infilling/utils.py",
+		[]task.Helper{{Function: "build_predictions", Fn: filters.ListFunc(BuildPredictions)}})
 }

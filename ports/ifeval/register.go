@@ -63,12 +63,8 @@ func init() {
 	metrics.RegisterAggregation(instLevelAcc)
 	// leaderboard/ifeval/utils.py has the same sources (and ifeval/multilingual's
 	// agg_inst_level_acc too): these registrations serve them all.
-	for _, h := range []task.Helper{
+	pysource.Register(Hooks, "ifeval/utils.py", []task.Helper{
 		{Function: "process_results", Fn: task.ProcessResultsFunc(ProcessResults)},
 		{Function: "agg_inst_level_acc", Fn: instLevelAcc},
-	} {
-		h.File = "ifeval/utils.py"
-		h.SHA256 = pysource.SHA256Of(Hooks, h.File, h.Function)
-		task.RegisterHelper(h)
-	}
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
@@ -187,24 +188,5 @@ func TokenF1(prediction, reference string, chinese bool) float64 {
 	} else {
 		p, r = split(normalizeEn(prediction)), split(normalizeEn(reference))
 	}
-	if len(p) == 0 || len(r) == 0 {
-		return 0
-	}
-	cp, cr := map[string]int{}, map[string]int{}
-	for _, t := range p {
-		cp[t]++
-	}
-	for _, t := range r {
-		cr[t]++
-	}
-	common := 0
-	for t, n := range cp {
-		common += min(n, cr[t])
-	}
-	if common == 0 {
-		return 0
-	}
-	precision := float64(common) / float64(len(p))
-	recall := float64(common) / float64(len(r))
-	return 2 * precision * recall / (precision + recall)
+	return metrics.TokenF1(p, r)
 }

@@ -132,27 +132,6 @@ func NormalizeZhAnswer(s string) string {
 	return strings.Join(strings.FieldsFunc(b.String(), pyre.IsSpace), "")
 }
 
-// tokenF1 is f1_score over token lists (Counter & Counter).
-func tokenF1(pred, gold []string) float64 {
-	counts := map[string]int{}
-	for _, t := range gold {
-		counts[t]++
-	}
-	same := 0
-	for _, t := range pred {
-		if counts[t] > 0 {
-			counts[t]--
-			same++
-		}
-	}
-	if same == 0 {
-		return 0
-	}
-	precision := 1.0 * float64(same) / float64(len(pred))
-	recall := 1.0 * float64(same) / float64(len(gold))
-	return (2 * precision * recall) / (precision + recall)
-}
-
 // answers is doc["answers"] as strings.
 func answers(doc task.Doc) ([]string, error) {
 	l, ok := doc["answers"].([]any)
@@ -278,7 +257,7 @@ func QAF1ZhScore(prediction, groundTruth string) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return tokenF1(p, g), nil
+	return metrics.TokenF1(p, g), nil
 }
 
 // RougeZhScore is rouge_zh_score: RougeScore of jieba's words joined by

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lmeval/lmeval/internal/codeexec"
+	"github.com/lmeval/lmeval/ports/internal/pysource"
 	"github.com/lmeval/lmeval/python/pyval"
 )
 
@@ -43,16 +44,7 @@ func load(t *testing.T) *vectors {
 
 func TestSources(t *testing.T) {
 	v := load(t)
-	got := map[string]string{}
-	for _, s := range Sources {
-		if s.File != v.File {
-			t.Errorf("%s: file %s, vectors are of %s", s.Func, s.File, v.File)
-		}
-		got[s.Func] = s.SHA256
-	}
-	if !reflect.DeepEqual(got, v.Sources) {
-		t.Errorf("Sources %v\nlm-eval's %v", got, v.Sources)
-	}
+	pysource.VerifyRecorded(t, Sources, v.File, v.Sources)
 }
 
 func TestExtractCodeBlocks(t *testing.T) {

@@ -23,15 +23,11 @@ var Sources = []Source{
 }
 
 func init() {
-	for _, h := range []task.Helper{
+	pysource.Register(Sources, "mbpp/utils.py", []task.Helper{
 		{Function: "pass_at_1", Fn: task.MetricFunc(passAt1Metric)},
 		{Function: "build_predictions", Fn: filters.ListFunc(BuildPredictions)},
 		{Function: "list_fewshot_samples", Fn: task.SamplesFunc(ListFewshotSamples)},
-	} {
-		h.File = "mbpp/utils.py"
-		h.SHA256 = pysource.SHA256Of(Sources, h.File, h.Function)
-		task.RegisterHelper(h)
-	}
+	})
 }
 
 // passAt1Metric calls PassAt1 as lm-eval's process_results calls

@@ -22,14 +22,10 @@ var Sources = []pysource.Source{
 func init() {
 	// doc_to_text's source is the same in leaderboard/math/utils.py and
 	// putnam_axiom: this registration serves them too.
-	for _, h := range []task.Helper{
+	pysource.Register(Sources, "minerva_math/utils.py", []task.Helper{
 		{Function: "doc_to_text", Fn: task.DocFunc(func(d task.Doc) (any, error) { return DocToText(d) })},
 		{Function: "process_docs", Fn: task.ProcessDocsFunc(ProcessDocs)},
 		{Function: "list_fewshot_samples", Fn: task.SamplesFunc(ListFewshotSamples)},
 		{Function: "process_results", Fn: task.ProcessResultsFunc(ProcessResults)},
-	} {
-		h.File = "minerva_math/utils.py"
-		h.SHA256 = pysource.SHA256Of(Sources, h.File, h.Function)
-		task.RegisterHelper(h)
-	}
+	})
 }

@@ -446,14 +446,7 @@ var SquadEMAgg = &metrics.Aggregation{Name: "super_glue.record.squad_em_agg", Fn
 
 // tokenF1 is squad_f1_agg's _f1_score of two normalised answers.
 func tokenF1(pred, target string) float64 {
-	p, t := pystr.Fields(pred), pystr.Fields(target)
-	same := squad.Common(p, t)
-	if same == 0 {
-		return 0
-	}
-	precision := float64(same) / float64(len(p))
-	recall := float64(same) / float64(len(t))
-	return 2 * precision * recall / (precision + recall)
+	return metrics.TokenF1(pystr.Fields(pred), pystr.Fields(target))
 }
 
 // SquadF1Agg is squad_f1_agg: each group's first prediction against its

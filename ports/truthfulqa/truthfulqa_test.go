@@ -1,12 +1,8 @@
 package truthfulqa
 
 import (
-	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/lmeval/lmeval/benchmarks/fixtures"
@@ -49,10 +45,10 @@ func TestTruthfulQAMC2(t *testing.T) {
 // TestTruthfulQAProcessResultsMC2 checks the native process_results_mc2 on
 // the fixture documents against the Python computation.
 func TestTruthfulQAProcessResultsMC2(t *testing.T) {
-	e := readExpected(t, "truthfulqa_mc2.0shot.json")
-	docs := readDocs(t, "testdata/truthfulqa/validation.jsonl")
+	expected := fixtures.ProcessResults(t, "truthfulqa_mc2.0shot.json")
+	docs := fixtures.Split(t, "truthfulqa/validation.jsonl")
 	for i, doc := range docs {
-		pr := e.ProcessResults[i]
+		pr := expected[i]
 		var results []any
 		for _, ll := range pr["lls"].([]any) {
 			results = append(results, model.LoglikelihoodResult{LogProb: ll.(float64)})
@@ -102,13 +98,13 @@ func TestTruthfulQAProcessDocsGen(t *testing.T) {
 // fixture references (after process_docs_gen) and compares with the Python
 // model of sacrebleu and rouge_score in gen_expected.py.
 func TestTruthfulQAProcessResultsGen(t *testing.T) {
-	e := readExpected(t, "truthfulqa_gen.0shot.json")
-	docs, err := ProcessDocsGen(readDocs(t, "testdata/truthfulqa_gen/validation.jsonl"))
+	results := fixtures.ProcessResults(t, "truthfulqa_gen.0shot.json")
+	docs, err := ProcessDocsGen(fixtures.Split(t, "truthfulqa_gen/validation.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, doc := range docs {
-		want := e.ProcessResults[i]
+		want := results[i]
 		got, err := ProcessResultsGen(doc, []any{want["completion"]})
 		if err != nil {
 			t.Fatal(err)
@@ -191,34 +187,4 @@ func TestRouge(t *testing.T) {
 			t.Errorf("rouge(%q, %q) = %.6g %.6g %.6g, want %.6g %.6g %.6g", tt.ref, tt.pred, r1, r2, rl, tt.r1, tt.r2, tt.rLsum)
 		}
 	}
-}
-
-// expected is the process_results of one file of
-// benchmarks/testdata/expected, written by gen_expected.py.
-type expected struct {
-	ProcessResults []map[string]any `json:"process_results"`
-}
-
-func readExpected(t *testing.T, name string) *expected {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(fixtures.Root(), "expected", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var e expected
-	if err := json.Unmarshal(data, &e); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return &e
-}
-
-// readDocs reads a fixture split of benchmarks/testdata with the numbers
-// typed as the dataset loader types them (int64 or float64).
-func readDocs(t *testing.T, p string) []map[string]any {
-	t.Helper()
-	docs, err := fixtures.Read(filepath.Join(fixtures.Root(), strings.TrimPrefix(p, "testdata/")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return docs
 }

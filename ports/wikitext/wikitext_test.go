@@ -1,10 +1,6 @@
 package wikitext
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/lmeval/lmeval/benchmarks/fixtures"
@@ -70,10 +66,10 @@ func TestWikitextCounts(t *testing.T) {
 // TestWikitextProcessResults checks the native process_results on the
 // fixture pages against Python's re.split / str.encode counts.
 func TestWikitextProcessResults(t *testing.T) {
-	e := readExpected(t, "wikitext.0shot.json")
-	docs := readDocs(t, "testdata/wikitext/test.jsonl")
-	if len(docs) != len(e.ProcessResults) {
-		t.Fatalf("%d docs, %d expected results", len(docs), len(e.ProcessResults))
+	results := fixtures.ProcessResults(t, "wikitext.0shot.json")
+	docs := fixtures.Split(t, "wikitext/test.jsonl")
+	if len(docs) != len(results) {
+		t.Fatalf("%d docs, %d expected results", len(docs), len(results))
 	}
 	for i, doc := range docs {
 		got, err := ProcessResults(doc, []any{model.RollingResult{LogProb: -1000.5, NumTokens: 7}})
@@ -81,7 +77,7 @@ func TestWikitextProcessResults(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, m := range []string{"word_perplexity", "byte_perplexity", "bits_per_byte"} {
-			want := e.ProcessResults[i][m].([]any)
+			want := results[i][m].([]any)
 			w, ok := got[m].(metrics.Weighted)
 			if !ok || w.LogLik != want[0].(float64) || w.Weight != want[1].(float64) {
 				t.Errorf("doc %d %s = %#v, want %v", i, m, got[m], want)
@@ -91,34 +87,4 @@ func TestWikitextProcessResults(t *testing.T) {
 	if _, err := ProcessResults(task.Doc{"page": "x"}, []any{"text"}); err == nil {
 		t.Error("a string result was accepted")
 	}
-}
-
-// expected is the process_results of one file of
-// benchmarks/testdata/expected, written by gen_expected.py.
-type expected struct {
-	ProcessResults []map[string]any `json:"process_results"`
-}
-
-func readExpected(t *testing.T, name string) *expected {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(fixtures.Root(), "expected", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var e expected
-	if err := json.Unmarshal(data, &e); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return &e
-}
-
-// readDocs reads a fixture split of benchmarks/testdata with the numbers
-// typed as the dataset loader types them (int64 or float64).
-func readDocs(t *testing.T, p string) []map[string]any {
-	t.Helper()
-	docs, err := fixtures.Read(filepath.Join(fixtures.Root(), strings.TrimPrefix(p, "testdata/")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return docs
 }

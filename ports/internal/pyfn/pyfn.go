@@ -331,3 +331,23 @@ func LogLiks(results []any) ([]float64, error) {
 	}
 	return out, nil
 }
+
+// SetEqual is set(a) == set(b).
+func SetEqual(a, b []string) bool {
+	sa, sb := map[string]bool{}, map[string]bool{}
+	for _, x := range a {
+		sa[x] = true
+	}
+	for _, x := range b {
+		sb[x] = true
+	}
+	if len(sa) != len(sb) {
+		return false
+	}
+	for x := range sa {
+		if !sb[x] {
+			return false
+		}
+	}
+	return true
+}

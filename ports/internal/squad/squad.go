@@ -8,6 +8,8 @@ package squad
 import (
 	"strings"
 
+	"github.com/lmeval/lmeval/harness/metrics"
+
 	"github.com/lmeval/lmeval/ports/internal/pyfn"
 	"github.com/lmeval/lmeval/python/pyre"
 )
@@ -64,13 +66,10 @@ func (n Normalizer) F1(gold, pred string) any {
 		}
 		return int64(0)
 	}
-	same := CommonCount(g, p)
-	if same == 0 {
+	if CommonCount(g, p) == 0 {
 		return int64(0)
 	}
-	precision := float64(same) / float64(len(p))
-	recall := float64(same) / float64(len(g))
-	return (2 * precision * recall) / (precision + recall)
+	return metrics.TokenF1(p, g)
 }
 
 // CommonCount is sum((Counter(a) & Counter(b)).values()).

@@ -27,13 +27,9 @@ var Sources = []pysource.Source{
 func init() {
 	// utils.doc_to_text is the same source as minerva_math/utils.py's:
 	// package minerva_math's registration serves it.
-	for _, h := range []task.Helper{
+	pysource.Register(Sources, "leaderboard/math/utils.py", []task.Helper{
 		{Function: "process_docs", Fn: task.ProcessDocsFunc(ProcessDocs)},
 		{Function: "list_fewshot_samples", Fn: task.SamplesFunc(ListFewshotSamples)},
 		{Function: "process_results", Fn: task.ProcessResultsFunc(ProcessResults)},
-	} {
-		h.File = "leaderboard/math/utils.py"
-		h.SHA256 = pysource.SHA256Of(Sources, h.File, h.Function)
-		task.RegisterHelper(h)
-	}
+	})
 }

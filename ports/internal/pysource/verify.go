@@ -1,0 +1,52 @@
+package pysource
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// TasksDir is lm-eval's task tree in the ../shared folder beside the
+// repository (shared/lm-eval/lm_eval/tasks), whether or not it exists.
+func TasksDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "shared", "lm-eval", "lm_eval", "tasks")
+}
+
+// Verify fails t for each source of srcs whose recorded sha256 differs
+// from lm-eval's own in ../shared (Check), and skips t when that tree is
+// absent.
+func Verify(t testing.TB, srcs ...[]Source) {
+	t.Helper()
+	dir := TasksDir()
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("lm-eval's task tree is not in ../shared: %v", err)
+	}
+	var all []Source
+	for _, s := range srcs {
+		all = append(all, s...)
+	}
+	for _, err := range Check(dir, all) {
+		t.Error(err)
+	}
+}
+
+// VerifyRecorded fails t unless every source of srcs is a function of
+// file whose sha256 a port's vector generator recorded (function name to
+// sha256) as the same, so that the vectors were made from the sources the
+// port names, with or without ../shared. The generator may record more
+// (the code a port runs rather than ports).
+func VerifyRecorded(t testing.TB, srcs []Source, file string, recorded map[string]string) {
+	t.Helper()
+	for _, s := range srcs {
+		switch want, ok := recorded[s.Func]; {
+		case s.File != file:
+			t.Errorf("%s:%s: the vectors are of %s", s.File, s.Func, file)
+		case !ok:
+			t.Errorf("%s:%s: the vectors record no sha256 for it", s.File, s.Func)
+		case want != s.SHA256:
+			t.Errorf("%s:%s: sha256 %s, the vectors' (lm-eval's) %s", s.File, s.Func, s.SHA256, want)
+		}
+	}
+}
