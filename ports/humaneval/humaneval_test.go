@@ -42,7 +42,7 @@ func load(t *testing.T) *vectors {
 
 func TestSources(t *testing.T) {
 	v := load(t)
-	pysource.VerifyRecorded(t, Sources, v.File, v.Sources)
+	pysource.VerifyRecordedAll(t, Sources, v.File, v.Sources)
 }
 
 func TestBuildPredictions(t *testing.T) {

@@ -33,7 +33,7 @@ func load(t *testing.T) *vectors {
 
 func TestSources(t *testing.T) {
 	v := load(t)
-	pysource.VerifyRecorded(t, Sources, v.File, v.Sources)
+	pysource.VerifyRecordedAll(t, Sources, v.File, v.Sources)
 	// pass_at_k is served by humaneval's port only because the Python
 	// source is the same.
 	for _, s := range humaneval.Sources {

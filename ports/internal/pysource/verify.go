@@ -50,3 +50,20 @@ func VerifyRecorded(t testing.TB, srcs []Source, file string, recorded map[strin
 		}
 	}
 }
+
+// VerifyRecordedAll is VerifyRecorded where the generator records
+// exactly the port's sources: a recorded function the port does not name
+// fails t too.
+func VerifyRecordedAll(t testing.TB, srcs []Source, file string, recorded map[string]string) {
+	t.Helper()
+	VerifyRecorded(t, srcs, file, recorded)
+	named := map[string]bool{}
+	for _, s := range srcs {
+		named[s.Func] = true
+	}
+	for f := range recorded {
+		if !named[f] {
+			t.Errorf("%s:%s: recorded by the vectors, not in the port's Sources", file, f)
+		}
+	}
+}

@@ -66,10 +66,11 @@ func (n Normalizer) F1(gold, pred string) any {
 		}
 		return int64(0)
 	}
-	if CommonCount(g, p) == 0 {
+	f := metrics.TokenF1(p, g)
+	if f == 0 { // no token shared: Python returns the int 0
 		return int64(0)
 	}
-	return metrics.TokenF1(p, g)
+	return f
 }
 
 // CommonCount is sum((Counter(a) & Counter(b)).values()).
