@@ -15,6 +15,7 @@ import (
 	"github.com/lmeval/lmeval/harness/filters"
 	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/internal/codeexec"
 	"github.com/lmeval/lmeval/python/nprand"
@@ -76,6 +77,8 @@ type taskRun struct {
 	scores  [][]docScore
 
 	samples SampleWriter
+	// problems are the task's data problems, warned about once each.
+	problems results.DataProblems
 }
 
 // docScore is one document's metric values under one filter, in the order
@@ -229,6 +232,13 @@ func (ev *evaluation) build(ctx context.Context) error {
 			// lm-eval logs every such document; once per task is enough.
 			slog.Warn("gold answer is not one of the choices; scored as wrong, as lm-eval does", "task", t.Name,
 				"doc_id", d.ID, "gold", pyval.Repr(goldOf(t, d)), "choices", len(d.Choices), "documents", n)
+			tr.problems.GoldNotInChoices = n
+		}
+		if d, field, n := t.NoneFields(); n > 0 {
+			// lm-eval renders the text "None" and says nothing.
+			slog.Warn("a field of the document is None (a missing value) and renders as None in its prompt, target or choices, as in lm-eval",
+				"task", t.Name, "doc_id", d.ID, "field", field, "documents", n)
+			tr.problems.NoneFields = n
 		}
 		if cfg.WriteOut {
 			fmt.Fprintf(ev.opts.writeOut, "Task: %s; prompts of the first document:\n", t.Name)

@@ -466,6 +466,12 @@ func (ev *evaluation) fillConfig(out *results.Results, start time.Time, modelTim
 	out.LMEval.TaskFiles = map[string]string{}
 	for _, tr := range ev.runs {
 		out.LMEval.TaskFiles[tr.t.Name] = TaskFileLabel(tr.t.Config.File)
+		if tr.problems.Any() {
+			if out.LMEval.DataProblems == nil {
+				out.LMEval.DataProblems = map[string]results.DataProblems{}
+			}
+			out.LMEval.DataProblems[tr.t.Name] = tr.problems
+		}
 	}
 }
 

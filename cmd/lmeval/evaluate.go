@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -28,11 +30,12 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, plan *har
 	start := time.Now()
 	var opts []harness.Option
 	var layout output.Layout
+	var samples openedSamples
 	if cfg.OutputPath != "" {
 		layout = output.NewLayout(cfg.OutputPath, output.ModelName(cfg.ModelArgs), start)
 		if cfg.LogSamples || cfg.PredictOnly {
 			opts = append(opts, harness.WithSamples(func(name string) (harness.SampleWriter, error) {
-				return layout.OpenSamples(name)
+				return samples.open(layout, name)
 			}))
 		}
 	} else if cfg.LogSamples || cfg.PredictOnly {
@@ -76,7 +79,7 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, plan *har
 
 	res, err := plan.Evaluate(ctx, lm, opts...)
 	if err != nil {
-		return err
+		return samples.partial(err)
 	}
 	if res.LMEval != nil {
 		res.LMEval.Version = Version
@@ -84,18 +87,25 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, plan *har
 			res.LMEval.TasksTree = tree
 		}
 	}
+	// Nothing computed is lost: a file that cannot be written is
+	// reported after the table, and the results go to a fallback file.
+	var errs []error
+	if err := samples.commit(); err != nil {
+		errs = append(errs, err)
+	}
 	if cfg.OutputPath != "" {
 		if err := layout.WriteResults(res); err != nil {
-			return err
-		}
-		slog.Info("results written", "path", layout.ResultsFile)
-		if publisher != nil {
-			pushToHub(ctx, publisher, layout, cfg, res)
+			errs = append(errs, resultsNotWritten(cfg.OutputPath, layout, res, err))
+		} else {
+			slog.Info("results written", "path", layout.ResultsFile)
+			if publisher != nil {
+				pushToHub(ctx, publisher, layout, cfg, res)
+			}
 		}
 	}
 	if cfg.SummaryPath != "" {
 		if err := writeSummary(c, cfg.SummaryPath, res); err != nil {
-			return err
+			errs = append(errs, err)
 		}
 	}
 	if cfg.ShowConfig {
@@ -111,7 +121,82 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, plan *har
 	}
 	fmt.Fprintln(c.App.Writer, res.Header(shots))
 	fmt.Fprint(c.App.Writer, res.Tables())
-	return nil
+	return errors.Join(errs...)
+}
+
+// resultsNotWritten saves the results to a fallback file when the results
+// file could not be written, and says where they are.
+func resultsNotWritten(outputPath string, layout output.Layout, res *results.Results, err error) error {
+	fallback, ferr := layout.WriteFallback(res)
+	if ferr != nil {
+		return fmt.Errorf("--output_path %s: %w; saving them to the temporary directory failed too: %v", outputPath, err, ferr)
+	}
+	return fmt.Errorf("--output_path %s: %w; the results were saved to %s instead", outputPath, err, fallback)
+}
+
+// openedSamples are the samples files of a run, committed (given their
+// final names) once it completes.
+type openedSamples struct {
+	mu      sync.Mutex
+	writers []*output.SamplesWriter
+}
+
+func (o *openedSamples) open(layout output.Layout, task string) (*output.SamplesWriter, error) {
+	w, err := layout.OpenSamples(task)
+	if err != nil {
+		return nil, err
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.writers = append(o.writers, w)
+	return w, nil
+}
+
+// commit renames the partial files to the samples files.
+func (o *openedSamples) commit() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var errs []error
+	for _, w := range o.writers {
+		errs = append(errs, w.Commit())
+	}
+	return errors.Join(errs...)
+}
+
+// partial wraps the error of a run that did not complete with where its
+// partial samples files are.
+func (o *openedSamples) partial(err error) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.writers) == 0 {
+		return err
+	}
+	files := make([]string, len(o.writers))
+	for i, w := range o.writers {
+		files[i] = w.Path()
+	}
+	return &partialSamplesError{err: err, files: files}
+}
+
+// partialSamplesError is the error of a run that stopped with its samples
+// files partial (named with output.PartialSuffix).
+type partialSamplesError struct {
+	err   error
+	files []string
+}
+
+func (e *partialSamplesError) Error() string {
+	return fmt.Sprintf("%v (%s)", e.err, e.where())
+}
+
+func (e *partialSamplesError) Unwrap() error { return e.err }
+
+// where says where the partial samples are.
+func (e *partialSamplesError) where() string {
+	if len(e.files) == 1 {
+		return "the samples of the documents done are in " + e.files[0]
+	}
+	return fmt.Sprintf("the samples of the documents done are in %s (%d files *%s)", filepath.Dir(e.files[0]), len(e.files), output.PartialSuffix)
 }
 
 // pushToHub publishes the files just written (--hf_hub_log_args). As in

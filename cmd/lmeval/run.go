@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"strconv"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/progress"
+	"github.com/lmeval/lmeval/internal/output"
 )
 
 // runFlags are lm-eval's run flags, with its names and short forms, made
@@ -131,6 +133,13 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if cfg.OutputPath != "" {
+		// The output location is checked before the model loads, so that
+		// an unwritable path costs a second, not an evaluation.
+		if err := output.NewLayout(cfg.OutputPath, output.ModelName(cfg.ModelArgs), time.Now()).Check(); err != nil {
+			return fmt.Errorf("--output_path %s: %w", cfg.OutputPath, err)
+		}
+	}
 
 	lm, closeLM, err := openModel(ctx, cfg)
 	if err != nil {
@@ -145,6 +154,10 @@ func runAction(c *cli.Context) error {
 			msg += fmt.Sprintf("; answers computed so far are in %s: rerun the same command to resume", cfg.UseCache)
 		} else {
 			msg += "; give --use_cache PATH so that a rerun resumes where it stopped"
+		}
+		var partial *partialSamplesError
+		if errors.As(err, &partial) {
+			msg += "; " + partial.where() + " (partial: a rerun writes complete files)"
 		}
 		return cli.Exit("lmeval: "+msg, 130)
 	}

@@ -73,7 +73,8 @@ func TestLimit(t *testing.T) {
 		{"500", 100, 100, false},
 		{"0.1", 95, 10, false}, // ceil(9.5)
 		{"0.5", 3, 2, false},   // ceil(1.5)
-		{"0", 7, 7, false},     // no limit
+		{"0", 0, 0, true},      // not a count nor a fraction: omit --limit for every document
+		{"0.0", 0, 0, true},
 		{"10.5", 0, 0, true},
 		{"-1", 0, 0, true},
 		{"ten", 0, 0, true},
@@ -245,6 +246,10 @@ func TestResolveErrorsNameTheFlag(t *testing.T) {
 		{flags("batch_size", "huge"), []string{"--batch_size", "auto:N"}},
 		{flags("device", "tpu"), []string{"--device", "cuda:N"}},
 		{flags("limit", "x"), []string{"--limit", "fraction"}},
+		{flags("limit", "0"), []string{"--limit", "positive count", "omit --limit"}},
+		{flags("limit", "0.0"), []string{"--limit", "positive count", "omit --limit"}},
+		{Layer{Source: "config file c.yaml", Values: map[string]any{"limit": 0}}, []string{"config file c.yaml: limit", "positive count"}},
+		{Layer{Source: "config file c.yaml", Values: map[string]any{"limit": 0.0}}, []string{"config file c.yaml: limit", "positive count"}},
 		{flags("seed", "1,2"), []string{"--seed", "None"}},
 		{flags("num_fewshot", "five"), []string{"--num_fewshot", "non-negative integer"}},
 		{flags("tasks", []string{"a|b"}), []string{"--tasks", "NAME|SHOTS"}},

@@ -134,7 +134,9 @@ func ParseLimit(s string) (Limit, error) {
 func limitFromFloat(v float64, s string) (Limit, error) {
 	switch {
 	case v == 0:
-		return Limit{}, nil
+		// lm-eval reads a limit of 0 as no limit; a user who typed it
+		// meant something else.
+		return Limit{}, fmt.Errorf("invalid limit %q: want %s; omit --limit to evaluate every document", s, limitForms)
 	case v < 1:
 		return Limit{Fraction: v}, nil
 	case v != math.Trunc(v):

@@ -99,11 +99,33 @@ type LMEval struct {
 	PredictOnly bool `json:"predict_only,omitempty"`
 	// TaskFiles is the YAML file each task was defined in.
 	TaskFiles map[string]string `json:"task_files,omitempty"`
+	// DataProblems counts, per task that has any, what makes scores
+	// mean less than they seem (each also warned about during the run).
+	DataProblems map[string]DataProblems `json:"data_problems,omitempty"`
 	// TasksTree describes the lm-eval task tree in use (directory,
 	// source, commit, digest), when one was.
 	TasksTree any            `json:"tasks_tree,omitempty"`
 	Extra     map[string]any `json:"extra,omitempty"`
 }
+
+// DataProblems counts one task's documents and requests that are scored
+// as lm-eval scores them but not as their author meant.
+type DataProblems struct {
+	// GoldNotInChoices counts multiple-choice documents whose gold answer
+	// is no choice (an index out of range, a text that is no choice):
+	// scored as wrong.
+	GoldNotInChoices int `json:"gold_not_in_choices,omitempty"`
+	// NoneFields counts documents a field of which is None (a missing CSV
+	// cell, a JSON null) and shows in the prompt, target or choices as
+	// the text "None".
+	NoneFields int `json:"none_fields,omitempty"`
+	// Truncated counts requests whose context was cut from the left to
+	// fit the model's max_length.
+	Truncated int `json:"truncated,omitempty"`
+}
+
+// Any reports whether a problem was counted.
+func (p DataProblems) Any() bool { return p != DataProblems{} }
 
 // Results is lm-eval's results object as its CLI writes it
 // (EvaluationTracker.save_results_aggregated). Field order follows lm-eval's.

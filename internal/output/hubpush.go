@@ -131,7 +131,8 @@ func (p *HubPublisher) pushFolder(ctx context.Context, l Layout, task string, sk
 			}
 			return nil
 		}
-		if skip[rel] || !d.Type().IsRegular() {
+		// A partial samples file is an unfinished run's, not this one's.
+		if skip[rel] || !d.Type().IsRegular() || strings.HasSuffix(rel, PartialSuffix) {
 			return nil
 		}
 		data, err := os.ReadFile(path)

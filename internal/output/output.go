@@ -1,20 +1,26 @@
 // Package output lays out a run's files as lm-eval does: results JSON and
 // per-task samples JSONL under --output_path, named by model and
 // timestamp. Samples are streamed, one line per document as it completes,
-// so a crash keeps what was done.
+// so a crash keeps what was done; until the run completes they are in a
+// file marked partial. Files get the mode the user's umask gives.
 package output
 
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -91,44 +97,152 @@ func Marshal(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// Check reports, before any work, whether the run's files can be written
+// where the layout puts them: the results file and the samples directory
+// (each, or the first of their parent directories that exists, must be a
+// writable directory). It creates nothing.
+func (l Layout) Check() error {
+	if fi, err := os.Stat(l.ResultsFile); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory", l.ResultsFile)
+	}
+	for _, dir := range []string{filepath.Dir(l.ResultsFile), l.Dir} {
+		if err := checkDir(dir); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkDir checks that dir is, or can be made as, a writable directory: its
+// nearest existing ancestor must be a directory in which a file can be
+// created.
+func checkDir(dir string) error {
+	d := filepath.Clean(dir)
+	for {
+		fi, err := os.Stat(d)
+		if err == nil {
+			if !fi.IsDir() {
+				return fmt.Errorf("%s is not a directory", d)
+			}
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			return err
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return err
+		}
+		d = parent
+	}
+	f, err := createNew(filepath.Join(d, ".lmeval-write-check"), "")
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("cannot create files in %s: %w", d, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// createNew creates a new file named prefix-RANDOM+suffix, mode 0666
+// before the umask (os.CreateTemp's 0600 would outlive the rename).
+func createNew(prefix, suffix string) (*os.File, error) {
+	var b [6]byte
+	for range 100 {
+		rand.Read(b[:])
+		f, err := os.OpenFile(prefix+"-"+hex.EncodeToString(b[:])+suffix, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("create %s: no free name", prefix)
+}
+
 // WriteResults writes v as the results file, atomically: a reader never
-// sees half a file.
+// sees half a file. Errors name the results file.
 func (l Layout) WriteResults(v any) error {
 	data, err := Marshal(v)
 	if err != nil {
 		return fmt.Errorf("results %s: %w", l.ResultsFile, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(l.ResultsFile), 0o755); err != nil {
+	if err := writeAtomic(l.ResultsFile, data); err != nil {
+		return fmt.Errorf("results %s: %w", l.ResultsFile, err)
+	}
+	return nil
+}
+
+// WriteFallback saves v, when the results file could not be written, as
+// a file of the results file's name in the system's temporary directory
+// ($TMPDIR), and returns its path.
+func (l Layout) WriteFallback(v any) (string, error) {
+	data, err := Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	base := strings.TrimSuffix(filepath.Base(l.ResultsFile), filepath.Ext(l.ResultsFile))
+	f, err := createNew(filepath.Join(os.TempDir(), "lmeval-"+base), ".json")
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// writeAtomic writes data to path through a new file in its directory
+// (created if need be) renamed over it.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(l.ResultsFile), ".results-*.json")
+	tmp, err := createNew(filepath.Join(dir, "."+filepath.Base(path)), ".tmp")
 	if err != nil {
 		return err
 	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
-		return fmt.Errorf("results %s: %w", l.ResultsFile, err)
+		return err
 	}
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
 		return err
 	}
-	if err := os.Rename(tmp.Name(), l.ResultsFile); err != nil {
+	if err := os.Rename(tmp.Name(), path); err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("results %s: %w", l.ResultsFile, err)
+		return err
 	}
 	return nil
 }
 
+// PartialSuffix ends the name of a samples file whose run has not
+// completed (interrupted, failed, or still running): SamplesWriter.Commit
+// renames it to the samples file once the run has succeeded, so a
+// samples_*.jsonl file always holds a complete task.
+const PartialSuffix = ".partial"
+
 // SamplesWriter appends one JSON line per document to a task's samples
-// file. Each Write reaches the operating system before it returns, so a
-// killed process loses no completed document. Safe for concurrent use.
+// file, named with PartialSuffix until Commit. Each Write reaches the
+// operating system before it returns, so a killed process loses no
+// completed document. Safe for concurrent use.
 type SamplesWriter struct {
-	mu   sync.Mutex
-	f    *os.File
-	w    *bufio.Writer
-	path string
+	mu    sync.Mutex
+	f     *os.File
+	w     *bufio.Writer
+	path  string // the file being written (PartialSuffix until Commit)
+	final string // the samples file
 	// keys holds each written line's sort key while every sample has one;
 	// Close then puts the lines in lm-eval's order. Lines are written as
 	// documents complete so that a crash keeps them.
@@ -144,21 +258,43 @@ type sortable interface {
 	SortKey() (filter string, docID int)
 }
 
-// OpenSamples creates (or appends to) task's samples file.
+// OpenSamples creates (or appends to) task's partial samples file: the
+// samples file's name with PartialSuffix.
 func (l Layout) OpenSamples(task string) (*SamplesWriter, error) {
-	if err := os.MkdirAll(l.Dir, 0o755); err != nil {
+	if err := os.MkdirAll(l.Dir, 0o777); err != nil {
 		return nil, err
 	}
-	p := l.SamplesFile(task)
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	final := l.SamplesFile(task)
+	p := final + PartialSuffix
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o666)
 	if err != nil {
 		return nil, fmt.Errorf("samples for %s: %w", task, err)
 	}
-	return &SamplesWriter{f: f, w: bufio.NewWriter(f), path: p}, nil
+	return &SamplesWriter{f: f, w: bufio.NewWriter(f), path: p, final: final}, nil
 }
 
-// Path is the file being written.
-func (s *SamplesWriter) Path() string { return s.path }
+// Path is the file being written: the partial file until Commit, the
+// samples file after.
+func (s *SamplesWriter) Path() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.path
+}
+
+// Commit gives the closed file its final name (Layout.SamplesFile), once
+// the run it belongs to has completed.
+func (s *SamplesWriter) Commit() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.path == s.final {
+		return nil
+	}
+	if err := os.Rename(s.path, s.final); err != nil {
+		return fmt.Errorf("samples %s: %w", s.final, err)
+	}
+	s.path = s.final
+	return nil
+}
 
 // Write appends sample as one line of JSON (non-ASCII kept, no HTML
 // escaping, as lm-eval writes samples).
@@ -249,12 +385,7 @@ func (s *SamplesWriter) sortFile() error {
 	for _, i := range order {
 		out.Write(lines[i])
 	}
-	tmp := s.path + ".tmp"
-	if err := os.WriteFile(tmp, out.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("samples %s: %w", s.path, err)
-	}
-	if err := os.Rename(tmp, s.path); err != nil {
-		os.Remove(tmp)
+	if err := writeAtomic(s.path, out.Bytes()); err != nil {
 		return fmt.Errorf("samples %s: %w", s.path, err)
 	}
 	return nil

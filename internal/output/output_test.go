@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -192,5 +193,46 @@ func TestSamplesSortedOnClose(t *testing.T) {
 	want := []string{"strict/0", "strict/1", "strict/2", "flex/0", "flex/1", "flex/2"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("order %v, want %v", got, want)
+	}
+}
+
+// TestFilesFollowUmask: the results file and the samples files get the
+// mode the user's umask gives new files (0666 &^ umask), both of them, as
+// any other program's output does.
+func TestFilesFollowUmask(t *testing.T) {
+	defer syscall.Umask(syscall.Umask(0o022))
+	for _, umask := range []int{0o022, 0o002, 0o077} {
+		syscall.Umask(umask)
+		want := os.FileMode(0o666 &^ umask)
+		l := NewLayout(t.TempDir(), "m", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		if err := l.WriteResults(map[string]any{"results": map[string]any{}}); err != nil {
+			t.Fatal(err)
+		}
+		w, err := l.OpenSamples("task")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Out of order, so Close rewrites the file.
+		for _, id := range []int{1, 0} {
+			s := results.NewSample(id, map[string]any{"q": "x"}, "t", [][]any{{"c", "d"}}, [][]any{{"r"}}, []any{"r"}, "none", results.NewOrderedMap[any]())
+			if err := w.Write(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{l.ResultsFile, l.SamplesFile("task")} {
+			fi, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fi.Mode().Perm(); got != want {
+				t.Errorf("umask %03o: %s has mode %03o, want %03o", umask, filepath.Base(p), got, want)
+			}
+		}
 	}
 }
