@@ -231,7 +231,7 @@ func (ev *evaluation) build(ctx context.Context) error {
 		if d, n := t.GoldErrors(); n > 0 {
 			// lm-eval logs every such document; once per task is enough.
 			slog.Warn("gold answer is not one of the choices; scored as wrong, as lm-eval does", "task", t.Name,
-				"doc_id", d.ID, "gold", pyval.Repr(goldOf(t, d)), "choices", len(d.Choices), "documents", n)
+				"doc_id", d.ID, "gold", pyval.Repr(t.GoldValue(d)), "choices", len(d.Choices), "documents", n)
 			tr.problems.GoldNotInChoices = n
 		}
 		if d, field, n := t.NoneFields(); n > 0 {
@@ -640,15 +640,4 @@ func (ev *evaluation) closeSamples() error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// goldOf is a multiple-choice document's gold as doc_to_target (or, for
-// multiple_input tasks, doc_to_text) gives it, for messages.
-func goldOf(t *task.Task, d *task.DocInfo) any {
-	if t.MultipleInput {
-		if g, err := t.DocToText(d.Doc, nil); err == nil {
-			return g
-		}
-	}
-	return d.Target
 }

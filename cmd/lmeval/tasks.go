@@ -329,7 +329,7 @@ func validateCommand() *cli.Command {
 		Usage:     "check tasks: YAML, includes, functions, templates, metrics, filters, and prompts on their first documents",
 		UsageText: "lmeval validate --tasks TASK [TASK...] [--include_path DIR] [--num_docs N] [--no_docs] [--download]",
 		Flags: append(taskFlags(),
-			&cli.IntFlag{Name: "num_docs", Value: 3, Usage: "documents to build prompts for, per task"},
+			&cli.IntFlag{Name: "num_docs", Value: 3, Usage: "documents to build prompts for, per task (0: all)"},
 			&cli.BoolFlag{Name: "no_docs", Usage: "do not load datasets: check configurations and templates only"},
 			&cli.BoolFlag{Name: "download", Usage: "download datasets missing from the Hub cache (default: use only local data)"},
 		),
@@ -343,8 +343,12 @@ func validateCommand() *cli.Command {
 				return err
 			}
 			ctx := progress.NewContext(c.Context, progress.ForStderr(c.Bool("no_progress")))
+			numDocs := c.Int("num_docs")
+			if numDocs <= 0 {
+				numDocs = -1 // every document
+			}
 			opts := task.ValidateOptions{
-				NumDocs:     c.Int("num_docs"),
+				NumDocs:     numDocs,
 				MetricKnown: metrics.Known,
 				FilterKnown: func(name string) bool { _, ok := filters.Lookup(name); return ok },
 			}

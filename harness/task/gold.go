@@ -33,6 +33,17 @@ func (t *Task) GoldErrors() (first *DocInfo, n int) {
 	return first, n
 }
 
+// GoldValue is a multiple-choice document's gold as doc_to_target (or, for
+// multiple_input tasks, doc_to_text) gives it, for messages.
+func (t *Task) GoldValue(d *DocInfo) any {
+	if t.MultipleInput {
+		if g, err := t.DocToText(d.Doc, nil); err == nil {
+			return g
+		}
+	}
+	return d.Target
+}
+
 // NoneFields counts the documents a field of which is None (a CSV row's
 // missing cell, a JSON null) and shows in the document's prompt, target
 // or choices as the text "None", as Python's str(None) renders it in

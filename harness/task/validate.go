@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // Problem is one thing wrong with a task or group, or, with Note set, a
@@ -51,7 +53,7 @@ type ValidateOptions struct {
 	// cannot be loaded is a problem, unless the error wraps ErrNotLocal,
 	// which gives a note.
 	Loader  DocLoader
-	NumDocs int // documents to build per task; 0 means 3
+	NumDocs int // documents to build per task; 0 means 3, negative all
 	// MetricKnown and FilterKnown, when set, say whether a metric or
 	// filter function name exists.
 	MetricKnown func(name string) bool
@@ -62,8 +64,10 @@ type ValidateOptions struct {
 // Validate loads names and checks everything that can be checked without
 // a model: YAML, includes, `!function`s resolvable, unknown keys, templates
 // parse, metrics and filters exist, and (with a Loader) prompts build on
-// the first documents. It returns every problem found, and notes (Note
-// set) for tasks whose documents are not available locally.
+// the first documents, whose gold answers must be among their choices and
+// whose fields must not render as None. It returns every problem found,
+// and notes (Note set) for tasks whose documents are not available
+// locally.
 func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOptions) []Problem {
 	var probs []Problem
 	nwarn := len(r.warnings)
@@ -91,8 +95,11 @@ func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOpt
 		tmpl = defaultTemplates
 	}
 	n := opts.NumDocs
-	if n <= 0 {
+	switch {
+	case n == 0:
 		n = 3
+	case n < 0:
+		n = 0 // BuildOptions.Limit 0: every document
 	}
 	for _, g := range sel.Groups() {
 		// A member's function metric may name its results freely (a dict
@@ -184,6 +191,19 @@ func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOpt
 				probs = append(probs, Problem{Name: t.Name, File: t.Config.File, Message: NotLocalNote, Note: true})
 			} else if err != nil {
 				add("building the first %d documents: %v", n, err)
+			} else {
+				docs := fmt.Sprintf("the %d documents", len(t.Docs))
+				if len(t.Docs) < t.NumEvalDocs {
+					docs = fmt.Sprintf("the first %d documents", len(t.Docs))
+				}
+				if d, k := t.GoldErrors(); k > 0 {
+					add("gold answer is not one of the choices in %d of %s (first: doc_id %d, gold %s, %d choices): scored as wrong",
+						k, docs, d.ID, pyval.Repr(t.GoldValue(d)), len(d.Choices))
+				}
+				if d, field, k := t.NoneFields(); k > 0 {
+					add("field %q is None and renders as \"None\" in %d of %s (first: doc_id %d): a missing value in the data",
+						field, k, docs, d.ID)
+				}
 			}
 		}
 	}
