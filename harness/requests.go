@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sort"
 	"strings"
 
@@ -160,15 +161,109 @@ func (ev *evaluation) run(ctx context.Context, lm model.LM, st *streams, a Answe
 		}
 		return thinkingLoglikelihoodError(names)
 	}
-	slog.Info("requests", "total", st.total, "loglikelihood", len(st.ll.reqs), "loglikelihood_rolling", len(st.roll.reqs), "generate_until", len(st.gen.reqs))
+	slog.Info("requests", "total", st.total, "unique", st.unique(), "merged", st.total-st.unique(),
+		"loglikelihood", len(st.ll.reqs), "loglikelihood_rolling", len(st.roll.reqs), "generate_until", len(st.gen.reqs))
 	disp := progress.FromContext(ctx)
-	if err := runStream(ctx, ev, lm, disp, st.ll, lm.Loglikelihood, a.Loglikelihood); err != nil {
+	tc, _ := model.As[model.TokenCounter](lm)
+	ll, roll, gen := countTokens(tc, st.ll, disp.Enabled()), countTokens(tc, st.roll, disp.Enabled()), countTokens(tc, st.gen, disp.Enabled())
+	if tc != nil {
+		ev.warnTruncated(tc.MaxLength(), st, ll, gen)
+	}
+	if err := runStream(ctx, ev, disp, st.ll, ll, lm.Loglikelihood, a.Loglikelihood); err != nil {
 		return err
 	}
-	if err := runStream(ctx, ev, lm, disp, st.roll, lm.LoglikelihoodRolling, a.Rolling); err != nil {
+	if err := runStream(ctx, ev, disp, st.roll, roll, lm.LoglikelihoodRolling, a.Rolling); err != nil {
 		return err
 	}
-	return runStream(ctx, ev, lm, disp, st.gen, lm.GenerateUntil, a.Generated)
+	return runStream(ctx, ev, disp, st.gen, gen, lm.GenerateUntil, a.Generated)
+}
+
+// unique is the number of requests sent to the model: identical requests
+// (the same context and continuation in two tasks, greedy repeats) are
+// merged into one.
+func (st *streams) unique() int { return len(st.ll.reqs) + len(st.roll.reqs) + len(st.gen.reqs) }
+
+// tokenSlack bounds the tokens a text has beyond one per byte: a
+// tokenizer's dummy-prefix space and the BOS and EOS it adds. A text of n
+// bytes has at most n+tokenSlack tokens.
+const tokenSlack = 4
+
+// countTokens counts the tokens of s's requests with tc (nil: none): all
+// of them when all is set (for the progress bar), else those whose text
+// is long enough that the model may cut them (truncLimit). An uncounted
+// request is -1; nil when none is counted.
+func countTokens[Req any](tc model.TokenCounter, s *stream[Req], all bool) []int {
+	if tc == nil || len(s.reqs) == 0 {
+		return nil
+	}
+	maxLen := tc.MaxLength()
+	toks := make([]int, len(s.reqs))
+	some := false
+	for i, r := range s.reqs {
+		toks[i] = -1
+		text := requestText(any(r))
+		if limit, cut := truncLimit(any(r), maxLen); !all && (!cut || len(text)+tokenSlack <= limit) {
+			continue
+		}
+		n, err := tc.CountTokens(text)
+		if err != nil {
+			return nil
+		}
+		toks[i], some = n, true
+	}
+	if !some {
+		return nil
+	}
+	return toks
+}
+
+// truncLimit is the most tokens a request's text (requestText) may have
+// before the model cuts it from the left to fit max_length, as the llama
+// engine (and lm-eval's HF model) do: context and continuation together
+// max_length+1 (the last token is predicted, not fed), a generation's
+// context max_length minus the tokens to generate. cut is false for
+// requests that are never cut (rolling windows).
+func truncLimit(r any, maxLen int) (limit int, cut bool) {
+	switch r := r.(type) {
+	case model.LoglikelihoodRequest:
+		return maxLen + 1, true
+	case model.GenerateRequest:
+		gen := r.MaxGenToks
+		if gen <= 0 {
+			gen = task.DefaultMaxGenToks
+		}
+		return maxLen - gen, true
+	}
+	return 0, false
+}
+
+// warnTruncated counts, per task, the requests the model will cut to fit
+// maxLen (ll and gen are the streams' token counts, countTokens), records
+// them in the tasks' data problems and warns once per task.
+func (ev *evaluation) warnTruncated(maxLen int, st *streams, ll, gen []int) {
+	count := func(n int, limit int, targets []target) {
+		if n < 0 || n <= limit {
+			return
+		}
+		for _, t := range targets {
+			if t.repeat == 0 {
+				t.tr.problems.Truncated++
+			}
+		}
+	}
+	for i, n := range ll {
+		count(n, maxLen+1, st.ll.targets[i])
+	}
+	for i, n := range gen {
+		limit, _ := truncLimit(st.gen.reqs[i], maxLen)
+		count(n, limit, st.gen.targets[i])
+	}
+	for _, tr := range ev.runs {
+		if n := tr.problems.Truncated; n > 0 {
+			slog.Warn("requests truncated: their context is cut from the left to fit max_length, so the model does not see the start of the prompt",
+				"task", tr.t.Name, "requests", n, "max_length", maxLen)
+		}
+	}
 }
 
 // unanswered says which document still lacks answers, if one does.
@@ -244,26 +339,20 @@ func (ev *evaluation) chunkSize(n int) int {
 	return max(1024, (n+19)/20)
 }
 
-func runStream[Req, Res any](ctx context.Context, ev *evaluation, lm model.LM, disp *progress.Display, s *stream[Req],
+func runStream[Req, Res any](ctx context.Context, ev *evaluation, disp *progress.Display, s *stream[Req], counted []int,
 	call func(context.Context, []Req) ([]Res, error), put func(int, Res) error) error {
 	if len(s.reqs) == 0 {
 		return nil
 	}
 	slog.Info("running requests", "type", s.kind, "requests", len(s.reqs))
-	// With a model that counts tokens the bar advances by tokens, so its
-	// rate is tokens/s and its ETA the tokens remaining.
+	// With every request's tokens counted (a model that counts tokens,
+	// and a bar to draw) the bar advances by tokens, so its rate is
+	// tokens/s and its ETA the tokens remaining.
 	var toks []int
 	total := 0
-	if tc, ok := model.As[model.TokenCounter](lm); ok && disp.Enabled() {
-		toks = make([]int, len(s.reqs))
-		for i, r := range s.reqs {
-			n, err := tc.CountTokens(requestText(any(r)))
-			if err != nil {
-				toks = nil
-				total = 0
-				break
-			}
-			toks[i] = n
+	if disp.Enabled() && counted != nil && !slices.Contains(counted, -1) {
+		toks = counted
+		for _, n := range toks {
 			total += n
 		}
 	}

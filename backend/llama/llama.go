@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -61,29 +62,30 @@ type modelArg struct {
 
 var modelArgs = []modelArg{
 	{names: []string{"pretrained", "model"}}, // the model's path: Options reads it
-	{names: []string{"n_ctx"}, set: intOpt(func(o *engine.Options) *int { return &o.NCtx })},
-	{names: []string{"max_length"}, set: intOpt(func(o *engine.Options) *int { return &o.MaxLength })},
-	{names: []string{"n_batch"}, set: intOpt(func(o *engine.Options) *int { return &o.NBatch })},
-	{names: []string{"n_ubatch"}, set: intOpt(func(o *engine.Options) *int { return &o.NUBatch })},
-	{names: []string{"n_seq_max"}, set: intOpt(func(o *engine.Options) *int { return &o.NSeqMax })},
+	// Sizes are positive: 0 would silently mean the default. llama.cpp
+	// raises some (n_ctx to a multiple of 256); New says so.
+	{names: []string{"n_ctx"}, set: intOpt(1, 0, "", func(o *engine.Options) *int { return &o.NCtx })},
+	{names: []string{"max_length"}, set: intOpt(1, 0, "", func(o *engine.Options) *int { return &o.MaxLength })},
+	{names: []string{"n_batch"}, set: intOpt(1, 0, "", func(o *engine.Options) *int { return &o.NBatch })},
+	{names: []string{"n_ubatch"}, set: intOpt(1, 0, "", func(o *engine.Options) *int { return &o.NUBatch })},
+	{names: []string{"n_seq_max"}, set: intOpt(1, engine.MaxSequences, "", func(o *engine.Options) *int { return &o.NSeqMax })},
 	{names: []string{"batch_size"}, set: setBatchSize},
-	{names: []string{"threads", "n_threads"}, set: intOpt(func(o *engine.Options) *int { return &o.Threads })},
+	{names: []string{"threads", "n_threads"}, set: intOpt(1, 0, "", func(o *engine.Options) *int { return &o.Threads })},
 	{names: []string{"n_gpu_layers"}, set: func(o *engine.Options, v string) error {
-		n, err := strconv.Atoi(v)
-		o.NGPULayers = n
-		if err == nil && n == 0 {
+		err := intOpt(-1, 0, " (-1: all layers, 0: none)", func(o *engine.Options) *int { return &o.NGPULayers })(o, v)
+		if err == nil && o.NGPULayers == 0 {
 			o.CPUOnly = true
 		}
 		return err
 	}},
 	{names: []string{"cpu_only"}, set: boolOpt(func(o *engine.Options) *bool { return &o.CPUOnly })},
-	{names: []string{"main_gpu"}, set: intOpt(func(o *engine.Options) *int { return &o.MainGPU })},
+	{names: []string{"main_gpu"}, set: intOpt(0, 0, "", func(o *engine.Options) *int { return &o.MainGPU })},
 	{names: []string{"split_mode"}, set: func(o *engine.Options, v string) error { o.SplitMode = v; return nil }},
 	{names: []string{"tensor_split"}, set: func(o *engine.Options, v string) error {
 		for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == '/' || r == ';' || r == ' ' }) {
 			x, err := strconv.ParseFloat(f, 32)
-			if err != nil {
-				return err
+			if err != nil || x < 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+				return errors.New("want non-negative proportions such as 3/1")
 			}
 			o.TensorSplit = append(o.TensorSplit, float32(x))
 		}
@@ -98,15 +100,21 @@ var modelArgs = []modelArg{
 		return err
 	}},
 	{names: []string{"prefix_token_id"}, set: func(o *engine.Options, v string) error {
-		n, err := strconv.ParseInt(v, 10, 32)
-		t := int32(n)
+		var n int // below the vocabulary's size, which Load checks
+		if err := intOpt(0, 0, "", func(*engine.Options) *int { return &n })(o, v); err != nil {
+			return err
+		}
+		t := int32(min(n, math.MaxInt32))
 		o.PrefixToken = &t
-		return err
+		return nil
 	}},
 	{names: []string{"seed"}, set: func(o *engine.Options, v string) error {
 		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return errors.New("not an integer")
+		}
 		o.Seed = n
-		return err
+		return nil
 	}},
 	{names: []string{"prefix_sharing"}, set: func(o *engine.Options, v string) error {
 		b, err := parseBool(v)
@@ -120,14 +128,7 @@ var modelArgs = []modelArg{
 		return err
 	}},
 	// The most sequences auto may pick.
-	{names: []string{"max_batch_size"}, set: func(o *engine.Options, v string) error {
-		n, err := strconv.Atoi(v)
-		o.MaxBatchSize = n
-		if err == nil && n < 1 {
-			return fmt.Errorf("want a positive integer")
-		}
-		return err
-	}},
+	{names: []string{"max_batch_size"}, set: intOpt(1, engine.MaxSequences, "", func(o *engine.Options) *int { return &o.MaxBatchSize })},
 	{names: []string{"memory_budget"}, set: func(o *engine.Options, v string) (err error) {
 		o.MemoryBudget, err = parseBytes(v)
 		return err
@@ -151,11 +152,23 @@ var argNames, argsByName = func() ([]string, map[string]*modelArg) {
 	return names, byName
 }()
 
-func intOpt(field func(*engine.Options) *int) func(*engine.Options, string) error {
+// intOpt sets an integer option from lo to hi (hi 0: no bound); note
+// follows the range in the error.
+func intOpt(lo, hi int, note string, field func(*engine.Options) *int) func(*engine.Options, string) error {
+	want := fmt.Sprintf("want an integer from %d up%s", lo, note)
+	if hi != 0 {
+		want = fmt.Sprintf("want an integer from %d to %d%s", lo, hi, note)
+	}
 	return func(o *engine.Options, v string) error {
-		n, err := strconv.Atoi(v)
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		switch {
+		case err != nil:
+			return errors.New("not an integer; " + want)
+		case n < lo || (hi != 0 && n > hi):
+			return errors.New(want)
+		}
 		*field(o) = n
-		return err
+		return nil
 	}
 }
 
@@ -283,9 +296,42 @@ func New(ctx context.Context, args model.Args) (model.LM, error) {
 	if err != nil {
 		return nil, err
 	}
+	sayAdjusted(opts, m.Info())
 	// The file's sha256 is for the results; it is computed while the
 	// model runs.
 	return &LM{m: m, hash: hashInBackground(m.Info().Path)}, nil
+}
+
+// sayAdjusted warns about the sizes given in model_args that the engine
+// did not use as given (llama.cpp pads n_ctx to a multiple of 256, caps
+// n_ubatch at n_batch): the run's settings are then not the ones asked
+// for, and the results record the ones used.
+func sayAdjusted(o engine.Options, in engine.Info) {
+	for _, a := range []struct {
+		arg         string
+		asked, used int
+		why         string
+	}{
+		{"n_ctx", o.NCtx, in.NCtx, "llama.cpp pads the KV cache to a multiple of 256 cells"},
+		{"max_length", o.MaxLength, in.MaxLength, ""},
+		{"n_batch", o.NBatch, in.NBatch, ""},
+		{"n_ubatch", o.NUBatch, in.NUBatch, "llama.cpp keeps n_ubatch at most n_batch"},
+		{"n_seq_max", o.NSeqMax, in.NSeqMax, ""},
+		{"threads", o.Threads, in.Threads, ""},
+	} {
+		if a.asked <= 0 || a.asked == a.used {
+			continue
+		}
+		verb := "raised"
+		if a.used < a.asked {
+			verb = "lowered"
+		}
+		args := []any{"arg", a.arg, "asked", a.asked, "used", a.used}
+		if a.why != "" {
+			args = append(args, "why", a.why)
+		}
+		slog.Warn("model_args: "+a.arg+" "+verb+" by the engine", args...)
+	}
 }
 
 // withProgress passes the harness's progress reporter in ctx, if any, on to
