@@ -210,6 +210,13 @@ int32_t lm_devices(lm_device *out, int32_t n) {
 	return count;
 }
 
+const char *lm_backend_name(int32_t i) {
+	if (i < 0 || (size_t)i >= ggml_backend_reg_count()) {
+		return nullptr;
+	}
+	return ggml_backend_reg_name(ggml_backend_reg_get((size_t)i));
+}
+
 int32_t lm_model_devices(const lm_model *m, lm_device *out, int32_t n) {
 	// The list ends with NULL; split_mode none keeps only main_gpu.
 	std::vector<ggml_backend_dev_t> used(m->devices.begin(), m->devices.end() - (m->devices.empty() ? 0 : 1));

@@ -74,6 +74,10 @@ typedef struct lm_device {
 
 /* lm_devices fills up to n devices and returns how many there are. */
 int32_t lm_devices(lm_device *out, int32_t n);
+/* lm_backend_name is the registry name of the i-th ggml backend built in
+ * ("CPU", "CUDA", "Vulkan", "Metal"), whether or not it found a device;
+ * NULL past the last. The string is static. */
+const char *lm_backend_name(int32_t i);
 /* lm_model_devices fills up to n of the devices lm_load gave the model for
  * offloading (none when n_gpu_layers is 0) and returns how many there are.
  * lm_load chooses them as llama.cpp's default does (the GPUs; integrated

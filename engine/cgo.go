@@ -147,6 +147,20 @@ func Devices() []Device {
 	return goDevices(buf[:min(n, len(buf))])
 }
 
+// Backends lists the ggml backends built into the native engine ("CPU",
+// "CUDA", "Vulkan", "Metal"), whether or not they found a device.
+func Backends() []string {
+	nativeInit()
+	var out []string
+	for i := 0; ; i++ {
+		name := C.lm_backend_name(C.int32_t(i))
+		if name == nil {
+			return out
+		}
+		out = append(out, C.GoString(name))
+	}
+}
+
 // cModelDevices lists the devices a model's layers are offloaded to
 // (none when it runs on the CPU).
 func cModelDevices(m *C.lm_model) []Device {

@@ -104,3 +104,60 @@ func sampleLogLik(t *testing.T, resp any) float64 {
 	}
 	return v
 }
+
+// TestRunDeviceNotBuilt: --device naming a backend this binary was built
+// without (or a device it does not have) fails before the model loads,
+// naming the backends it has and how to build the one asked for, instead
+// of running on the CPU while the results say n_gpu_layers=999.
+func TestRunDeviceNotBuilt(t *testing.T) {
+	path := storiesPath(t)
+	have := map[string]int{} // backend (lower case) -> devices
+	for _, d := range engine.Devices() {
+		have[strings.ToLower(d.Backend)]++
+	}
+	gpus := len(engine.Devices()) - have["cpu"]
+	t.Chdir(harnessDir)
+	cases := []struct{ device, backend, build string }{
+		{"cuda", "cuda", "make cuda"},
+		{"cuda:0", "cuda", "make cuda"},
+		{"vulkan:3", "vulkan", "make vulkan"},
+		{"metal", "metal", "make metal"},
+		{"mps", "metal", "make metal"},
+		{"gpu", "", "make cuda"},
+		{"gpu:7", "", "make cuda"},
+	}
+	tested := 0
+	for _, c := range cases {
+		want := []string{"--device " + c.device, "cpu"}
+		switch {
+		case c.backend == "" && c.device == "gpu" && gpus > 0:
+			continue // a GPU is there
+		case c.backend == "" && c.device == "gpu:7" && gpus > 7:
+			continue
+		case c.backend == "" && c.device == "gpu:7" && gpus > 0:
+			want = append(want, "device 7")
+		case c.backend != "" && have[c.backend] > 0:
+			if i := strings.Index(c.device, ":"); i < 0 || have[c.backend] > int(c.device[i+1]-'0') {
+				continue // built and present
+			}
+			want = append(want, "device "+c.device[strings.Index(c.device, ":")+1:])
+		default:
+			want = append(want, c.build, "docs/build.md")
+		}
+		tested++
+		out, err := runApp(t, "run", "--model_args", "pretrained="+path, "--device", c.device, "--tasks", "toy_mc",
+			"--include_path", "testdata/tasks", "--no_progress")
+		if err == nil {
+			t.Errorf("--device %s: ran (on the CPU) on a build whose devices are %v:\n%s", c.device, engine.Devices(), out)
+			continue
+		}
+		for _, w := range want {
+			if !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(w)) {
+				t.Errorf("--device %s: error %q lacks %q", c.device, err, w)
+			}
+		}
+	}
+	if tested == 0 {
+		t.Skip("this build has every backend asked for")
+	}
+}

@@ -32,6 +32,11 @@ var engineInfo = func() (commit, system string) { return "", "" }
 // it when the native engine is compiled in.
 var engineDevices = func() []string { return nil }
 
+// checkEngineDevice reports, before a model loads, a --device the linked
+// engine cannot run on (a backend it was built without, a device it does
+// not see). backends.go sets it when the native engine is compiled in.
+var checkEngineDevice = func(config.Device) error { return nil }
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	// After the first Ctrl-C the run winds down (flushing the cache and

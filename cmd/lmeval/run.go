@@ -133,6 +133,11 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if cfg.Model == "llama" || cfg.Model == "gguf" {
+		if err := checkEngineDevice(cfg.Device); err != nil {
+			return err
+		}
+	}
 	if cfg.OutputPath != "" {
 		// The output location is checked before the model loads, so that
 		// an unwritable path costs a second, not an evaluation.

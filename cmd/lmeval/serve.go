@@ -66,6 +66,9 @@ func serveAction(c *cli.Context) error {
 		if err != nil {
 			return fmt.Errorf("--device: %w", err)
 		}
+		if err := checkEngineDevice(d); err != nil {
+			return err
+		}
 		for k, v := range d.ModelArgs() {
 			if _, ok := args[k]; !ok {
 				args[k] = v
