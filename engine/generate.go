@@ -33,6 +33,20 @@ type GenerateRequest struct {
 
 const defaultMaxGenToks = 256
 
+// Generation is one request's output from Generate.
+type Generation struct {
+	// Text is the decoded text, cut before the first stop string: what
+	// GenerateUntil returns.
+	Text string
+	// Tokens are the tokens generated, in order, the end-of-generation
+	// token left out; those of a stop string (and any after it in the
+	// same token) are included.
+	Tokens []int32
+	// EOG is set when generation ended at an end-of-generation token
+	// (which was generated, but is not in Tokens).
+	EOG bool
+}
+
 // genSeq is one generation in flight.
 type genSeq struct {
 	idx     int
@@ -54,6 +68,20 @@ type genSeq struct {
 // in the decoded text, which is then cut before the first stop string.
 // Many requests decode together, one token per live sequence per step.
 func (m *Model) GenerateUntil(ctx context.Context, reqs []GenerateRequest) ([]string, error) {
+	gens, err := m.Generate(ctx, reqs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(gens))
+	for i, g := range gens {
+		out[i] = g.Text
+	}
+	return out, nil
+}
+
+// Generate is GenerateUntil with the tokens generated: for servers that
+// report them (and their log-probabilities) as sampled.
+func (m *Model) Generate(ctx context.Context, reqs []GenerateRequest) ([]Generation, error) {
 	if err := m.lock(); err != nil {
 		return nil, err
 	}
@@ -115,7 +143,7 @@ func (m *Model) GenerateUntil(ctx context.Context, reqs []GenerateRequest) ([]st
 	copy(order, seqs)
 	slices.SortStableFunc(order, func(a, b *genSeq) int { return len(b.prompt) - len(a.prompt) })
 
-	out := make([]string, len(reqs))
+	out := make([]Generation, len(reqs))
 	if err := m.runGen(ctx, order, out, progressFrom(ctx)); err != nil {
 		return nil, fmt.Errorf("engine: generate_until: %w", err)
 	}
@@ -138,7 +166,7 @@ func (m *Model) generateContext(r GenerateRequest) ([]int32, error) {
 
 // runGen decodes the queued generations, telling report of the requests
 // that finish (and their prompt tokens) once per step.
-func (m *Model) runGen(ctx context.Context, queue []*genSeq, out []string, report func(requests, tokens int)) error {
+func (m *Model) runGen(ctx context.Context, queue []*genSeq, out []Generation, report func(requests, tokens int)) error {
 	widest, total := 0, 0
 	for _, s := range queue {
 		widest = max(widest, s.cells)
@@ -264,7 +292,7 @@ func (m *Model) runGen(ctx context.Context, queue []*genSeq, out []string, repor
 
 // genStep checks the sequence's newest token against the stop conditions
 // and, when it stops, writes its output.
-func (m *Model) genStep(s *genSeq, out []string) (bool, error) {
+func (m *Model) genStep(s *genSeq, out []Generation) (bool, error) {
 	last := s.gen[len(s.gen)-1]
 	eog := cIsEOG(m.c, last)
 	if eog {
@@ -288,6 +316,6 @@ func (m *Model) genStep(s *genSeq, out []string) (bool, error) {
 			text, _, _ = strings.Cut(text, u)
 		}
 	}
-	out[s.idx] = text
+	out[s.idx] = Generation{Text: text, Tokens: s.gen, EOG: eog}
 	return true, nil
 }

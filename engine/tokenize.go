@@ -79,6 +79,21 @@ func (m *Model) Detokenize(toks []int32, removeSpecial, unparseSpecial bool) (st
 	return cDetokenize(m.c, toks, removeSpecial, unparseSpecial)
 }
 
+// TokenText returns the text one token adds to generated text: its piece,
+// with nothing for control tokens, and its leading space kept (Detokenize
+// drops a first token's, as Hugging Face's decode does). The texts of a
+// generation's tokens add up to the text llama.cpp's server streams.
+func (m *Model) TokenText(id int32) string {
+	if err := m.lock(); err != nil {
+		return ""
+	}
+	defer m.mu.Unlock()
+	if id < 0 || int(id) >= m.info.NVocab {
+		return ""
+	}
+	return cPiece(m.c, id, false)
+}
+
 // TokenPiece returns the text of one token, special tokens included.
 func (m *Model) TokenPiece(id int32) string {
 	if err := m.lock(); err != nil {

@@ -122,12 +122,12 @@ func (s *Server) runBatch(l *loaded, batch []*work) {
 			for i, wk := range ws {
 				reqs[i] = *wk.gen
 			}
-			res, err := l.Engine.GenerateUntil(ctx, reqs)
+			res, err := l.Engine.Generate(ctx, reqs)
 			if err != nil {
 				return badIndex(err), err
 			}
 			for i, wk := range ws {
-				wk.text = res[i]
+				wk.out = res[i]
 			}
 			return -1, nil
 		})

@@ -165,7 +165,7 @@ type work struct {
 	gen   *engine.GenerateRequest
 
 	scores engine.PromptScores
-	text   string
+	out    engine.Generation
 	err    error
 	done   chan struct{}
 }
@@ -270,7 +270,11 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request, l *loaded) 
 }
 
 // complete answers one prompt; it returns the choice and the number of
-// tokens generated.
+// tokens the model generated (usage's completion_tokens: at most
+// max_tokens, an end-of-generation token included). The choice reports
+// the generated tokens themselves, with the log-probabilities they had
+// (the model's distribution, before temperature and sampling, as
+// llama-server and vLLM report them), and their texts add up to its text.
 func (s *Server) complete(ctx context.Context, l *loaded, prompt []int32, text string, fromTokens, echo bool, k int, g genParams) (choice, int, error) {
 	var c choice
 	c.FinishReason = "length"
@@ -298,7 +302,7 @@ func (s *Server) complete(ctx context.Context, l *loaded, prompt []int32, text s
 			gen = nil
 			c.FinishReason = "stop"
 		} else {
-			genText = l.pieceText(next)
+			genText = l.texts[next]
 		}
 		c.Text = genText
 		if echo {
@@ -307,10 +311,11 @@ func (s *Server) complete(ctx context.Context, l *loaded, prompt []int32, text s
 		if k > 0 {
 			c.Logprobs = l.logprobs(prompt, gen, sc, echo, k, text, fromTokens)
 		}
-		return c, len(gen), nil
+		return c, 1, nil
 	}
 	var gen []int32
 	genText := ""
+	produced := 0
 	if g.maxTokens > 0 {
 		wk := &work{gen: &engine.GenerateRequest{
 			Context: text, ContextTokens: prompt, Until: g.stop, MaxGenToks: g.maxTokens,
@@ -322,13 +327,13 @@ func (s *Server) complete(ctx context.Context, l *loaded, prompt []int32, text s
 		if err := s.run(ctx, wk); err != nil {
 			return c, 0, err
 		}
-		genText = wk.text
-		toks, err := l.tok.Tokenize(genText, false, false)
-		if err != nil {
-			return c, 0, err
+		produced = len(wk.out.Tokens)
+		if wk.out.EOG {
+			produced++
 		}
-		gen = toks
-		if len(gen) < g.maxTokens {
+		var stopped bool
+		gen, genText, stopped = l.generated(wk.out.Tokens, g.stop)
+		if wk.out.EOG || stopped {
 			c.FinishReason = "stop"
 		}
 	}
@@ -348,7 +353,37 @@ func (s *Server) complete(ctx context.Context, l *loaded, prompt []int32, text s
 		np := len(all) - len(gen)
 		c.Logprobs = l.logprobs(all[:np], gen, wk.scores, echo, k, text, fromTokens)
 	}
-	return c, len(gen), nil
+	return c, produced, nil
+}
+
+// generated is what a completion reports of the tokens a generation
+// produced: the text their texts (engine.Model.TokenText) add up to, cut
+// before the first stop string, and the tokens that text spans; stopped
+// says whether a stop string cut it. The text is the tokens'
+// concatenation unless the stop string begins inside a token, which is
+// then reported whole.
+func (l *loaded) generated(toks []int32, stops []string) (spanned []int32, text string, stopped bool) {
+	var b strings.Builder
+	ends := make([]int, len(toks)) // where each token's text ends
+	for i, t := range toks {
+		b.WriteString(l.texts[t])
+		ends[i] = b.Len()
+	}
+	text = b.String()
+	cut := len(text)
+	for _, u := range stops {
+		if i := strings.Index(text, u); u != "" && i >= 0 && i < cut {
+			cut = i
+		}
+	}
+	if cut == len(text) {
+		return toks, text, false
+	}
+	n := 0 // the tokens before the cut, and the one it falls in
+	for n < len(toks) && (n == 0 || ends[n-1] < cut) && cut > 0 {
+		n++
+	}
+	return toks[:n], text[:cut], true
 }
 
 func isEOG(l *loaded, t int32) bool {
@@ -360,25 +395,16 @@ func isEOG(l *loaded, t int32) bool {
 	return false
 }
 
-// pieceText is a generated token's text as generation renders it
-// (special tokens as nothing).
-func (l *loaded) pieceText(t int32) string {
-	s, err := l.tok.Detokenize([]int32{t}, false, false)
-	if err != nil {
-		return ""
-	}
-	return s
-}
-
 // logprobs builds the OpenAI logprobs object for the prompt tokens (when
 // echo) and the generated tokens: sc scores prompt+gen (position p
 // predicts token p+1; a Next position after the last prompt token when
-// gen came from it).
+// gen came from it). Prompt tokens show as their pieces (special tokens
+// included), generated ones as the text they add to the completion.
 func (l *loaded) logprobs(prompt, gen []int32, sc engine.PromptScores, echo bool, k int, text string, fromTokens bool) *logprobs {
 	lp := &logprobs{}
 	offset := 0
-	add := func(tok int32, pos int) {
-		piece := l.pieces[tok]
+	add := func(tok int32, pos int, pieces []string) {
+		piece := pieces[tok]
 		lp.Tokens = append(lp.Tokens, piece)
 		lp.TextOffset = append(lp.TextOffset, offset)
 		offset += utf8.RuneCountInString(piece)
@@ -398,21 +424,21 @@ func (l *loaded) logprobs(prompt, gen []int32, sc engine.PromptScores, echo bool
 			if id < 0 {
 				break
 			}
-			if _, dup := top[l.pieces[id]]; !dup {
-				top[l.pieces[id]] = finite(sc.TopLogP[pos*sc.K+j])
+			if _, dup := top[pieces[id]]; !dup {
+				top[pieces[id]] = finite(sc.TopLogP[pos*sc.K+j])
 			}
 		}
 		lp.TopLogprobs = append(lp.TopLogprobs, top)
 	}
 	if echo {
 		for i, t := range prompt {
-			add(t, i-1)
+			add(t, i-1, l.pieces)
 		}
 	} else {
 		offset = utf8.RuneCountInString(text)
 	}
 	for i, t := range gen {
-		add(t, len(prompt)-1+i)
+		add(t, len(prompt)-1+i, l.texts)
 	}
 	if lp.Tokens == nil {
 		lp.Tokens, lp.TokenLogprobs, lp.TopLogprobs, lp.TextOffset = []string{}, []*float64{}, []map[string]float64{}, []int{}

@@ -120,7 +120,8 @@ type loaded struct {
 	render task.ChatTemplate // nil without a template
 	eos    string
 	bos    string
-	pieces []string // every token's text, for logprobs
+	pieces []string // every token's text, special tokens included: prompt tokens in logprobs
+	texts  []string // every token's text as generated (engine.Model.TokenText)
 }
 
 // New makes a server that answers 503 until SetModel.
@@ -158,8 +159,10 @@ func (s *Server) SetModel(m Model) error {
 		l.bos = m.Engine.TokenPiece(info.BOS)
 	}
 	l.pieces = make([]string, info.NVocab)
+	l.texts = make([]string, info.NVocab)
 	for t := range l.pieces {
 		l.pieces[t] = m.Engine.TokenPiece(int32(t))
+		l.texts[t] = m.Engine.TokenText(int32(t))
 	}
 	s.model.Store(l)
 	s.started.Do(func() { go s.batcher() })

@@ -181,7 +181,11 @@ func TestMatchesInProcess(t *testing.T) {
 		}
 	}
 	for req, w := range local.gen {
-		if g := far.gen[req]; g != w {
+		// The server's text is its tokens' texts joined, as llama-server's
+		// and vLLM's: the first token keeps the leading space that the
+		// in-process decode (Hugging Face's, for lm-eval's hf parity)
+		// drops for a tokenizer that adds a space prefix.
+		if g := far.gen[req]; g != w && g != " "+w {
 			t.Errorf("generation %s: remote %q, in-process %q", req, g, w)
 		}
 	}

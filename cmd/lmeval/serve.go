@@ -16,6 +16,7 @@ import (
 
 	"github.com/lmeval/lmeval/backend/llama"
 	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/gguf"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/serve"
@@ -83,8 +84,16 @@ func serveAction(c *cli.Context) error {
 	if _, ok := args["batch_size"]; !ok {
 		args["batch_size"] = "auto"
 	}
-	if _, _, err := llama.Options(args); err != nil {
+	path, eo, err := llama.Options(args)
+	if err != nil {
 		return err
+	}
+	// A local model file that is no GGUF fails now, before the port is
+	// taken (a Hub reference is checked when it is resolved).
+	if _, err := os.Stat(path); err == nil {
+		if _, err := gguf.Open(path); err != nil {
+			return fmt.Errorf("--model_args pretrained=%s: %w", path, err)
+		}
 	}
 	host := c.String("host")
 	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" && c.String("api_key") == "" {
@@ -95,6 +104,8 @@ func serveAction(c *cli.Context) error {
 		MaxBodyBytes: int64(c.Int("max_body_bytes")), MaxPrompts: c.Int("max_prompts"), Window: c.Duration("batch_window"),
 	})
 	defer srv.Close()
+	// The port is taken first (a busy one fails before a long load) and
+	// answers 503 while the model loads.
 	ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(c.Int("port"))))
 	if err != nil {
 		return fmt.Errorf("--host/--port: %w", err)
@@ -102,9 +113,7 @@ func serveAction(c *cli.Context) error {
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 30 * time.Second, ReadTimeout: 5 * time.Minute, IdleTimeout: 5 * time.Minute}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
-	// The address goes to stdout, so scripts started with --port 0 can
-	// read it; it answers 503 until the model is loaded.
-	fmt.Fprintf(c.App.Writer, "lmeval serve: listening on http://%s\n", ln.Addr())
+	slog.Info("loading the model; the port answers 503 until it is served", "model", path, "addr", ln.Addr().String())
 
 	ctx := c.Context
 	lm, err := model.New(ctx, "llama", args)
@@ -114,7 +123,7 @@ func serveAction(c *cli.Context) error {
 	}
 	l := lm.(*llama.LM)
 	defer l.Close()
-	path := l.Model().Info().Path
+	path = l.Model().Info().Path
 	sum, err := l.SHA256()
 	if err != nil {
 		hs.Close()
@@ -122,7 +131,6 @@ func serveAction(c *cli.Context) error {
 	}
 	// The tokenizer endpoints get their own vocabulary-only copy, so they
 	// never wait for a decode.
-	_, eo, _ := llama.Options(args)
 	vocab, err := engine.Load(path, engine.Options{VocabOnly: true, AddBOS: eo.AddBOS, PrefixToken: eo.PrefixToken})
 	if err != nil {
 		hs.Close()
@@ -137,6 +145,9 @@ func serveAction(c *cli.Context) error {
 		hs.Close()
 		return err
 	}
+	// The address goes to stdout once requests are served, so scripts
+	// (and --port 0 users) can wait for the line and then send requests.
+	fmt.Fprintf(c.App.Writer, "lmeval serve: listening on http://%s\n", ln.Addr())
 	slog.Info("model loaded; serving", "model", path, "sha256", sum, "addr", ln.Addr().String())
 	select {
 	case err := <-served:

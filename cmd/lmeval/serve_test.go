@@ -2,11 +2,17 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/lmeval/lmeval/harness/cache"
 )
@@ -68,5 +74,83 @@ func TestServeCommand(t *testing.T) {
 	s := info.Models[0].Identity.Settings
 	if s["model_sha256"] != sum || s["server_model"] != "stories260K.gguf" || s["base_url"] != "" || s["num_concurrent"] != "" {
 		t.Errorf("identity settings %v: want model_sha256 %s, server_model, no base_url or num_concurrent", s, sum)
+	}
+}
+
+// readyWriter is serve's stdout in a test: when the "listening" line
+// comes, it asks the server for /health at once (before serve goes on)
+// and records the status, then stops the server.
+type readyWriter struct {
+	mu     sync.Mutex
+	out    strings.Builder
+	status int
+	err    error
+	stop   context.CancelFunc
+}
+
+func (w *readyWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.out.Write(p)
+	for _, line := range strings.Split(string(p), "\n") {
+		addr, ok := strings.CutPrefix(strings.TrimSpace(line), "lmeval serve: listening on ")
+		if !ok {
+			continue
+		}
+		resp, err := http.Get(addr + "/health")
+		if err != nil {
+			w.err = err
+		} else {
+			w.status = resp.StatusCode
+			resp.Body.Close()
+		}
+		w.stop()
+	}
+	return len(p), nil
+}
+
+// TestServeListeningMeansReady: serve prints "listening" once requests
+// can be served (the model loaded): a client that connects when it reads
+// the line gets answers, not 503.
+func TestServeListeningMeansReady(t *testing.T) {
+	path := storiesPath(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := &readyWriter{stop: cancel}
+	app := newApp()
+	app.Writer, app.ErrWriter = w, io.Discard
+	err := app.RunContext(ctx, prepareArgs([]string{"lmeval", "serve", "--model_args", "pretrained=" + path + ",n_ctx=512", "--port", "0"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil || w.status != http.StatusOK {
+		t.Errorf("GET /health when serve said it was listening: status %d (%v), want 200; stdout:\n%s", w.status, w.err, w.out.String())
+	}
+}
+
+// TestServeBadModelFailsFast: a model that cannot load ends serve with an
+// error naming it, and "listening" is never printed.
+func TestServeBadModelFailsFast(t *testing.T) {
+	dir := t.TempDir()
+	corrupt := filepath.Join(dir, "corrupt.gguf")
+	if err := os.WriteFile(corrupt, append([]byte("GGUF\x03\x00\x00\x00"), make([]byte, 64)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notGGUF := filepath.Join(dir, "text.gguf")
+	if err := os.WriteFile(notGGUF, []byte("hello, this is not a model\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{corrupt, notGGUF, filepath.Join(dir, "missing.gguf")} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		stdout, _, err := runAppContext(ctx, t, "serve", "--model_args", "pretrained="+p, "--port", "0")
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), p) {
+			t.Errorf("%s: error %v, want one naming the model", filepath.Base(p), err)
+		}
+		if strings.Contains(stdout, "listening") {
+			t.Errorf("%s: serve said it was listening with a model that cannot load:\n%s", filepath.Base(p), stdout)
+		}
 	}
 }
