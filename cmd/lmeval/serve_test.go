@@ -154,3 +154,63 @@ func TestServeBadModelFailsFast(t *testing.T) {
 		}
 	}
 }
+
+// lineWriter passes each "listening" address serve prints to addrs.
+type lineWriter struct{ addrs chan string }
+
+func (w lineWriter) Write(p []byte) (int, error) {
+	for _, line := range strings.Split(string(p), "\n") {
+		if addr, ok := strings.CutPrefix(strings.TrimSpace(line), "lmeval serve: listening on "); ok {
+			w.addrs <- addr
+		}
+	}
+	return len(p), nil
+}
+
+// TestServeOpenAIClient runs scripts/serve-clients/openai_check.py, the
+// official OpenAI Python client's checks of completions (tokens as
+// generated, their texts adding up to the text, log-probs, usage, echo,
+// errors, the API key), against serve on stories260K. It needs the
+// virtual environment scripts/serve-clients/check.sh makes (build/
+// serve-clients); without it the test skips, unless LMEVAL_REQUIRE_OPENAI
+// is set (CI).
+func TestServeOpenAIClient(t *testing.T) {
+	path := storiesPath(t)
+	python, err := filepath.Abs(filepath.Join("..", "..", "build", "serve-clients", "bin", "python"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(python); err != nil {
+		if os.Getenv("LMEVAL_REQUIRE_OPENAI") != "" {
+			t.Fatalf("LMEVAL_REQUIRE_OPENAI is set but %s is missing: run scripts/serve-clients/check.sh", python)
+		}
+		t.Skip("no build/serve-clients virtual environment: scripts/serve-clients/check.sh makes it and runs this test")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := lineWriter{addrs: make(chan string, 1)}
+	app := newApp()
+	app.Writer, app.ErrWriter = w, io.Discard
+	done := make(chan error, 1)
+	go func() {
+		done <- app.RunContext(ctx, prepareArgs([]string{"lmeval", "serve", "--model_args", "pretrained=" + path + ",n_ctx=512",
+			"--port", "0", "--api_key", "test-key"}))
+	}()
+	var addr string
+	select {
+	case addr = <-w.addrs:
+	case err := <-done:
+		t.Fatalf("serve ended: %v", err)
+	}
+	cmd := exec.CommandContext(ctx, python, filepath.Join("..", "..", "scripts", "serve-clients", "openai_check.py"), addr+"/v1", "test-key")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Errorf("openai_check.py: %v\n%s", err, out)
+	} else {
+		t.Logf("%s", out)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+}
