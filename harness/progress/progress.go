@@ -30,10 +30,11 @@ type Reporter interface {
 type Display struct {
 	w       io.Writer
 	enabled bool
+	now     func() time.Time // the clock rates are measured by (tests set it)
 }
 
 // New returns a Display drawing on w when enabled.
-func New(w io.Writer, enabled bool) *Display { return &Display{w: w, enabled: enabled} }
+func New(w io.Writer, enabled bool) *Display { return &Display{w: w, enabled: enabled, now: time.Now} }
 
 // ForStderr returns a Display on stderr, enabled when stderr is a terminal
 // and noProgress is false.
@@ -90,10 +91,15 @@ type Phase struct {
 	mu       sync.Mutex
 	bar      *progressbar.ProgressBar // nil when disabled
 	name     string
-	requests int // total
-	tokens   int // total; 0 when unknown
+	unit     string // "tok" or "req": what the bar counts
+	requests int    // total
+	tokens   int    // total; 0 when unknown
 	doneReq  int
 	doneTok  int
+	now      func() time.Time
+	// samples are (time, count) pairs of the last rateWindow, the first
+	// the phase's start: the rate is measured over them.
+	samples []sample
 	// The bar is drawn at most every throttle: shown is what it shows,
 	// and a timer draws what came in since, so a burst of reports followed
 	// by a pause is not left undrawn.
@@ -105,6 +111,20 @@ type Phase struct {
 // throttle is the least time between two drawings of a phase's bar.
 const throttle = 100 * time.Millisecond
 
+// The rate a bar shows (and its time left) is the work done over the last
+// rateWindow, and none until the phase has run for rateMin: a rate
+// measured over milliseconds (the first chunk's tokens arriving at once)
+// would be absurd.
+const (
+	rateWindow = time.Minute
+	rateMin    = 2 * time.Second
+)
+
+type sample struct {
+	t    time.Time
+	done int
+}
+
 // Phase starts a bar for name with the given totals. With tokens > 0 the
 // bar advances by tokens, so its rate is tokens/s and its ETA the tokens
 // remaining at that rate; with tokens == 0 it advances by requests.
@@ -113,25 +133,94 @@ func (d *Display) Phase(name string, requests, tokens int) *Phase {
 	if !d.Enabled() {
 		return p
 	}
+	p.now = d.now
+	if p.now == nil {
+		p.now = time.Now
+	}
+	p.samples = []sample{{t: p.now()}}
 	max, unit := tokens, "tok"
 	if tokens <= 0 {
 		max, unit = requests, "req"
 	}
+	p.unit = unit
+	// The rate and the time left are lmeval's (describe), not the
+	// library's, which measures from the first report and shows 0 tok/hr
+	// before it.
 	p.bar = progressbar.NewOptions(max,
 		progressbar.OptionSetWriter(d.w),
 		progressbar.OptionSetDescription(p.describe()),
-		progressbar.OptionShowIts(),
 		progressbar.OptionShowCount(),
-		progressbar.OptionSetItsString(unit),
-		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionSetPredictTime(false),
+		progressbar.OptionSetElapsedTime(true),
 		progressbar.OptionSetWidth(30),
 		progressbar.OptionOnCompletion(func() { fmt.Fprintln(d.w) }),
 	)
 	return p
 }
 
+// describe is the bar's text: requests done, and once measured the rate
+// and the time left. The caller holds p.mu.
 func (p *Phase) describe() string {
-	return fmt.Sprintf("%s %d/%d", p.name, p.doneReq, p.requests)
+	s := fmt.Sprintf("%s %d/%d", p.name, p.doneReq, p.requests)
+	if rate, ok := p.rate(); ok {
+		s += ", " + formatRate(rate) + " " + p.unit + "/s"
+		if left := p.total() - p.done(); left > 0 && p.doneReq < p.requests {
+			s += ", " + (time.Duration(float64(left) / rate * float64(time.Second))).Round(time.Second).String() + " left"
+		}
+	}
+	return s
+}
+
+// done and total are what the bar counts: tokens, else requests.
+func (p *Phase) done() int {
+	if p.tokens > 0 {
+		return p.doneTok
+	}
+	return p.doneReq
+}
+
+func (p *Phase) total() int {
+	if p.tokens > 0 {
+		return p.tokens
+	}
+	return p.requests
+}
+
+// record adds a sample of the work done now and drops those older than
+// rateWindow (keeping one), for rate. The caller holds p.mu.
+func (p *Phase) record() {
+	now := p.now()
+	p.samples = append(p.samples, sample{t: now, done: p.done()})
+	i := 0
+	for i < len(p.samples)-2 && now.Sub(p.samples[i+1].t) >= rateWindow {
+		i++
+	}
+	p.samples = p.samples[i:]
+}
+
+// rate is the work per second over the samples; ok is false until the
+// phase has run for rateMin or while nothing is done.
+func (p *Phase) rate() (float64, bool) {
+	if len(p.samples) < 2 {
+		return 0, false
+	}
+	first, last := p.samples[0], p.samples[len(p.samples)-1]
+	dt := last.t.Sub(first.t)
+	if dt < rateMin || last.done <= first.done {
+		return 0, false
+	}
+	return float64(last.done-first.done) / dt.Seconds(), true
+}
+
+// formatRate prints a rate with the digits that matter: 2412, 37.5, 0.25.
+func formatRate(r float64) string {
+	switch {
+	case r >= 100:
+		return fmt.Sprintf("%.0f", r)
+	case r >= 10:
+		return fmt.Sprintf("%.1f", r)
+	}
+	return fmt.Sprintf("%.2f", r)
 }
 
 // Add implements Reporter.
@@ -143,7 +232,7 @@ func (p *Phase) Add(requests, tokens int) {
 	if p.bar == nil {
 		return
 	}
-	if wait := throttle - time.Since(p.lastDraw); wait > 0 {
+	if wait := throttle - p.now().Sub(p.lastDraw); wait > 0 {
 		if p.timer == nil {
 			p.timer = time.AfterFunc(wait, func() {
 				p.mu.Lock()
@@ -162,7 +251,8 @@ func (p *Phase) draw() {
 	if p.bar.IsFinished() {
 		return
 	}
-	p.lastDraw = time.Now()
+	p.lastDraw = p.now()
+	p.record()
 	done, max := p.doneReq, p.requests
 	if p.tokens > 0 {
 		done, max = p.doneTok, p.tokens

@@ -13,10 +13,33 @@ import (
 	"time"
 )
 
+// fakeClock is a clock a test moves.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)} }
+
+func (c *fakeClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
 func TestPhase(t *testing.T) {
 	var buf bytes.Buffer
 	d := New(&buf, true)
+	clock := newFakeClock()
+	d.now = clock.now
 	p := d.Phase("loglikelihood", 4, 1000)
+	clock.advance(5 * time.Second)
 	var wg sync.WaitGroup
 	for _, tok := range []int{400, 300, 200, 100} {
 		wg.Add(1)
@@ -28,7 +51,7 @@ func TestPhase(t *testing.T) {
 		t.Errorf("Done = %d requests, %d tokens; want 4, 1000", r, tok)
 	}
 	out := buf.String()
-	for _, want := range []string{"loglikelihood 4/4", "1000/1000", "tok/s"} {
+	for _, want := range []string{"loglikelihood 4/4", "1000/1000", "200 tok/s"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("bar output lacks %q:\n%q", want, out)
 		}
@@ -37,11 +60,53 @@ func TestPhase(t *testing.T) {
 
 func TestPhaseWithoutTokens(t *testing.T) {
 	var buf bytes.Buffer
-	p := New(&buf, true).Phase("generate_until", 3, 0)
+	d := New(&buf, true)
+	clock := newFakeClock()
+	d.now = clock.now
+	p := d.Phase("generate_until", 3, 0)
+	clock.advance(4 * time.Second)
 	p.Add(3, 0)
 	p.Finish()
-	if out := buf.String(); !strings.Contains(out, "3/3") || !strings.Contains(out, "req/s") {
+	if out := buf.String(); !strings.Contains(out, "3/3") || !strings.Contains(out, "0.75 req/s") {
 		t.Errorf("request-counting bar output: %q", out)
+	}
+}
+
+// TestPhaseRate: the rate a bar shows is never absurd: none in the first
+// frames (no "0 tok/hr", no millions of tokens per second from the first
+// chunk arriving at once), then the tokens done over the time taken,
+// with the time left at that rate.
+func TestPhaseRate(t *testing.T) {
+	var buf bytes.Buffer
+	d := New(&buf, true)
+	clock := newFakeClock()
+	d.now = clock.now
+	p := d.Phase("loglikelihood", 100, 100000)
+	step := func(dt time.Duration, reqs, toks int) string {
+		clock.advance(dt)
+		before := buf.Len()
+		p.Add(reqs, toks)
+		return buf.String()[before:]
+	}
+	early := step(10*time.Millisecond, 1, 1000) + step(500*time.Millisecond, 1, 1000)
+	if strings.Contains(early, "/s") || strings.Contains(early, "/hr") || strings.Contains(early, "/min") {
+		t.Errorf("the first frames show a rate measured over half a second: %q", early)
+	}
+	// 6000 tokens in 3 s: 2000 tok/s, 94000 left: 47 s.
+	if got := step(2490*time.Millisecond, 8, 4000); !strings.Contains(got, "2000 tok/s, 47s left") {
+		t.Errorf("after 3 s and 6000 tokens: %q, want 2000 tok/s and 47s left", got)
+	}
+	// The rate follows the last minute: 94000 tokens in the next 94 s
+	// after a minute at 1000 tok/s.
+	step(60*time.Second, 10, 60000)
+	if got := step(34*time.Second, 80, 34000); !strings.Contains(got, "1000 tok/s") {
+		t.Errorf("at 1000 tok/s for the last minute: %q", got)
+	}
+	p.Finish()
+	for _, frame := range strings.Split(buf.String(), "\r") {
+		if strings.Contains(frame, "/hr") || strings.Contains(frame, "/min") {
+			t.Errorf("a frame shows a rate per hour or minute: %q", frame)
+		}
 	}
 }
 
