@@ -231,11 +231,11 @@ func writeSummary(c *cli.Context, path string, res *results.Results) error {
 		return err
 	}
 	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := os.MkdirAll(dir, 0o777); err != nil {
 			return fmt.Errorf("--summary_path: %w", err)
 		}
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := os.WriteFile(path, data, 0o666); err != nil {
 		return fmt.Errorf("--summary_path: %w", err)
 	}
 	return nil
