@@ -88,3 +88,36 @@ func TestGenerateEmptyContext(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateTokens: Generate's tokens are the ones generated: their
+// texts (TokenText) add up to the reference continuation, which is the
+// text with the first token's leading space; a stop string cuts the text
+// but not the tokens; EOG is set only when the model ended the text.
+func TestGenerateTokens(t *testing.T) {
+	m := load(t, storiesPath(t), Options{})
+	gens, err := m.Generate(context.Background(), []GenerateRequest{
+		{Context: "Once upon a time", MaxGenToks: 12},
+		{Context: "Once upon a time", MaxGenToks: 40, Until: []string{"."}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range gens {
+		var joined strings.Builder
+		for _, tok := range g.Tokens {
+			joined.WriteString(m.TokenText(tok))
+		}
+		if !strings.HasPrefix(storiesRef, joined.String()) && !strings.HasPrefix(joined.String(), storiesRef) {
+			t.Errorf("request %d: tokens' texts %q are not the reference continuation %q", i, joined.String(), storiesRef)
+		}
+		if g.EOG {
+			t.Errorf("request %d: EOG set though the text goes on", i)
+		}
+	}
+	if len(gens[0].Tokens) != 12 || gens[0].Text != ", there was a little girl named Lily. She" {
+		t.Errorf("12 tokens: %d tokens, text %q", len(gens[0].Tokens), gens[0].Text)
+	}
+	if gens[1].Text != ", there was a little girl named Lily" || !strings.HasSuffix(m.TokenText(gens[1].Tokens[len(gens[1].Tokens)-1]), ".") {
+		t.Errorf("stop \".\": text %q, last token %q", gens[1].Text, m.TokenText(gens[1].Tokens[len(gens[1].Tokens)-1]))
+	}
+}

@@ -83,19 +83,14 @@ func (m *Model) Detokenize(toks []int32, removeSpecial, unparseSpecial bool) (st
 // with nothing for control tokens, and its leading space kept (Detokenize
 // drops a first token's, as Hugging Face's decode does). The texts of a
 // generation's tokens add up to the text llama.cpp's server streams.
-func (m *Model) TokenText(id int32) string {
-	if err := m.lock(); err != nil {
-		return ""
-	}
-	defer m.mu.Unlock()
-	if id < 0 || int(id) >= m.info.NVocab {
-		return ""
-	}
-	return cPiece(m.c, id, false)
-}
+func (m *Model) TokenText(id int32) string { return m.piece(id, false) }
 
 // TokenPiece returns the text of one token, special tokens included.
-func (m *Model) TokenPiece(id int32) string {
+func (m *Model) TokenPiece(id int32) string { return m.piece(id, true) }
+
+// piece is a token's text, special tokens rendered when special is set;
+// "" for an id outside the vocabulary.
+func (m *Model) piece(id int32, special bool) string {
 	if err := m.lock(); err != nil {
 		return ""
 	}
@@ -103,5 +98,5 @@ func (m *Model) TokenPiece(id int32) string {
 	if id < 0 || int(id) >= m.info.NVocab {
 		return ""
 	}
-	return cPiece(m.c, id, true)
+	return cPiece(m.c, id, special)
 }

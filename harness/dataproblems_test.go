@@ -4,65 +4,43 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/results"
 )
 
-// dataProblemsCSV is a multiple-choice dataset with a hole in each way a
-// hand-made CSV has them: a missing question (document 1, which lm-eval
-// renders "Q: None"), a label past the choices (document 2), a missing
-// cell no template reads (document 4, harmless), and a choice whose own
-// text says "None" (document 3, no hole at all).
-const dataProblemsCSV = `q,a,b,label,note
-one,x,y,0,
-,x,y,1,n
-three,x,y,5,n
-four,None of these,y,1,n
-five,x,y,0,
-`
-
-func dataProblemsTask(t *testing.T) (dir string) {
+// evaluateLogged evaluates tasks, found in the built-in tree and dirs,
+// on lm without bootstrapping, and returns the results and the logs the
+// evaluation wrote.
+func evaluateLogged(t *testing.T, lm model.LM, dirs, tasks []string, opts ...Option) (*results.Results, string) {
 	t.Helper()
-	dir = t.TempDir()
-	data := filepath.Join(dir, "holes.csv")
-	if err := os.WriteFile(data, []byte(dataProblemsCSV), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	yaml := "task: holes_mc\ndataset_path: csv\ndataset_kwargs:\n  data_files:\n    test: " + data +
-		"\noutput_type: multiple_choice\ntest_split: test\ndoc_to_text: \"Q: {{q}}\"\ndoc_to_choice: \"{{[a, b]}}\"\n" +
-		"doc_to_target: label\nmetric_list:\n  - metric: acc\n"
-	if err := os.WriteFile(filepath.Join(dir, "holes.yaml"), []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-// TestDataProblemsWarnedAndRecorded: documents whose gold is no choice and
-// documents whose fields render as None are scored as lm-eval scores them,
-// warned about once per task with their count and the first of them, and
-// counted in the results' lmeval.data_problems.
-func TestDataProblemsWarnedAndRecorded(t *testing.T) {
-	r, err := NewRegistry(benchmarks.FS(), []string{dataProblemsTask(t)}, nil)
+	r, err := NewRegistry(benchmarks.FS(), dirs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var logs strings.Builder
 	defer slog.SetDefault(slog.Default())
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
-	lm, _ := model.NewDummy(nil)
-	cfg := testConfig(t, "holes_mc")
+	cfg := testConfig(t, tasks...)
 	cfg.BootstrapIters = 0
-	sink := newMemSamples()
-	res, err := Evaluate(context.Background(), cfg, lm, WithRegistry(r), WithSamples(sink.open))
+	res, err := Evaluate(context.Background(), cfg, lm, append([]Option{WithRegistry(r)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := logs.String()
+	return res, logs.String()
+}
+
+// TestDataProblemsWarnedAndRecorded: documents whose gold is no choice and
+// documents whose fields render as None (testdata/holes) are scored as
+// lm-eval scores them, warned about once per task with their count and
+// the first of them, and counted in the results' lmeval.data_problems.
+func TestDataProblemsWarnedAndRecorded(t *testing.T) {
+	lm, _ := model.NewDummy(nil)
+	sink := newMemSamples()
+	res, out := evaluateLogged(t, lm, []string{"testdata/holes"}, []string{"holes_mc"}, WithSamples(sink.open))
 	if n := strings.Count(out, "renders as None"); n != 1 {
 		t.Errorf("warned %d times about fields rendering as None, want once:\n%s", n, out)
 	}
@@ -72,7 +50,7 @@ func TestDataProblemsWarnedAndRecorded(t *testing.T) {
 			none = line
 		}
 	}
-	for _, w := range []string{"level=WARN", "task=holes_mc", "doc_id=1", "field=q", "documents=1"} {
+	for _, w := range []string{"level=WARN", "task=holes_mc", "doc_id=1", "field=q", "documents=2"} {
 		if !strings.Contains(none, w) {
 			t.Errorf("None warning lacks %q: %s", w, none)
 		}
@@ -102,9 +80,9 @@ func TestDataProblemsWarnedAndRecorded(t *testing.T) {
 	if err := json.Unmarshal(data, &block); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]int{"gold_not_in_choices": 1, "none_fields": 1}
+	want := map[string]int{"gold_not_in_choices": 2, "none_fields": 2}
 	got := block.DataProblems["holes_mc"]
-	if len(got) != len(want) || got["gold_not_in_choices"] != 1 || got["none_fields"] != 1 {
+	if len(got) != len(want) || got["gold_not_in_choices"] != 2 || got["none_fields"] != 2 {
 		t.Errorf("lmeval.data_problems = %v, want holes_mc: %v", block.DataProblems, want)
 	}
 }

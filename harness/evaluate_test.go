@@ -807,20 +807,8 @@ func TestUnknownKeyWarned(t *testing.T) {
 	if err := os.WriteFile(file, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewRegistry(benchmarks.FS(), []string{dir}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var logs strings.Builder
-	defer slog.SetDefault(slog.Default())
-	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
 	lm, _ := model.NewDummy(nil)
-	cfg := testConfig(t, "typo_mc")
-	cfg.BootstrapIters = 0
-	if _, err := Evaluate(context.Background(), cfg, lm, WithRegistry(r)); err != nil {
-		t.Fatal(err)
-	}
-	out := logs.String()
+	_, out := evaluateLogged(t, lm, []string{dir}, []string{"typo_mc"})
 	if !strings.Contains(out, "level=WARN") || !strings.Contains(out, "num_fewshots") || !strings.Contains(out, file) {
 		t.Errorf("no warning naming the unknown key and its file:\n%s", out)
 	}
@@ -875,22 +863,9 @@ func TestGoldOutOfRangeWarned(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "gold.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewRegistry(benchmarks.FS(), []string{dir}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var logs strings.Builder
-	defer slog.SetDefault(slog.Default())
-	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
 	lm, _ := model.NewDummy(nil)
-	cfg := testConfig(t, "gold_mc")
-	cfg.BootstrapIters = 0
 	sink := newMemSamples()
-	res, err := Evaluate(context.Background(), cfg, lm, WithRegistry(r), WithSamples(sink.open))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := logs.String()
+	res, out := evaluateLogged(t, lm, []string{dir}, []string{"gold_mc"}, WithSamples(sink.open))
 	if n := strings.Count(out, "gold answer is not one of the choices"); n != 1 {
 		t.Errorf("warned %d times, want once:\n%s", n, out)
 	}

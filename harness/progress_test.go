@@ -48,7 +48,7 @@ func (r *reportingLM) Loglikelihood(ctx context.Context, reqs []model.Loglikelih
 // exactly the requests and tokens sent, never beyond.
 func TestProgressCountsOnce(t *testing.T) {
 	desc := regexp.MustCompile(`loglikelihood (\d+)/(\d+)`)
-	count := regexp.MustCompile(`\((\d+)/(\d+), `)
+	count := regexp.MustCompile(`\((\d+)/(\d+)[,)]`)
 	for _, report := range []int{0, 2, 5} {
 		t.Run(fmt.Sprint("model reports ", report), func(t *testing.T) {
 			dummy, _ := model.NewDummy(nil)

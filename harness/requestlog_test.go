@@ -1,14 +1,11 @@
 package harness
 
 import (
-	"context"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness/model"
 )
 
@@ -29,21 +26,10 @@ func TestRequestsLogSaysMerged(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r, err := NewRegistry(benchmarks.FS(), []string{dir}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var logs strings.Builder
-	defer slog.SetDefault(slog.Default())
-	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
 	lm, _ := model.NewDummy(nil)
-	cfg := testConfig(t, "same_a", "same_b")
-	cfg.BootstrapIters = 0
-	if _, err := Evaluate(context.Background(), cfg, lm, WithRegistry(r)); err != nil {
-		t.Fatal(err)
-	}
+	_, logs := evaluateLogged(t, lm, []string{dir}, []string{"same_a", "same_b"})
 	var line string
-	for _, l := range strings.Split(logs.String(), "\n") {
+	for _, l := range strings.Split(logs, "\n") {
 		if strings.Contains(l, "msg=requests ") {
 			line = l
 		}

@@ -1,15 +1,12 @@
 package harness
 
 import (
-	"context"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness/model"
 )
 
@@ -49,31 +46,19 @@ func TestTruncatedRequestsWarned(t *testing.T) {
 		"\noutput_type: multiple_choice\ntest_split: test\ndoc_to_text: \"{{q}}\"\ndoc_to_choice: [\"a\", \"b\"]\ndoc_to_target: 0\n")
 	write("gen.yaml", "task: trunc_gen\ndataset_path: json\ndataset_kwargs:\n  data_files:\n    test: "+gen+
 		"\noutput_type: generate_until\ntest_split: test\ndoc_to_text: \"{{q}}\"\ndoc_to_target: \"x\"\ngeneration_kwargs:\n  until: [\"\\n\"]\n  max_gen_toks: 4\nmetric_list:\n  - metric: exact_match\n")
-	r, err := NewRegistry(benchmarks.FS(), []string{dir}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var logs strings.Builder
-	defer slog.SetDefault(slog.Default())
-	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
 	d, _ := model.NewDummy(nil)
-	cfg := testConfig(t, "trunc_mc", "trunc_gen")
-	cfg.BootstrapIters = 0
-	res, err := Evaluate(context.Background(), cfg, wordLM{Dummy: d, maxLen: 10}, WithRegistry(r))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, logs := evaluateLogged(t, wordLM{Dummy: d, maxLen: 10}, []string{dir}, []string{"trunc_mc", "trunc_gen"})
 	// trunc_mc: documents 1 and 2 (16 and 13 tokens with a choice, over
 	// 11), not 3 (11); trunc_gen: the 7-word context, over 10 - 4.
 	want := map[string]int{"trunc_mc": 4, "trunc_gen": 1}
 	var lines []string
-	for _, line := range strings.Split(logs.String(), "\n") {
+	for _, line := range strings.Split(logs, "\n") {
 		if strings.Contains(line, "truncated") && strings.Contains(line, "level=WARN") {
 			lines = append(lines, line)
 		}
 	}
 	if len(lines) != len(want) {
-		t.Errorf("%d truncation warnings, want one per task:\n%s", len(lines), logs.String())
+		t.Errorf("%d truncation warnings, want one per task:\n%s", len(lines), logs)
 	}
 	for name, n := range want {
 		found := false

@@ -114,21 +114,10 @@ func TestValidateLocalOnly(t *testing.T) {
 
 // TestValidateReportsDataProblems: validate, rendering documents, reports
 // the documents whose gold answer is no choice and those whose fields
-// render as None (a CSV with holes), with their count and the first of
-// them; --num_docs 0 checks every document.
+// render as None (harness/testdata/holes: a CSV with holes), with their
+// count and the first of them; --num_docs 0 checks every document.
 func TestValidateReportsDataProblems(t *testing.T) {
-	dir := t.TempDir()
-	data := filepath.Join(dir, "holes.csv")
-	csv := "q,a,b,label\none,x,y,0\n,x,y,1\nthree,x,y,5\nfour,x,y,1\n,x,y,7\n"
-	if err := os.WriteFile(data, []byte(csv), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	yaml := "task: holes_mc\ndataset_path: csv\ndataset_kwargs:\n  data_files:\n    test: " + data +
-		"\noutput_type: multiple_choice\ntest_split: test\ndoc_to_text: \"Q: {{q}}\"\ndoc_to_choice: \"{{[a, b]}}\"\n" +
-		"doc_to_target: label\nmetric_list:\n  - metric: acc\n"
-	if err := os.WriteFile(filepath.Join(dir, "holes.yaml"), []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	t.Chdir(harnessDir) // the task's data file is relative to it
 	for _, c := range []struct {
 		args []string
 		want []string
@@ -138,7 +127,7 @@ func TestValidateReportsDataProblems(t *testing.T) {
 		{[]string{"--num_docs", "0"}, []string{"gold answer is not one of the choices in 2 of the 5 documents (first: doc_id 2, gold 5, 2 choices)",
 			`field "q" is None and renders as "None" in 2 of the 5 documents (first: doc_id 1)`}},
 	} {
-		out, err := runApp(t, append([]string{"validate", "--include_path", dir, "--no_progress", "-t", "holes_mc"}, c.args...)...)
+		out, err := runApp(t, append([]string{"validate", "--include_path", "testdata/holes", "--no_progress", "-t", "holes_mc"}, c.args...)...)
 		if err == nil {
 			t.Errorf("%v: validate passed a task with holes:\n%s", c.args, out)
 		}

@@ -33,11 +33,18 @@ func (c *fakeClock) advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-func TestPhase(t *testing.T) {
+// clockedDisplay is an enabled Display drawing into buf, measuring rates
+// by a fake clock.
+func clockedDisplay() (*bytes.Buffer, *Display, *fakeClock) {
 	var buf bytes.Buffer
 	d := New(&buf, true)
 	clock := newFakeClock()
 	d.now = clock.now
+	return &buf, d, clock
+}
+
+func TestPhase(t *testing.T) {
+	buf, d, clock := clockedDisplay()
 	p := d.Phase("loglikelihood", 4, 1000)
 	clock.advance(5 * time.Second)
 	var wg sync.WaitGroup
@@ -59,10 +66,7 @@ func TestPhase(t *testing.T) {
 }
 
 func TestPhaseWithoutTokens(t *testing.T) {
-	var buf bytes.Buffer
-	d := New(&buf, true)
-	clock := newFakeClock()
-	d.now = clock.now
+	buf, d, clock := clockedDisplay()
 	p := d.Phase("generate_until", 3, 0)
 	clock.advance(4 * time.Second)
 	p.Add(3, 0)
@@ -77,10 +81,7 @@ func TestPhaseWithoutTokens(t *testing.T) {
 // chunk arriving at once), then the tokens done over the time taken,
 // with the time left at that rate.
 func TestPhaseRate(t *testing.T) {
-	var buf bytes.Buffer
-	d := New(&buf, true)
-	clock := newFakeClock()
-	d.now = clock.now
+	buf, d, clock := clockedDisplay()
 	p := d.Phase("loglikelihood", 100, 100000)
 	step := func(dt time.Duration, reqs, toks int) string {
 		clock.advance(dt)
