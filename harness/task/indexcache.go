@@ -15,7 +15,7 @@ import (
 )
 
 // indexCacheVersion changes whenever what the index keeps of a file does.
-const indexCacheVersion = "index-v1"
+const indexCacheVersion = "index-v2"
 
 // TreeStamp fingerprints every file under dir (task YAML, Python helpers,
 // anything else) by relative path, size and modification time, so a cache
@@ -174,7 +174,7 @@ func saveIndexCache(p, dir string, recs []indexRecord, outside []string) {
 // registry as a fresh one.
 func indexView(cfg map[string]any) map[string]any {
 	out := map[string]any{}
-	for _, k := range []string{"task", "group", "tag", "class", "task_list"} {
+	for _, k := range []string{"task", "group", "tag", "class", "task_list", "dataset_name"} {
 		v, ok := cfg[k]
 		if !ok || v == nil {
 			continue
@@ -182,6 +182,10 @@ func indexView(cfg map[string]any) map[string]any {
 		switch k {
 		case "class":
 			out[k] = true
+		case "dataset_name":
+			if _, ok := v.(string); ok {
+				out[k] = v
+			}
 		case "tag":
 			out[k] = stringsAsAny(tagList(v))
 		case "task":
@@ -213,6 +217,9 @@ func indexView(cfg map[string]any) map[string]any {
 					m := map[string]any{"task": str(it["task"])}
 					if tags := tagList(it["tag"]); len(tags) > 0 {
 						m["tag"] = stringsAsAny(tags)
+					}
+					if d, ok := it["dataset_name"].(string); ok {
+						m["dataset_name"] = d
 					}
 					items = append(items, m)
 				default:

@@ -44,6 +44,9 @@ type Entry struct {
 	File string
 	// Tags are a task's tags; for a tag, its member tasks in index order.
 	Tags []string
+	// Dataset is a task's dataset_name, includes merged ("" when unset or
+	// not a string); the language index reads it.
+	Dataset string
 
 	ref      fileRef
 	listItem int // index in task_list, or -1
@@ -171,8 +174,10 @@ func (r *Registry) AddDir(dir string) error {
 }
 
 // indexKeys are the top-level keys the index needs; include is among them
-// because lm-eval indexes each file with its includes merged in.
-var indexKeys = map[string]bool{"task": true, "group": true, "tag": true, "class": true, "task_list": true, "include": true}
+// because lm-eval indexes each file with its includes merged in, and
+// dataset_name because the language index reads it (a language's code,
+// often).
+var indexKeys = map[string]bool{"task": true, "group": true, "tag": true, "class": true, "task_list": true, "include": true, "dataset_name": true}
 
 // scanTopLevel extracts the YAML text of the top-level keys the index
 // needs, so most files are never parsed in full. ok is false when the file
@@ -367,6 +372,7 @@ func (r *Registry) registerTags(task string, tags []string) {
 
 func (r *Registry) indexConfig(f fileRef, cfg map[string]any) {
 	tags := tagList(cfg["tag"])
+	dataset, _ := cfg["dataset_name"].(string)
 	taskName, taskIsName := cfg["task"].(string)
 	switch {
 	case cfg["class"] != nil:
@@ -374,13 +380,13 @@ func (r *Registry) indexConfig(f fileRef, cfg map[string]any) {
 		if name == "" {
 			return
 		}
-		if r.put(&Entry{Name: name, Kind: KindPythonTask, File: f.String(), Tags: tags, ref: f, listItem: -1}) {
+		if r.put(&Entry{Name: name, Kind: KindPythonTask, File: f.String(), Tags: tags, Dataset: dataset, ref: f, listItem: -1}) {
 			r.registerTags(name, tags)
 		}
 	case cfg["group"] != nil && taskIsName:
 		// Old-style task with `group:`, which lm-eval treats as a tag.
 		tags = append(tags, tagList(cfg["group"])...)
-		if r.put(&Entry{Name: taskName, Kind: KindTask, File: f.String(), Tags: tags, ref: f, listItem: -1}) {
+		if r.put(&Entry{Name: taskName, Kind: KindTask, File: f.String(), Tags: tags, Dataset: dataset, ref: f, listItem: -1}) {
 			r.registerTags(taskName, tags)
 		}
 	case cfg["group"] != nil:
@@ -393,18 +399,21 @@ func (r *Registry) indexConfig(f fileRef, cfg map[string]any) {
 	case cfg["task_list"] != nil:
 		list, _ := cfg["task_list"].([]any)
 		for i, item := range list {
-			name, itemTags := "", tags
+			name, itemTags, itemDataset := "", tags, dataset
 			switch it := item.(type) {
 			case string:
 				name = it
 			case map[string]any:
 				name = str(it["task"])
 				itemTags = append(append([]string{}, tags...), tagList(it["tag"])...)
+				if d, ok := it["dataset_name"].(string); ok {
+					itemDataset = d
+				}
 			}
 			if name == "" {
 				continue
 			}
-			if r.put(&Entry{Name: name, Kind: KindTask, File: f.String(), Tags: itemTags, ref: f, listItem: i}) {
+			if r.put(&Entry{Name: name, Kind: KindTask, File: f.String(), Tags: itemTags, Dataset: itemDataset, ref: f, listItem: i}) {
 				r.registerTags(name, itemTags)
 			}
 		}
@@ -416,7 +425,7 @@ func (r *Registry) indexConfig(f fileRef, cfg map[string]any) {
 		if !taskIsName {
 			return
 		}
-		if r.put(&Entry{Name: taskName, Kind: KindTask, File: f.String(), Tags: tags, ref: f, listItem: -1}) {
+		if r.put(&Entry{Name: taskName, Kind: KindTask, File: f.String(), Tags: tags, Dataset: dataset, ref: f, listItem: -1}) {
 			r.registerTags(taskName, tags)
 		}
 	}
@@ -441,6 +450,19 @@ func (r *Registry) Entries(kinds ...Kind) []*Entry {
 func (r *Registry) Available(name string) error {
 	_, err := r.Load([]string{name})
 	return err
+}
+
+// Place is where a task or group's file lies: the tree it was indexed
+// from ("" for the built-in tree, else the directory given to AddDir or
+// AddFS) and its slash-separated path in that tree; rel is "" for tags.
+func (e *Entry) Place() (root, rel string) {
+	if e.ref.src == nil {
+		return "", ""
+	}
+	if e.ref.abs != "" {
+		return "", filepath.ToSlash(e.ref.abs)
+	}
+	return e.ref.src.name, e.ref.path
 }
 
 // Lookup returns the entry registered under name.
