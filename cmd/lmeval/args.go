@@ -110,7 +110,7 @@ var argparseCommands = map[string]bool{"run": true, "validate": true, "write-out
 
 // valueFlags are the flags of positional-argument commands that take a
 // value; the others are booleans.
-var valueFlags = map[string]bool{"include_path": true}
+var valueFlags = map[string]bool{"include_path": true, "tasks_source": true, "language": true, "tasks": true, "t": true, "preset": true}
 
 // flagsFirst moves flags ahead of positional arguments (urfave/cli stops
 // parsing flags at the first positional argument), so that

@@ -25,8 +25,9 @@ import (
 // evaluate runs plan (cfg's tasks) on lm (Plan.Evaluate), prints the
 // results table on stdout and writes the results JSON and, with
 // --log_samples, the samples files under --output_path.
-// tree, when not nil, is the lm-eval task tree the tasks came from.
-func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, plan *harness.Plan, lm model.LM, tree *tasktree.Tree) error {
+// tree, when not nil, is the lm-eval task tree the tasks came from; lp,
+// when not nil, splits the tables by --language.
+func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, plan *harness.Plan, lm model.LM, tree *tasktree.Tree, lp *langPlan) error {
 	start := time.Now()
 	var opts []harness.Option
 	var layout output.Layout
@@ -120,6 +121,10 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, plan *har
 		shots = *cfg.NumFewshot
 	}
 	fmt.Fprintln(c.App.Writer, res.Header(shots))
+	if lp != nil {
+		lp.report(c.App.Writer, res)
+		return nil
+	}
 	fmt.Fprint(c.App.Writer, res.Tables())
 	return errors.Join(errs...)
 }

@@ -45,18 +45,21 @@ func lsPresets(c *cli.Context, includePaths []string) error {
 func lsCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "ls",
-		Usage:     "list tasks, groups, subtasks, tags or presets",
-		ArgsUsage: "[tasks|groups|subtasks|tags|presets]",
+		Usage:     "list tasks, groups, subtasks, tags, presets or languages",
+		ArgsUsage: "[tasks|groups|subtasks|tags|presets|languages]",
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "include_path", Usage: "extra directory of task YAML (and presets); repeatable"},
 			tasksSourceFlag(),
 			&cli.BoolFlag{Name: "no_progress", Usage: "no download progress bars"},
 			&cli.BoolFlag{Name: "available", Usage: "list only the tasks and groups lmeval can run (RUNS yes)"},
+			&cli.StringSliceFlag{Name: "tasks", Aliases: []string{"t"}, Usage: "with languages: the suites (groups, tags, tasks) to split by --language"},
+			&cli.StringFlag{Name: "preset", Usage: "with languages: a preset's suites and languages (as run --preset P [--language L] runs them)"},
+			&cli.StringSliceFlag{Name: "language", Usage: "list only the names in these languages (ISO 639 codes or English names: hin, hi, hindi, hin_Latn; none: those with no language), with a LANGUAGES column"},
 		},
 		Action: func(c *cli.Context) error {
 			what := "tasks"
 			if c.NArg() > 1 {
-				return fmt.Errorf("ls takes one of tasks, groups, subtasks, tags, presets")
+				return fmt.Errorf("ls takes one of tasks, groups, subtasks, tags, presets, languages")
 			}
 			if c.NArg() == 1 {
 				what = c.Args().First()
@@ -65,10 +68,12 @@ func lsCommand() *cli.Command {
 			switch what {
 			case "presets":
 				return lsPresets(c, include)
+			case "languages":
+				return lsLanguages(c)
 			case "tasks", "groups", "subtasks", "tags":
 				return lsTasks(c, what, c.Bool("available"))
 			}
-			return fmt.Errorf("ls %q: want tasks, groups, subtasks, tags or presets", what)
+			return fmt.Errorf("ls %q: want tasks, groups, subtasks, tags, presets or languages", what)
 		},
 	}
 }

@@ -129,6 +129,12 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	var lp *langPlan
+	if len(cfg.Languages) > 0 {
+		if lp, err = applyLanguages(c, cfg, reg); err != nil {
+			return err
+		}
+	}
 	plan, err := harness.NewPlan(cfg, harness.WithRegistry(reg))
 	if err != nil {
 		return err
@@ -152,7 +158,7 @@ func runAction(c *cli.Context) error {
 	}
 	defer closeLM()
 
-	err = evaluate(ctx, c, cfg, plan, lm, tree)
+	err = evaluate(ctx, c, cfg, plan, lm, tree, lp)
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		msg := "interrupted"
 		if cfg.UseCache != "" {

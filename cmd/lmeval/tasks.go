@@ -76,12 +76,27 @@ func lsTasks(c *cli.Context, what string, available bool) error {
 		names = r.Tags()
 	}
 	parents, status := listing(r)
+	var lf *languageFilter
+	if c.IsSet("language") {
+		langs, none, err := parseLanguages("language", c.StringSlice("language"), true)
+		if err != nil {
+			return err
+		}
+		lf = &languageFilter{ix: languageIndex(r, parents), langs: langs, none: none}
+	}
 	// Buffered: tabwriter writes each cell's padding separately, and the
 	// corpus has 14,000 rows (unbuffered, half of a warm ls was syscalls).
 	bw := bufio.NewWriterSize(c.App.Writer, 1<<16)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tKIND\tIN GROUPS/TAGS\tDEFINED IN\tRUNS")
+	if lf != nil {
+		fmt.Fprintln(tw, "NAME\tKIND\tLANGUAGES\tIN GROUPS/TAGS\tDEFINED IN\tRUNS")
+	} else {
+		fmt.Fprintln(tw, "NAME\tKIND\tIN GROUPS/TAGS\tDEFINED IN\tRUNS")
+	}
 	for _, n := range names {
+		if lf != nil && !lf.keep(n) {
+			continue
+		}
 		e, ok := r.Lookup(n)
 		if !ok {
 			continue
@@ -97,6 +112,10 @@ func lsTasks(c *cli.Context, what string, available bool) error {
 		in := "-"
 		if p := parents[n]; len(p) > 0 {
 			in = abbreviateList(p, 4)
+		}
+		if lf != nil {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", n, e.Kind, lf.column(n), in, where, runs)
+			continue
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", n, e.Kind, in, where, runs)
 	}

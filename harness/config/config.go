@@ -19,6 +19,9 @@ type Config struct {
 	Model     string            `json:"model"`
 	ModelArgs map[string]string `json:"model_args"`
 	Tasks     []TaskSpec        `json:"-"`
+	// Languages keep the tasks' members in these languages (ISO 639
+	// codes or English names, checked by the language index).
+	Languages []string `json:"language,omitempty"`
 	// NumFewshot is the run-wide shot count; nil keeps each task's own.
 	NumFewshot   *int      `json:"num_fewshot"`
 	BatchSize    BatchSize `json:"batch_size"`

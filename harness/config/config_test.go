@@ -459,6 +459,8 @@ func TestBuiltinPresets(t *testing.T) {
 		got[p.Name] = strings.Join(tasks, " ")
 	}
 	want := map[string]string{
+		"european":       "arc_multilingual arc_challenge_mt hellaswag_multilingual m_mmlu belebele",
+		"indic":          "arc_multilingual hellaswag_multilingual m_mmlu boolqa_bn",
 		"leaderboard-v1": "arc_challenge|25 hellaswag|10 mmlu|5 truthfulqa_mc2|0 winogrande|5 gsm8k|5",
 		"ppl":            "wikitext|0",
 		"quick":          "arc_easy|0 hellaswag|0 piqa|0 winogrande|0",

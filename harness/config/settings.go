@@ -96,6 +96,9 @@ var Settings = []*Setting{
 	{Name: "tasks", Alias: "t", Value: List, NArgs: NArgsMany,
 		Usage: "tasks, groups, tags, wildcards or YAML paths, space or comma separated; NAME|SHOTS gives one task its own shot count",
 		set:   (*Config).setTasks},
+	{Name: "language", Value: List, NArgs: NArgsMany,
+		Usage: "run the members of the --tasks groups and tags (or the preset's) in these languages: ISO 639 codes or English names (hin, hi, hindi, hin_Latn); several give one results table per language and a summary",
+		set:   (*Config).setLanguages},
 	{Name: "num_fewshot", Alias: "f", Usage: "few-shot examples per prompt (overrides the tasks' own)",
 		set: (*Config).setNumFewshot},
 	// lm-eval defaults to 1; the engine packs sequences by tokens, so auto
@@ -251,6 +254,19 @@ func (c *Config) setTasks(v any) error {
 		return err
 	}
 	c.Tasks = t
+	return nil
+}
+
+func (c *Config) setLanguages(v any) error {
+	ss, err := asStrings(v)
+	if err != nil {
+		return err
+	}
+	var out []string
+	for _, s := range ss {
+		out = append(out, strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })...)
+	}
+	c.Languages = out
 	return nil
 }
 
