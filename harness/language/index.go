@@ -328,7 +328,7 @@ func (b *builder) siblings() {
 		confirmed := map[string]bool{}
 		for i, s := range slots {
 			vals[i] = s.val
-			if b.items[s.item].dataset == s.val {
+			if contains(tokens(b.items[s.item].dataset), s.val) {
 				confirmed[s.val] = true
 			}
 		}
@@ -390,9 +390,9 @@ func shapeKey(prefix string, toks []string, j int) string {
 // language codes, and returns the language of each value that is one;
 // nil when they are not. Two-letter values must be ISO 639-1 codes;
 // three-letter ones (ISO 639-3 holds nearly half of all three-letter
-// strings: max, min, sum, app are languages) need four or more distinct
-// codes of either length (global_mmlu's fil among am, ar, ...) or each a
-// dataset_name that is the same code (naijarc_{hau,ibo,yor}), and a
+// strings: max, min, sum, cot are languages) need four or more distinct
+// three-letter codes, or each a dataset_name holding the same code
+// (global_mmlu's fil among am, ar, ...; naijarc_{hau,ibo,yor}), and a
 // family whose README lists its languages must list each of them. At
 // least three quarters of the values must be codes, and at least two
 // distinct languages.
@@ -406,6 +406,12 @@ func variantCodes(vals []string, confirmed map[string]bool, family []Lang) map[s
 	}
 	codes := map[string]Lang{}
 	n2, n3, inFamily := 0, 0, 0
+	three := 0 // distinct three-letter codes, before the family check
+	for v := range distinct {
+		if in, ok := LookupCode(v); ok && len(v) == 3 && in.Code == strings.ToLower(v) {
+			three++
+		}
+	}
 	for v := range distinct {
 		in, ok := LookupCode(v)
 		switch {
@@ -430,11 +436,16 @@ func variantCodes(vals []string, confirmed map[string]bool, family []Lang) map[s
 	if len(codes) < 2 || 4*len(codes) < 3*len(distinct) {
 		return nil
 	}
-	if n3 > 0 && n3 < 4 && n2 < 4 {
+	// Few three-letter codes are words (cot among mmlu_{cot,de,es,...}_llama)
+	// unless their dataset_name says them too (fil, nso).
+	if three < 4 {
 		for v := range codes {
-			if !confirmed[v] {
-				return nil
+			if len(v) == 3 && !confirmed[v] {
+				delete(codes, v)
 			}
+		}
+		if n2 < 4 && len(codes) < 2 {
+			return nil
 		}
 	}
 	// A family that lists its languages must list at least half of the
@@ -512,7 +523,7 @@ func contains(s []string, v string) bool {
 // derive gives item i its languages and where they come from.
 func (b *builder) derive(i int, group bool) ([]Lang, Evidence) {
 	it := b.items[i]
-	if ls, ok := fromTable(it.name); ok {
+	if ls, ok := fromTable(table, it.name); ok {
 		if len(ls) == 0 {
 			return nil, 0
 		}
@@ -579,6 +590,9 @@ func (b *builder) derive(i int, group bool) ([]Lang, Evidence) {
 	}
 	if l, ok := single(rows); ok {
 		return []Lang{l}, FromFamily
+	}
+	if ls, ok := fromTable(fallbacks, it.name); ok && len(ls) > 0 {
+		return ls, FromTable
 	}
 	return nil, 0
 }
@@ -686,8 +700,9 @@ func caseConsistentScript(s string) bool {
 
 // stopNames are phrases with a language name that do not name the
 // task's language (paloma_m2d2_s2orc_meta: Meta' is a language of
-// Cameroon; bigbench_chinese_remainder_theorem is in English).
-var stopNames = map[string]bool{"meta": true, "chinese remainder": true}
+// Cameroon; bigbench_chinese_remainder_theorem is in English;
+// toksuite_farsi_arabic_keyboard is Farsi typed on an Arabic keyboard).
+var stopNames = map[string]bool{"meta": true, "chinese remainder": true, "arabic keyboard": true, "english keyboard": true}
 
 // datasetLangs reads a dataset_name that is a language: an ISO 639-1
 // code (hi), a code with a region (PT_BR, es-419), a code with a script

@@ -12,11 +12,7 @@ import (
 // one language: multilingual, a programming language, a constructed
 // one), and why. The first matching row wins; the table is checked
 // before everything else.
-var table = []struct {
-	pattern string
-	langs   string // space-separated Lang strings
-	why     string
-}{
+var table = []tableRow{
 	// Corrections: what the files say is not the task's language.
 	{"cnn_dailymail*", "eng", "lm-eval's README lists it as Chinese; CNN/DailyMail is English news"},
 	{"cabbq_spanish_region", "cat", "a BBQ category of the Catalan BBQ, not the language"},
@@ -54,7 +50,16 @@ var table = []struct {
 	{"longbench_dureader", "zho", "LongBench's README: English, Chinese; DuReader, LSHT and VCSUM are Chinese"},
 	{"longbench_lsht", "zho", ""},
 	{"longbench_vcsum", "zho", ""},
-	// Families no README row gives a language: English.
+	{"phrases_va-es", "cat spa", "va is Valencian: Catalan in ISO 639"},
+	{"phrases_es-va", "spa cat", ""},
+	{"phrases_va-ca", "cat", ""},
+	{"phrases_ca-va", "cat", ""},
+}
+
+// fallbacks give languages to what no rule and no README gives one: the
+// English families whose README row names no language (or none usable).
+// Unlike table, they are checked last.
+var fallbacks = []tableRow{
 	{"bigbench_*", "eng", "BIG-bench (README: Multiple): the rest are English"},
 	{"bbh_*", "eng", "BIG-Bench Hard is English (its README row says English, German)"},
 	{"longbench_*", "eng", "the other LongBench tasks are English"},
@@ -98,10 +103,16 @@ var table = []struct {
 	{"mmlu_early_training", "eng", ""},
 }
 
-// fromTable returns the table's languages for name; found is false when
+type tableRow struct {
+	pattern string
+	langs   string // space-separated Lang strings
+	why     string
+}
+
+// fromTable returns the languages rows give name; found is false when
 // no row matches (a row with no languages matches: the task has none).
-func fromTable(name string) (langs []Lang, found bool) {
-	for _, row := range table {
+func fromTable(rows []tableRow, name string) (langs []Lang, found bool) {
+	for _, row := range rows {
 		if ok, _ := path.Match(row.pattern, name); ok {
 			for _, s := range tokensSpace(row.langs) {
 				l, err := Parse(s)
