@@ -427,7 +427,11 @@ func summaryCell(res *results.Results, names []string) string {
 	var sum float64
 	n := 0
 	for _, name := range names {
-		e, ok := res.Groups.Get(name)
+		var e *results.Entry
+		ok := false
+		if res.Groups != nil {
+			e, ok = res.Groups.Get(name)
+		}
 		if !ok || e == nil {
 			e, ok = res.Results.Get(name)
 		}
