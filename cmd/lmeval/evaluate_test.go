@@ -93,23 +93,12 @@ func TestRunDummy(t *testing.T) {
 		}
 	}
 	// No pretrained= model_arg: no model directory, as in lm-eval.
-	files, _ := filepath.Glob(filepath.Join(out, "results_*.json"))
-	if len(files) != 1 {
-		t.Fatalf("results files: %v", files)
-	}
-	data, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := results.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := readResults(t, out)
 	e, ok := res.Results.Get("toy_gen")
 	if !ok {
 		t.Fatalf("no toy_gen in %v", res.Results.Keys())
 	}
-	samples, _ := filepath.Glob(filepath.Join(filepath.Dir(files[0]), "samples_toy_gen_*.jsonl"))
+	samples, _ := filepath.Glob(filepath.Join(out, "samples_toy_gen_*.jsonl"))
 	if len(samples) != 1 {
 		t.Fatalf("samples files: %v", samples)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -201,16 +200,6 @@ func (f *languageFilter) column(name string) string {
 		return "-"
 	}
 	return fmt.Sprintf("%s (%s)", langsString(ls), f.ix.From(name))
-}
-
-// sortedKeys is m's keys, sorted.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // langPlan is what --language makes of a run's tasks: per language, the

@@ -26,33 +26,47 @@ func lmEvalTasks(t *testing.T) string {
 }
 
 // serveDatasets puts hand-made documents on a fake Hub under the real
-// datasets' names: repo -> config -> split -> documents, each config's
-// splits as JSON Lines files a dataset card names.
+// datasets' names: repo -> config -> split -> documents, each split a
+// JSON Lines file.
 func serveDatasets(t *testing.T, data map[string]map[string]map[string][]map[string]any) {
 	srv := hubtest.New(t)
 	for repo, configs := range data {
-		var card strings.Builder
-		card.WriteString("---\nconfigs:\n")
-		for _, cfg := range sortedKeys(configs) {
-			fmt.Fprintf(&card, "- config_name: %s\n  data_files:\n", cfg)
-			for _, split := range sortedKeys(configs[cfg]) {
+		files := map[string]map[string]hubtest.DataFile{}
+		for cfg, splits := range configs {
+			files[cfg] = map[string]hubtest.DataFile{}
+			for split, docs := range splits {
 				var lines []string
-				for _, d := range configs[cfg][split] {
+				for _, d := range docs {
 					b, err := json.Marshal(d)
 					if err != nil {
 						t.Fatal(err)
 					}
 					lines = append(lines, string(b))
 				}
-				p := cfg + "/" + split + ".jsonl"
-				fmt.Fprintf(&card, "  - split: %s\n    path: %s\n", split, p)
-				srv.AddFile("dataset", repo, "", p, []byte(strings.Join(lines, "\n")+"\n"))
+				files[cfg][split] = hubtest.DataFile{Path: cfg + "/" + split + ".jsonl", Data: []byte(strings.Join(lines, "\n") + "\n")}
 			}
 		}
-		card.WriteString("---\n")
-		srv.AddFile("dataset", repo, "", "README.md", []byte(card.String()))
+		srv.AddDataset(repo, files)
 	}
 	srv.Use(t)
+}
+
+// readResults reads the one results file a run wrote into dir.
+func readResults(t *testing.T, dir string) *results.Results {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "results_*.json"))
+	if len(files) != 1 {
+		t.Fatalf("results files: %v", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := results.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 // mArc is n documents of alexandrainst/m_arc's schema.
@@ -131,18 +145,7 @@ func TestRunTwoLanguages(t *testing.T) {
 		t.Error("the summary does not say xnli has no Kannada task")
 	}
 	// The summary's cells are the results' first metric (acc).
-	files, _ := filepath.Glob(filepath.Join(outDir, "results_*.json"))
-	if len(files) != 1 {
-		t.Fatalf("results files: %v", files)
-	}
-	data, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := results.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := readResults(t, outDir)
 	acc := func(name string) string {
 		e, ok := res.Results.Get(name)
 		if !ok {

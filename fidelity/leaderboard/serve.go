@@ -7,11 +7,9 @@ package leaderboard
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"testing"
 
@@ -41,32 +39,18 @@ func ServeHub(t testing.TB) {
 	}
 	srv := hubtest.New(t)
 	for repo, configs := range manifest {
-		var card strings.Builder
-		card.WriteString("---\nconfigs:\n")
-		for _, cfg := range sortedKeys(configs) {
-			fmt.Fprintf(&card, "- config_name: %s\n  data_files:\n", cfg)
-			for _, split := range sortedKeys(configs[cfg]) {
-				rel := configs[cfg][split]
-				inRepo := strings.TrimPrefix(rel, repo+"/")
-				fmt.Fprintf(&card, "  - split: %s\n    path: %s\n", split, inRepo)
+		files := map[string]map[string]hubtest.DataFile{}
+		for cfg, splits := range configs {
+			files[cfg] = map[string]hubtest.DataFile{}
+			for split, rel := range splits {
 				f, err := os.ReadFile(filepath.Join(data, rel))
 				if err != nil {
 					t.Fatal(err)
 				}
-				srv.AddFile("dataset", repo, "", inRepo, f)
+				files[cfg][split] = hubtest.DataFile{Path: strings.TrimPrefix(rel, repo+"/"), Data: f}
 			}
 		}
-		card.WriteString("---\n")
-		srv.AddFile("dataset", repo, "", "README.md", []byte(card.String()))
+		srv.AddDataset(repo, files)
 	}
 	srv.Use(t)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
