@@ -363,12 +363,21 @@ func isRegistered(r *task.Registry, name string) bool {
 	return ok
 }
 
-// report prints, for each language, its results tables (the names kept
-// for it and their subtasks), then a summary: one row per language, one
+// report prints, with one language, the usual tables; with several, for
+// each language its results tables (the names kept for it and their
+// subtasks), then a summary: one row per language, one
 // column per --tasks suite, each cell the first metric of what ran for
 // that suite in that language (the mean when several tasks or groups
 // ran, marked with their count).
 func (p *langPlan) report(w io.Writer, res *results.Results) {
+	if len(p.langs) == 1 {
+		// One language: the usual tables, and what has none in it.
+		fmt.Fprint(w, res.Tables())
+		for _, m := range p.missing {
+			fmt.Fprintf(w, "- %s\n", m)
+		}
+		return
+	}
 	for i, l := range p.langs {
 		keep := map[string]bool{}
 		var add func(n string)

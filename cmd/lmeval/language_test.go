@@ -259,3 +259,15 @@ func regexpSplit(s string) []string {
 	}
 	return out
 }
+
+// TestRunLanguageNone stops before the model loads when no suite has a
+// task in the language, naming each suite.
+func TestRunLanguageNone(t *testing.T) {
+	tasks := lmEvalTasks(t)
+	t.Setenv("LMEVAL_CACHE_DIR", t.TempDir())
+	_, err := runApp(t, "run", "--model", "llama", "--model_args", "pretrained=/nonexistent.gguf", "--tasks", "xnli", "boolqa_bn",
+		"--language", "kannada", "--include_path", tasks, "--no_progress")
+	if err == nil || !strings.Contains(err.Error(), "xnli: no task in Kannada (kan)") || !strings.Contains(err.Error(), "boolqa_bn: no task in Kannada (kan)") {
+		t.Errorf("err = %v", err)
+	}
+}
