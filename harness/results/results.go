@@ -347,10 +347,11 @@ func (r *Results) JSON() ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// Parse reads a results JSON object (ours or lm-eval's).
+// Parse reads a results JSON object (ours or lm-eval's, whose bare NaN
+// values read as null).
 func Parse(data []byte) (*Results, error) {
 	r := New()
-	if err := json.Unmarshal(data, r); err != nil {
+	if err := json.Unmarshal(CleanPyJSON(data), r); err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
 	return r, nil

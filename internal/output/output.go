@@ -79,6 +79,18 @@ func NewLayout(outputPath, modelName string, now time.Time) Layout {
 	return Layout{Dir: dir, ResultsFile: filepath.Join(dir, "results_"+id+".json"), DateID: id}
 }
 
+// ReadLayout is the layout of the run whose results file is path, for
+// reading its samples: a results_<DateID>.json file names its date id;
+// for another name (an --output_path ending in .json) DateID is empty.
+func ReadLayout(path string) Layout {
+	l := Layout{Dir: filepath.Dir(path), ResultsFile: path}
+	base := filepath.Base(path)
+	if strings.HasPrefix(base, "results_") && strings.HasSuffix(base, ".json") {
+		l.DateID = strings.TrimSuffix(strings.TrimPrefix(base, "results_"), ".json")
+	}
+	return l
+}
+
 // SamplesFile is the JSONL file of task's per-document samples.
 func (l Layout) SamplesFile(task string) string {
 	return filepath.Join(l.Dir, "samples_"+task+"_"+l.DateID+".jsonl")
