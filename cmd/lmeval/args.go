@@ -112,10 +112,15 @@ var argparseCommands = map[string]bool{"run": true, "validate": true, "write-out
 // value; the others are booleans.
 var valueFlags = map[string]bool{"include_path": true, "tasks_source": true, "language": true, "tasks": true, "t": true, "preset": true}
 
+// compareValueFlags are compare's flags; all take a value.
+var compareValueFlags = map[string]bool{"alpha": true, "bootstrap_iters": true, "seed": true, "cluster": true,
+	"power": true, "tasks": true, "metrics": true, "output_path": true, "o": true}
+
 // flagsFirst moves flags ahead of positional arguments (urfave/cli stops
 // parsing flags at the first positional argument), so that
-// "lmeval ls tasks --include_path DIR" works as users expect.
-func flagsFirst(args []string) []string {
+// "lmeval ls tasks --include_path DIR" works as users expect. valueFlags
+// names the flags that take a value.
+func flagsFirst(args []string, valueFlags map[string]bool) []string {
 	var flags, pos []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -147,9 +152,11 @@ func prepareArgs(args []string) []string {
 	case argparseCommands[cmd]:
 		return append(args[:2:2], normalizeArgs(args[2:])...)
 	case cmd == "ls" || cmd == "inspect":
-		return append(args[:2:2], flagsFirst(args[2:])...)
+		return append(args[:2:2], flagsFirst(args[2:], valueFlags)...)
+	case cmd == "compare":
+		return append(args[:2:2], flagsFirst(args[2:], compareValueFlags)...)
 	case cmd == "cache" && len(args) >= 3:
-		return append(args[:3:3], flagsFirst(args[3:])...)
+		return append(args[:3:3], flagsFirst(args[3:], valueFlags)...)
 	}
 	return args
 }

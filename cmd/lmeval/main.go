@@ -81,6 +81,7 @@ func newApp() *cli.App {
 			inspectCommand(),
 			cacheCommand(),
 			sweepCommand(),
+			compareCommand(),
 			serveCommand(),
 			versionCommand(),
 		},
