@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/lmeval/lmeval/backend/llama"
 	"github.com/lmeval/lmeval/engine"
@@ -217,15 +219,23 @@ func (w sinkWriter) Write(v any) error {
 func (sinkWriter) Close() error { return nil }
 
 // Run evaluates the tasks on m and returns every numeric metric of every
-// task with its per-document values.
-func (h *HarnessTasks) Run(ctx context.Context, m *engine.Model) ([]TaskScore, error) {
+// task with its per-document values; with logSamples also the results
+// object and every task's samples in lm-eval's formats.
+func (h *HarnessTasks) Run(ctx context.Context, m *engine.Model, logSamples bool) (*TaskRun, error) {
 	sink := &sampleSink{byTask: map[string][]*results.Sample{}}
 	opts := append([]harness.Option{harness.WithSamples(func(name string) (harness.SampleWriter, error) {
 		return sinkWriter{sink, name}, nil
 	})}, h.Options...)
+	start := time.Now()
 	res, err := harness.Evaluate(ctx, h.Config, llama.Wrap(m), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("tasks: %w", err)
+	}
+	run := &TaskRun{}
+	if logSamples {
+		if run.Files, err = runFiles(res, sink, start); err != nil {
+			return nil, fmt.Errorf("tasks: %w", err)
+		}
 	}
 	var out []TaskScore
 	for _, name := range res.Results.Keys() {
@@ -248,7 +258,35 @@ func (h *HarnessTasks) Run(ctx context.Context, m *engine.Model) ([]TaskScore, e
 			out = append(out, s)
 		}
 	}
-	return out, nil
+	run.Scores = out
+	return run, nil
+}
+
+// runFiles keeps a task run's results and samples as lm-eval writes them
+// (samples in lm-eval's order: by filter, then doc_id).
+func runFiles(res *results.Results, sink *sampleSink, start time.Time) (*RunFiles, error) {
+	js, err := res.JSON()
+	if err != nil {
+		return nil, err
+	}
+	f := &RunFiles{Start: start, Results: js, Samples: map[string][]byte{}}
+	for task, samples := range sink.byTask {
+		filters := map[string]int{}
+		for _, s := range samples {
+			if _, ok := filters[s.Filter]; !ok {
+				filters[s.Filter] = len(filters)
+			}
+		}
+		sorted := slices.Clone(samples)
+		slices.SortStableFunc(sorted, func(a, b *results.Sample) int {
+			if fa, fb := filters[a.Filter], filters[b.Filter]; fa != fb {
+				return fa - fb
+			}
+			return a.DocID - b.DocID
+		})
+		f.Samples[task] = results.WriteSamples(sorted)
+	}
+	return f, nil
 }
 
 func number(e *results.Entry, key string) (float64, bool) {

@@ -12,9 +12,11 @@ import (
 	"testing"
 
 	"github.com/lmeval/lmeval/benchmarks"
+	"github.com/lmeval/lmeval/compare"
 	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/stats"
 )
 
 // memoryLoader serves the test's documents: wikitext pages cut from the
@@ -130,7 +132,7 @@ func TestSweepWithHarnessTasks(t *testing.T) {
 		t.Errorf("copy of the base: Δ %v p %v test %q", same.Delta, same.P, same.Test)
 	}
 	bf := score(result(t, rep, "BF16"), "acc,none")
-	if want := McNemarTest(baseAcc.PerDoc, bf.PerDoc).P; bf.P == nil || *bf.P != want {
+	if want := stats.McNemarExact(baseAcc.PerDoc, bf.PerDoc).P; bf.P == nil || *bf.P != want {
 		t.Errorf("BF16 p %v, want %v", bf.P, want)
 	}
 	var table strings.Builder
@@ -177,6 +179,75 @@ func TestTaskKeyFollowsTaskContent(t *testing.T) {
 		}
 		if key(edited) == k1 {
 			t.Errorf("task edited (%q -> %q) keeps its key", edit.from, edit.to)
+		}
+	}
+}
+
+// With LogSamples each model's task run is kept (in the store too, so a
+// repeated sweep still has it without evaluating) and written as a run
+// directory that lmeval compare reads; task results stored without their
+// files are evaluated again when the files are asked for.
+func TestSweepLogSamples(t *testing.T) {
+	base := storiesPath(t)
+	dir := t.TempDir()
+	cp := filepath.Join(dir, "copy.gguf")
+	copyFile(t, base, cp)
+	reg, err := harness.NewRegistry(benchmarks.FS(), []string{"testdata/tasks"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := []harness.Option{harness.WithRegistry(reg), harness.WithLoader(memoryLoader(t))}
+	ctx := context.Background()
+	store := openStore(t, dir)
+	cfg := func(log bool) Config {
+		return Config{Base: base, Models: []string{cp}, Docs: []string{storiesText(t)[:2000]}, ChunkSize: 64,
+			Engine: exact, Store: store, Log: io.Discard, LogSamples: log,
+			Tasks: &HarnessTasks{Config: harnessConfig(t, []string{"sweep_mc"}, ""), Options: opts}}
+	}
+	if _, err := Run(ctx, cfg(false)); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(ctx, cfg(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Computed != 2 || rep.Models[0].Files == nil || rep.Models[1].Files == nil {
+		t.Fatalf("stored tasks without files: computed %d passes, files %v %v", rep.Computed, rep.Models[0].Files, rep.Models[1].Files)
+	}
+	again, err := Run(ctx, cfg(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Computed != 0 || again.Loaded != 0 || again.Models[1].Files == nil {
+		t.Fatalf("repeated sweep: computed %d, loaded %d", again.Computed, again.Loaded)
+	}
+	out := filepath.Join(dir, "out")
+	if _, err := WriteFiles(out, again); err != nil {
+		t.Fatal(err)
+	}
+	paths, err := compare.Expand([]string{out})
+	if err != nil || len(paths) != 2 {
+		t.Fatalf("Expand: %v %v", paths, err)
+	}
+	var runs []*compare.Run
+	for _, p := range paths {
+		r, err := compare.Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	if runs[0].Label != base || runs[1].Label != cp || len(runs[1].Tasks["sweep_mc"].Docs["none"]) != 24 {
+		t.Errorf("runs %q %q", runs[0].Label, runs[1].Label)
+	}
+	c, err := compare.Compare(runs, compare.Options{Iters: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A copy of the base scores every document as the base does.
+	for _, r := range c.Comparisons[0].Tasks {
+		if r.Paired == nil || r.Paired.McNemar == nil || r.Paired.McNemar.B+r.Paired.McNemar.C != 0 {
+			t.Errorf("%s %s: %+v", r.Name, r.Key(), r.Paired)
 		}
 	}
 }

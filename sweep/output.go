@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/lmeval/lmeval/harness/results"
+	"github.com/lmeval/lmeval/internal/output"
 	"github.com/lmeval/lmeval/internal/units"
 )
 
@@ -47,7 +50,7 @@ func WriteTable(w io.Writer, r *Report) error {
 	cols := r.taskColumns()
 	head := []string{"model", "type", "size", "bpw", "PPL", "ΔPPL %", "rolling PPL", "mean KLD", "p99 KLD", "same top %"}
 	for _, c := range cols {
-		head = append(head, c, "Δ", "p")
+		head = append(head, c, "Δ", "95% CI", "p", "p (Holm)")
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 	for _, m := range r.Models {
@@ -79,19 +82,21 @@ func WriteTable(w io.Writer, r *Report) error {
 		for _, c := range cols {
 			t := m.task(c)
 			if t == nil {
-				row = append(row, "", "", "")
+				row = append(row, "", "", "", "", "")
 				continue
 			}
-			row = append(row, fmt.Sprintf("%.4f ± %.4f", t.Value, t.Stderr))
+			row = append(row, fmt.Sprintf("%.4f ± %.4f", t.Value, t.Stderr), "", "", "", "")
 			if t.Delta != nil {
-				row = append(row, fmt.Sprintf("%+.4f", *t.Delta))
-			} else {
-				row = append(row, "")
+				row[len(row)-4] = fmt.Sprintf("%+.4f", *t.Delta)
+			}
+			if t.Paired != nil && t.Paired.Boot != nil {
+				row[len(row)-3] = fmt.Sprintf("[%+.4f, %+.4f]", t.Paired.Boot.Low, t.Paired.Boot.High)
 			}
 			if t.P != nil {
-				row = append(row, fmt.Sprintf("%.3g", *t.P))
-			} else {
-				row = append(row, "")
+				row[len(row)-2] = fmt.Sprintf("%.3g", *t.P)
+			}
+			if t.PHolm != nil {
+				row[len(row)-1] = fmt.Sprintf("%.3g", *t.PHolm)
 			}
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
@@ -119,13 +124,15 @@ var CSVHeader = []string{
 }
 
 // WriteCSV writes one row per model; task metrics follow the fixed
-// columns as "<task> <metric>", "... delta" and "... p_value".
+// columns as "<task> <metric>", "... stderr", "... delta", "... ci_low",
+// "... ci_high" (the paired bootstrap's 95% interval), "... p_value",
+// "... p_holm" and "... mde".
 func WriteCSV(w io.Writer, r *Report) error {
 	cw := csv.NewWriter(w)
 	cols := r.taskColumns()
 	head := append([]string(nil), CSVHeader...)
 	for _, c := range cols {
-		head = append(head, c, c+" stderr", c+" delta", c+" p_value")
+		head = append(head, c, c+" stderr", c+" delta", c+" ci_low", c+" ci_high", c+" p_value", c+" p_holm", c+" mde")
 	}
 	if err := cw.Write(head); err != nil {
 		return err
@@ -174,17 +181,27 @@ func WriteCSV(w io.Writer, r *Report) error {
 		for _, c := range cols {
 			t := m.task(c)
 			if t == nil {
-				blank(4)
+				blank(8)
 				continue
 			}
 			row = append(row, f(t.Value), f(t.Stderr))
-			if t.Delta != nil {
-				row = append(row, f(*t.Delta))
-			} else {
-				blank(1)
+			opt := func(v *float64) {
+				if v != nil && !math.IsNaN(*v) {
+					row = append(row, f(*v))
+				} else {
+					blank(1)
+				}
 			}
-			if t.P != nil {
-				row = append(row, f(*t.P))
+			opt(t.Delta)
+			if b := t.Paired; b != nil && b.Boot != nil {
+				row = append(row, f(b.Boot.Low), f(b.Boot.High))
+			} else {
+				blank(2)
+			}
+			opt(t.P)
+			opt(t.PHolm)
+			if t.Paired != nil {
+				opt(&t.Paired.MDE)
 			} else {
 				blank(1)
 			}
@@ -223,13 +240,26 @@ const (
 	ChartFile = "sweep.svg"
 )
 
-// WriteFiles writes sweep.json, sweep.csv and sweep.svg into dir and
-// returns their paths.
+// WriteFiles writes sweep.json, sweep.csv and sweep.svg into dir and,
+// for models with task run files (Config.LogSamples), each model's run as
+// lmeval run --output_path dir --log_samples would lay it out
+// (dir/<name>/results_<date>.json and samples_<task>_<date>.jsonl, the
+// model's path as its name); it returns the paths written.
 func WriteFiles(dir string, r *Report) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("sweep: output: %w", err)
 	}
 	var paths []string
+	for _, m := range r.Models {
+		if m.Files == nil {
+			continue
+		}
+		written, err := writeRun(dir, m)
+		if err != nil {
+			return nil, fmt.Errorf("sweep: output: %s: %w", m.Name, err)
+		}
+		paths = append(paths, written...)
+	}
 	for _, f := range []struct {
 		name  string
 		write func(io.Writer, *Report) error
@@ -249,5 +279,37 @@ func WriteFiles(dir string, r *Report) ([]string, error) {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	return paths, nil
+}
+
+// writeRun writes a model's task run under dir/<name>/ and records the
+// directory in m.RunDir.
+func writeRun(dir string, m *Result) ([]string, error) {
+	res, err := results.Parse(m.Files.Results)
+	if err != nil {
+		return nil, err
+	}
+	// The run's identity is the model file, as lmeval run records it.
+	res.ModelSource, res.Config.Model = "llama", "llama"
+	res.ModelName, res.Config.ModelArgs = m.Path, "pretrained="+m.Path
+	res.ModelNameSanitized = output.SanitizeModelName(m.Path)
+	layout := output.NewLayout(dir, m.Name, m.Files.Start)
+	m.RunDir = filepath.Base(layout.Dir)
+	if err := layout.WriteResults(res); err != nil {
+		return nil, err
+	}
+	paths := []string{layout.ResultsFile}
+	tasks := make([]string, 0, len(m.Files.Samples))
+	for t := range m.Files.Samples {
+		tasks = append(tasks, t)
+	}
+	sort.Strings(tasks)
+	for _, t := range tasks {
+		p := layout.SamplesFile(t)
+		if err := os.WriteFile(p, m.Files.Samples[t], 0o644); err != nil {
+			return nil, err
+		}
+		paths = append(paths, p)
+	}
 	return paths, nil
 }

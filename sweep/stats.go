@@ -2,7 +2,6 @@ package sweep
 
 import (
 	"math"
-	"math/rand/v2"
 	"slices"
 )
 
@@ -203,81 +202,6 @@ func Compare(baseLP, modelLP []float64, baseTop, modelTop []int32, kldLow, kldHi
 	d.PPLDiff = pq - pb
 	d.PPLDiffUnc = math.Sqrt(math.Max(0, pqU*pqU+pbU*pbU-2*pq*pb*cov))
 	return d
-}
-
-// McNemar is the paired test of two classifiers' per-document
-// correctness. B counts documents the base got right and the model wrong,
-// C the reverse. P is the exact two-sided binomial p-value
-// (min(1, 2 P[X <= min(B,C)]) for X ~ Bin(B+C, 1/2)); PChi2 the χ² test
-// with continuity correction, (|B-C|-1)^2/(B+C) on one degree of freedom.
-type McNemar struct {
-	B, C  int
-	P     float64
-	Chi2  float64
-	PChi2 float64
-}
-
-// McNemarTest compares paired binary outcomes (1 correct, 0 wrong).
-func McNemarTest(base, model []float64) McNemar {
-	var r McNemar
-	for i := range base {
-		switch {
-		case base[i] != 0 && model[i] == 0:
-			r.B++
-		case base[i] == 0 && model[i] != 0:
-			r.C++
-		}
-	}
-	n := r.B + r.C
-	if n == 0 {
-		r.P, r.PChi2 = 1, 1
-		return r
-	}
-	k := min(r.B, r.C)
-	// P[X <= k] in log space: stable for large n.
-	lg := func(x int) float64 { v, _ := math.Lgamma(float64(x) + 1); return v }
-	cdf := 0.0
-	for i := 0; i <= k; i++ {
-		cdf += math.Exp(lg(n) - lg(i) - lg(n-i) - float64(n)*math.Ln2)
-	}
-	r.P = math.Min(1, 2*cdf)
-	d := math.Abs(float64(r.B-r.C)) - 1
-	if d < 0 {
-		d = 0
-	}
-	r.Chi2 = d * d / float64(n)
-	r.PChi2 = math.Erfc(math.Sqrt(r.Chi2 / 2))
-	return r
-}
-
-// PairedBootstrap tests whether the mean of model - base differs from 0:
-// documents are resampled with replacement iters times (seeded, so the
-// result is reproducible), and the p-value is the share of resampled mean
-// differences at least as far from the observed one as the observed one is
-// from 0, (1 + count) / (iters + 1).
-func PairedBootstrap(base, model []float64, iters int, seed uint64) (diff, p float64) {
-	n := len(base)
-	if n == 0 {
-		return 0, 1
-	}
-	d := make([]float64, n)
-	for i := range d {
-		d[i] = model[i] - base[i]
-		diff += d[i]
-	}
-	diff /= float64(n)
-	rng := rand.New(rand.NewPCG(seed, 0x5eed))
-	count := 0
-	for it := 0; it < iters; it++ {
-		s := 0.0
-		for j := 0; j < n; j++ {
-			s += d[rng.IntN(n)]
-		}
-		if math.Abs(s/float64(n)-diff) >= math.Abs(diff) {
-			count++
-		}
-	}
-	return diff, float64(1+count) / float64(iters+1)
 }
 
 // logPPLs returns the mean nll of the model and of the base with their

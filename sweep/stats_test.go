@@ -148,51 +148,6 @@ func dpAll(f func(int) float64, n int) []float64 {
 	return out
 }
 
-func TestMcNemarByHand(t *testing.T) {
-	// b = 10 (base right, model wrong), c = 2: exact p = 2 P[X <= 2],
-	// X ~ Bin(12, 1/2) = 2 (1 + 12 + 66) / 4096; χ² = (8-1)^2/12.
-	var base, model []float64
-	add := func(b, m float64, k int) {
-		for i := 0; i < k; i++ {
-			base, model = append(base, b), append(model, m)
-		}
-	}
-	add(1, 0, 10)
-	add(0, 1, 2)
-	add(1, 1, 30)
-	add(0, 0, 7)
-	r := McNemarTest(base, model)
-	if r.B != 10 || r.C != 2 || !near(r.P, 158.0/4096, 1e-12) {
-		t.Errorf("McNemar %+v, want p %v", r, 158.0/4096)
-	}
-	if !near(r.Chi2, 49.0/12, 1e-12) || !near(r.PChi2, math.Erfc(math.Sqrt(49.0/24)), 1e-12) {
-		t.Errorf("χ² %v p %v", r.Chi2, r.PChi2)
-	}
-	if r := McNemarTest(base, base); r.P != 1 {
-		t.Errorf("identical outcomes: p %v", r.P)
-	}
-}
-
-func TestPairedBootstrap(t *testing.T) {
-	n := 200
-	base, model := make([]float64, n), make([]float64, n)
-	for i := range base {
-		base[i] = math.Sin(float64(i))
-		model[i] = base[i] + 0.5 + 0.1*math.Cos(float64(3*i))
-	}
-	d, p := PairedBootstrap(base, model, 2000, 1)
-	if !near(d, 0.5+0.1*mean(func(i int) float64 { return math.Cos(float64(3 * i)) }, n), 1e-12) || p > 0.001 {
-		t.Errorf("clear difference: diff %v p %v", d, p)
-	}
-	// No systematic difference: symmetric noise around 0.
-	for i := range model {
-		model[i] = base[i] + 0.3*math.Sin(float64(7*i))
-	}
-	if _, p := PairedBootstrap(base, model, 2000, 1); p < 0.05 {
-		t.Errorf("no difference: p %v", p)
-	}
-}
-
 func mean(f func(int) float64, n int) float64 {
 	s := 0.0
 	for i := 0; i < n; i++ {

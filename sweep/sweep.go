@@ -17,17 +17,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/lmeval/lmeval/engine"
 	"github.com/lmeval/lmeval/gguf"
 	"github.com/lmeval/lmeval/harness/cache"
 	"github.com/lmeval/lmeval/harness/progress"
+	"github.com/lmeval/lmeval/stats"
 )
 
 // Config describes a sweep.
@@ -73,6 +76,11 @@ type Config struct {
 	Store *cache.Cache
 	// Tasks, when not nil, evaluates tasks on each model.
 	Tasks TaskRunner
+	// LogSamples keeps each model's task run (results and per-document
+	// samples, lm-eval's formats) in the store and in the Report, for
+	// WriteFiles to write as run directories that lmeval compare reads.
+	// Stored task results without them are recomputed.
+	LogSamples bool
 	// Progress shows one bar over the whole sweep; nil draws nothing.
 	Progress *progress.Display
 	// Log receives one line per notable event (quantizing, a refused
@@ -85,7 +93,25 @@ type TaskRunner interface {
 	// Key identifies the tasks and every setting that changes their
 	// scores, for the store.
 	Key() string
-	Run(ctx context.Context, m *engine.Model) ([]TaskScore, error)
+	// Run evaluates the tasks; with logSamples the TaskRun keeps the
+	// run's files.
+	Run(ctx context.Context, m *engine.Model, logSamples bool) (*TaskRun, error)
+}
+
+// TaskRun is one model's evaluation of the tasks.
+type TaskRun struct {
+	Scores []TaskScore `json:"scores"`
+	// Files of the run, when asked for.
+	Files *RunFiles `json:"files,omitempty"`
+}
+
+// RunFiles are a task run's files in lm-eval's formats: the results
+// object and each task's samples (JSON Lines), with the run's start time
+// for their names.
+type RunFiles struct {
+	Start   time.Time         `json:"start"`
+	Results json.RawMessage   `json:"results"`
+	Samples map[string][]byte `json:"samples"`
 }
 
 // TaskScore is one task metric of one model.
@@ -99,11 +125,16 @@ type TaskScore struct {
 	PerDoc []float64 `json:"per_doc,omitempty"`
 	Binary bool      `json:"binary"`
 	// Against the base (not set on the base's own scores): Delta is
-	// Value - base Value, P the paired test's p-value, Test its name
-	// ("mcnemar_exact" or "paired_bootstrap").
-	Delta *float64 `json:"delta,omitempty"`
-	P     *float64 `json:"p_value,omitempty"`
-	Test  string   `json:"test,omitempty"`
+	// Value - base Value; with per-document values, Paired holds the
+	// paired statistics of package stats (the same lmeval compare
+	// reports), P and Test its test's p-value and name ("mcnemar_exact"
+	// or "paired_t"), PHolm the p-value Holm-corrected over the model's
+	// task metrics.
+	Delta  *float64      `json:"delta,omitempty"`
+	P      *float64      `json:"p_value,omitempty"`
+	Test   string        `json:"test,omitempty"`
+	PHolm  *float64      `json:"p_holm,omitempty"`
+	Paired *stats.Result `json:"paired,omitempty"`
 }
 
 // Report is the outcome of a sweep.
@@ -144,6 +175,10 @@ type Result struct {
 	// nil for the base.
 	KLD   *Divergence `json:"kld,omitempty"`
 	Tasks []TaskScore `json:"tasks,omitempty"`
+	// Files are the task run's files (Config.LogSamples); RunDir where
+	// WriteFiles wrote them, relative to the output directory.
+	Files  *RunFiles `json:"-"`
+	RunDir string    `json:"run_dir,omitempty"`
 }
 
 // Rolling is lm-eval's loglikelihood_rolling perplexity: token-level with
@@ -308,9 +343,17 @@ type work struct {
 	dists                *engine.Dists
 	div                  *engine.Divergence
 	roll                 []float64
-	tasks                []TaskScore
+	tasks                *TaskRun
 	needDists, needRolls bool
 	needDiv, needTasks   bool
+}
+
+// scores are the run's scores (none without a run).
+func (t *TaskRun) scores() []TaskScore {
+	if t == nil {
+		return nil
+	}
+	return t.Scores
 }
 
 func (w *work) needs() bool { return w.needDists || w.needDiv || w.needRolls || w.needTasks }
@@ -349,7 +392,7 @@ func (s *sweepRun) stored(models []*entry) ([]*work, int, error) {
 			if err != nil {
 				return nil, 0, fmt.Errorf("sweep: %w", err)
 			}
-			w.needTasks = !ok
+			w.needTasks = !ok || (s.cfg.LogSamples && w.tasks.Files == nil)
 		}
 		if w.needDists || w.needDiv {
 			total += tokens(s.chunks)
@@ -436,7 +479,7 @@ func (s *sweepRun) evaluate(ctx context.Context, w *work, baseDists *engine.Dist
 			}
 		}
 		if w.needTasks {
-			if w.tasks, err = cfg.Tasks.Run(ctx, lm); err != nil {
+			if w.tasks, err = cfg.Tasks.Run(ctx, lm, cfg.LogSamples); err != nil {
 				return err
 			}
 			rep.Computed++
@@ -467,7 +510,7 @@ func (s *sweepRun) statistics(ctx context.Context, ws []*work, baseDists *engine
 			p := Perplexity(w.dists.LogProb)
 			p.Windows = len(s.chunks)
 			r.PPL = &p
-			baseTasks = w.tasks
+			baseTasks = w.tasks.scores()
 		} else {
 			p := Perplexity(w.div.LogProb)
 			p.Windows = len(s.chunks)
@@ -481,7 +524,10 @@ func (s *sweepRun) statistics(ctx context.Context, ws []*work, baseDists *engine
 				return err
 			}
 		}
-		r.Tasks = w.tasks
+		r.Tasks = w.tasks.scores()
+		if w.tasks != nil && s.cfg.LogSamples {
+			r.Files = w.tasks.Files
+		}
 	}
 	basePPL := s.rep.Models[0].PPL
 	baseRoll := ws[0].roll
@@ -753,9 +799,12 @@ func rollingStats(lps []float64, docs []string) *Rolling {
 	return r
 }
 
-// pairTasks fills each model score's difference against the base's and
-// the paired test's p-value.
+// pairTasks fills each model score's difference against the base's and,
+// with per-document values, the paired statistics (stats.Compare: the
+// bootstrap seeded per task metric) and Holm's correction over the
+// model's tested metrics.
 func pairTasks(base, model []TaskScore) {
+	var tested []*TaskScore
 	for i := range model {
 		s := &model[i]
 		for _, b := range base {
@@ -764,17 +813,36 @@ func pairTasks(base, model []TaskScore) {
 			}
 			d := s.Value - b.Value
 			s.Delta = &d
-			if len(b.PerDoc) == len(s.PerDoc) && len(s.PerDoc) > 0 {
-				var p float64
-				if b.Binary && s.Binary {
-					p = McNemarTest(b.PerDoc, s.PerDoc).P
-					s.Test = "mcnemar_exact"
-				} else {
-					_, p = PairedBootstrap(b.PerDoc, s.PerDoc, 10000, 1234)
-					s.Test = "paired_bootstrap"
+			// Paired statistics need per-document values whose mean is the
+			// score (not a corpus-level metric such as perplexity).
+			if len(b.PerDoc) == len(s.PerDoc) && len(s.PerDoc) > 0 && stats.IsMean(b.PerDoc, b.Value) && stats.IsMean(s.PerDoc, s.Value) {
+				r := stats.Compare(b.PerDoc, s.PerDoc, stats.Options{Seed: taskSeed(s.Task, s.Metric)})
+				r.Replicates = nil
+				s.Paired, s.Test = &r, r.Test
+				if !math.IsNaN(r.P) {
+					// No p-value (every document scored the same, or one
+					// document): P stays unset, JSON has no NaN.
+					s.P = &r.P
+					tested = append(tested, s)
 				}
-				s.P = &p
 			}
 		}
 	}
+	ps := make([]float64, len(tested))
+	for i, s := range tested {
+		ps[i] = *s.P
+	}
+	for i, p := range stats.Holm(ps) {
+		if !math.IsNaN(p) {
+			tested[i].PHolm = &p
+		}
+	}
+}
+
+// taskSeed is the bootstrap seed of a task metric: fixed, and different
+// per metric so that the bootstraps are independent.
+func taskSeed(task, metric string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(task + "\x00" + metric))
+	return 1234 ^ h.Sum64()
 }

@@ -42,6 +42,7 @@ func sweepCommand() *cli.Command {
 			&cli.StringFlag{Name: "task_limit", Usage: "documents per task for --tasks"},
 			&cli.StringFlag{Name: "include_path", Usage: "additional directory of task YAML"},
 			&cli.StringFlag{Name: "output_path", Usage: "directory for sweep.json, sweep.csv and sweep.svg"},
+			&cli.BoolFlag{Name: "log_samples", Usage: "with --tasks and --output_path: also write each model's run (results and samples) under --output_path/<model>, for lmeval compare"},
 			&cli.StringFlag{Name: "use_cache", Usage: "SQLite cache for the sweep's results (default: " + cache.DefaultPath("sweep.sqlite") + ")"},
 			&cli.StringSliceFlag{Name: "model_args", Aliases: []string{"a"}, Usage: "engine settings as for run ('k=v,k2=v2', repeated k=v, or a JSON object: threads, n_gpu_layers, type_k, n_ctx, ...); the flags below override them"},
 			&cli.IntFlag{Name: "threads", Usage: "CPU threads (default: all)"},
@@ -179,6 +180,12 @@ func runSweep(c *cli.Context) error {
 			return fmt.Errorf("--ppl_task %s: %w", c.String("ppl_task"), err)
 		}
 		cfg.Docs, cfg.RollingMetrics = task.Docs, task.Metrics
+	}
+	if c.Bool("log_samples") {
+		if c.String("tasks") == "" || c.String("output_path") == "" {
+			return fmt.Errorf("sweep: --log_samples needs --tasks and --output_path")
+		}
+		cfg.LogSamples = true
 	}
 	if t := c.String("tasks"); t != "" {
 		v := harnessValues(splitList(t), c.String("task_limit"))
