@@ -7,15 +7,13 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"strings"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/lmeval/lmeval/internal/chart"
 	"github.com/lmeval/lmeval/stats"
 )
 
@@ -39,10 +37,7 @@ func ForestPlot(c *Comparison, alpha float64) ([]byte, error) {
 			rows = append(rows, r)
 		}
 	}
-	p := plot.New()
-	for _, f := range []*font.Font{&p.Title.TextStyle.Font, &p.X.Label.TextStyle.Font, &p.X.Tick.Label.Font, &p.Y.Tick.Label.Font} {
-		f.Variant = "Sans"
-	}
+	p := chart.New()
 	p.Title.Text = fmt.Sprintf("B − A with %g%% confidence intervals", 100*(1-alpha))
 	p.X.Label.Text = "difference B − A"
 	p.Y.Padding = 0
@@ -109,29 +104,7 @@ func ForestPlot(c *Comparison, alpha float64) ([]byte, error) {
 		pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3.5), Shape: draw.CircleGlyph{}}
 		p.Add(bars, pts)
 	}
-	width := 720.0
-	height := 90 + 24*float64(max(n, 1))
-	cv := vgsvg.New(vg.Points(width), vg.Points(height))
-	p.Draw(draw.New(cv))
-	var buf bytes.Buffer
-	if _, err := cv.WriteTo(&buf); err != nil {
-		return nil, err
-	}
-	return inlineSVG(buf.Bytes()), nil
-}
-
-// inlineSVG drops the XML prolog (the SVG goes inside HTML) and gives the
-// Liberation fonts gonum measured with their metric-compatible
-// fallbacks, so the page needs no font files.
-func inlineSVG(svg []byte) []byte {
-	s := string(svg)
-	if i := strings.Index(s, "<svg"); i > 0 {
-		s = s[i:]
-	}
-	s = strings.ReplaceAll(s, "font-family:Liberation Serif;", "font-family:'Liberation Serif','Times New Roman',serif;")
-	s = strings.ReplaceAll(s, "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
-	s = strings.ReplaceAll(s, "font-family:Liberation Mono;", "font-family:'Liberation Mono','Courier New',monospace;")
-	return []byte(s)
+	return chart.SVG(vg.Points(720), vg.Points(90+24*float64(max(n, 1))), p)
 }
 
 // ciOf is the interval a row shows: the bootstrap's when there is one.
