@@ -236,3 +236,14 @@ func TestFilesFollowUmask(t *testing.T) {
 		}
 	}
 }
+
+func TestReadLayout(t *testing.T) {
+	l := NewLayout("out", "m.gguf", time.Date(2026, 3, 4, 5, 6, 7, 890123000, time.UTC))
+	r := ReadLayout(l.ResultsFile)
+	if r.DateID != l.DateID || r.Dir != l.Dir || r.SamplesFile("arc_easy") != l.SamplesFile("arc_easy") {
+		t.Errorf("ReadLayout(%s) = %+v, want %+v", l.ResultsFile, r, l)
+	}
+	if r := ReadLayout("out/mine.json"); r.DateID != "" || r.Dir != "out" {
+		t.Errorf("ReadLayout(out/mine.json) = %+v", r)
+	}
+}
