@@ -181,8 +181,10 @@ func writeWords(w io.Writer, rep *Report, c *Comparison) {
 		switch {
 		case strings.HasPrefix(r.Verdict, "no difference"):
 			same = append(same, label)
-		case r.Paired == nil || math.IsNaN(r.Paired.P):
-			untested = append(untested, label+": "+r.Verdict)
+		case r.Paired == nil:
+			untested = append(untested, label+" ("+r.Note+")")
+		case math.IsNaN(r.Paired.P):
+			untested = append(untested, label+" ("+strings.TrimPrefix(r.Verdict, "not tested ("))
 		case !r.Significant:
 			none = append(none, label)
 		default:
