@@ -241,8 +241,13 @@ func (p *pairing) settingsNotes() {
 	if ma, mb := fmt.Sprint(la.Engine["max_length"]), fmt.Sprint(lb.Engine["max_length"]); ma != mb {
 		p.note("the runs' max_length differs (%s: %s, %s: %s): long prompts are cut differently", p.a.Label, ma, p.b.Label, mb)
 	}
-	if la.Truncated != lb.Truncated {
-		p.note("requests cut to fit the context: %d in %s, %d in %s; their scores may differ for that reason alone", la.Truncated, p.a.Label, lb.Truncated, p.b.Label)
+	for _, t := range p.a.TaskOrder {
+		if _, ok := p.b.Tasks[t]; !ok {
+			continue
+		}
+		if ta, tb := la.DataProblems[t].Truncated, lb.DataProblems[t].Truncated; ta != tb {
+			p.note("%s: requests cut to fit the context: %d in %s, %d in %s; their scores may differ for that reason alone", t, ta, p.a.Label, tb, p.b.Label)
+		}
 	}
 }
 

@@ -209,11 +209,21 @@ func TestCompareTasks(t *testing.T) {
 	ca, cb, ca1, cb1 := continuousTask("cont_task", 80, 0.01)
 	a := writeRun(t, filepath.Join(dir, "a"), "model-a", []fakeTask{ba, ca}, nil)
 	b := writeRun(t, filepath.Join(dir, "b"), "model-b", []fakeTask{bb, cb}, nil)
-	rep, err := Compare(load(t, a, b), Options{Seed: 7})
+	runs := load(t, a, b)
+	// What the hashes cannot show is noted: the context limit and the
+	// requests cut to fit it.
+	runs[0].LMEval = &results.LMEval{Engine: map[string]any{"max_length": 2048.0}}
+	runs[1].LMEval = &results.LMEval{Engine: map[string]any{"max_length": 128.0},
+		DataProblems: map[string]results.DataProblems{"cont_task": {Truncated: 12}}}
+	rep, err := Compare(runs, Options{Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := rep.Comparisons[0]
+	if strings.Join(c.Notes, "\n") != "the runs' max_length differs (model-a: 2048, model-b: 128): long prompts are cut differently\n"+
+		"cont_task: requests cut to fit the context: 0 in model-a, 12 in model-b; their scores may differ for that reason alone" {
+		t.Errorf("notes: %q", c.Notes)
+	}
 	if c.A != "model-a" || c.B != "model-b" || len(c.Tasks) != 2 || c.HolmTasks != 2 {
 		t.Fatalf("comparison %+v", c)
 	}
@@ -467,9 +477,13 @@ func TestLoad(t *testing.T) {
 
 	writeRun(t, filepath.Join(dir, "out"), "model-y", []fakeTask{ta}, nil)
 	os.Remove(filepath.Join(dir, "out", "model-y", "samples_bin_task_2026-12-01T10-00-00.jsonl"))
+	writeRun(t, filepath.Join(dir, "part"), "model-z", []fakeTask{ta}, nil)
+	sf := filepath.Join(dir, "part", "model-z", "samples_bin_task_2026-12-01T10-00-00.jsonl")
+	os.Rename(sf, sf+output.PartialSuffix)
 	for _, c := range []struct{ path, want string }{
 		{filepath.Join(dir, "out"), "holds runs of several models (model-x, model-y)"},
 		{filepath.Join(dir, "out", "model-y"), "needs --log_samples"},
+		{filepath.Join(dir, "part"), "is partial: the run did not finish"},
 		{filepath.Join(dir, "nothing"), "no such file"},
 		{dir, "no results_*.json"},
 	} {

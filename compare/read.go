@@ -147,6 +147,9 @@ func readTask(f, name string) (*Task, error) {
 	}
 	fh, err := os.Open(p)
 	if errors.Is(err, os.ErrNotExist) {
+		if _, perr := os.Stat(p + output.PartialSuffix); perr == nil {
+			return nil, fmt.Errorf("task %s: %s is partial: the run did not finish", name, p+output.PartialSuffix)
+		}
 		return nil, fmt.Errorf("task %s: no samples file %s: the run needs --log_samples", name, p)
 	}
 	if err != nil {
