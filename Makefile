@@ -42,6 +42,7 @@ test: native
 bench: native
 	$(GOENV) $(GO) run -ldflags "$(LDFLAGS)" ./cmd/lmeval-bench $(BENCH_ARGS)
 	$(GOENV) $(GO) test -ldflags "$(LDFLAGS)" -run '^$$' -bench RegistryCorpus -benchtime 5x ./cmd/lmeval
+	$(GO) test -run '^$$' -bench Bootstrap -benchtime 3x ./stats
 
 # The offline bundle for a GPU machine (docs/build.md): the repository at
 # HEAD and every module the build needs, in build/lmeval-bundle.tar.gz.

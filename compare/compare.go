@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/stats"
 )
@@ -337,11 +338,8 @@ func (p *pairing) task(ta, tb *Task) error {
 	if err != nil {
 		return err
 	}
-	for _, key := range metricKeys(ea, eb) {
+	for _, key := range p.metricKeys(ea, eb) {
 		metric, filter, _ := strings.Cut(key, ",")
-		if len(p.o.Metrics) > 0 && !slices.Contains(p.o.Metrics, metric) {
-			continue
-		}
 		row := p.newRow(name, false, metric, filter, ea, eb)
 		p.c.Tasks = append(p.c.Tasks, row)
 		p.rows[name][key] = row
@@ -410,8 +408,8 @@ func (p *pairing) newRow(name string, group bool, metric, filter string, ea, eb 
 }
 
 // metricKeys lists the "metric,filter" keys both entries score, in a's
-// order.
-func metricKeys(ea, eb *results.Entry) []string {
+// order, of the metrics Options.Metrics keeps.
+func (p *pairing) metricKeys(ea, eb *results.Entry) []string {
 	var keys []string
 	if ea == nil || eb == nil {
 		return nil
@@ -419,6 +417,9 @@ func metricKeys(ea, eb *results.Entry) []string {
 	for _, k := range ea.Keys() {
 		metric, _, ok := strings.Cut(k, ",")
 		if !ok || strings.HasSuffix(metric, "_stderr") {
+			continue
+		}
+		if len(p.o.Metrics) > 0 && !slices.Contains(p.o.Metrics, metric) {
 			continue
 		}
 		if _, ok := eb.Get(k); ok {
@@ -441,25 +442,14 @@ func number(e *results.Entry, key string) stats.Number {
 	return stats.Number(math.NaN())
 }
 
+// asFloat reads a number of a results or samples file: what
+// metrics.Float reads, and null (Python's NaN) as NaN.
 func asFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case results.Float:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	case nil:
+	if v == nil {
 		return math.NaN(), true
 	}
-	return 0, false
+	f, err := metrics.Float(v)
+	return f, err == nil
 }
 
 // perDocValues are a metric's per-document values (NaN for a missing

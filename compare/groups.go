@@ -3,7 +3,6 @@ package compare
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/lmeval/lmeval/harness/results"
@@ -115,11 +114,8 @@ func same(x, y float64) bool { return math.Abs(x-y) <= 1e-9*math.Max(1, math.Abs
 func (p *pairing) group(g string) {
 	ea, _ := p.a.Results.Results.Get(g)
 	eb, _ := p.b.Results.Results.Get(g)
-	for _, key := range metricKeys(ea, eb) {
+	for _, key := range p.metricKeys(ea, eb) {
 		metric, filter, _ := strings.Cut(key, ",")
-		if len(p.o.Metrics) > 0 && !slices.Contains(p.o.Metrics, metric) {
-			continue
-		}
 		row := p.newRow(g, true, metric, filter, ea, eb)
 		p.c.Groups = append(p.c.Groups, row)
 		leaves, _, pooled, why := p.groupWeights(g, key)
