@@ -127,10 +127,12 @@ func (ev *evaluation) resolve() error {
 	}
 	// As lm-eval's evaluator, before anything runs; and the interpreter
 	// must exist before the model spends time generating programs.
+	var unsafe []string
 	for _, tr := range ev.runs {
 		if !tr.t.Config.UnsafeCode {
 			continue
 		}
+		unsafe = append(unsafe, tr.t.Name)
 		if !ev.cfg.ConfirmRunUnsafeCode {
 			errs = append(errs, fmt.Errorf("task %s (%s) runs the model's code (unsafe_code: true): give --confirm_run_unsafe_code to run it", tr.t.Name, tr.t.Config.File))
 		} else if _, err := codeexec.Python(); err != nil {
@@ -139,6 +141,13 @@ func (ev *evaluation) resolve() error {
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
+	}
+	// And the sandbox must hold here (or the user have accepted that it
+	// does not).
+	if len(unsafe) > 0 {
+		if err := codeexec.Check(context.Background()); err != nil {
+			return fmt.Errorf("tasks %s run the model's code: %w", strings.Join(unsafe, ", "), err)
+		}
 	}
 	// A misspelt name in --samples would otherwise evaluate every document
 	// of the task meant, silently.

@@ -160,6 +160,27 @@ func TestCodeExecutionTasks(t *testing.T) {
 	}
 	t.Setenv("LMEVAL_PYTHON", "")
 
+	// A system that cannot confine the programs: refused before the model
+	// is asked for anything, saying what is missing, unless accepted.
+	t.Setenv(codeexec.EnvDisable, "mountview,landlock")
+	_, err = NewPlan(layer(true), WithRegistry(reg))
+	if !errors.Is(err, codeexec.ErrUnconfined) || !strings.Contains(err.Error(), "nothing confines the program's files") {
+		t.Errorf("without confinement: %v, want ErrUnconfined", err)
+	}
+	unconfined := layer(true)
+	unconfined.ConfirmRunUnconfinedCode = true
+	if os.Geteuid() == 0 {
+		// Unconfined, root's programs run as nobody, who cannot read an
+		// interpreter under /root.
+		t.Setenv("LMEVAL_PYTHON", "/usr/bin/python3")
+	}
+	if _, err = NewPlan(unconfined, WithRegistry(reg)); err != nil {
+		t.Errorf("with --confirm_run_unconfined_code: %v", err)
+	}
+	codeexec.AllowUnconfined(false)
+	t.Setenv(codeexec.EnvDisable, "")
+	t.Setenv("LMEVAL_PYTHON", "")
+
 	samples := newMemSamples()
 	res, err := Evaluate(context.Background(), layer(true), lm, WithRegistry(reg), WithSamples(samples.open))
 	if err != nil {

@@ -59,6 +59,7 @@ func NewPlan(cfg *config.Config, opts ...Option) (*Plan, error) {
 	}
 	// Programs the model writes run only with the user's consent.
 	codeexec.Confirm(cfg.ConfirmRunUnsafeCode)
+	codeexec.AllowUnconfined(cfg.ConfirmRunUnconfinedCode)
 	ev := &evaluation{cfg: cfg, opts: o}
 	var err error
 	if ev.chat, err = parseChatOptions(cfg.ModelArgs); err != nil {

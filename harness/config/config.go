@@ -64,6 +64,9 @@ type Config struct {
 	// mbpp, ...) to run the model's programs (lm-eval's
 	// --confirm_run_unsafe_code).
 	ConfirmRunUnsafeCode bool `json:"confirm_run_unsafe_code,omitempty"`
+	// ConfirmRunUnconfinedCode runs those programs even where the system
+	// cannot confine them (--confirm_run_unconfined_code).
+	ConfirmRunUnconfinedCode bool `json:"confirm_run_unconfined_code,omitempty"`
 	// TasksSource is where lm-eval's task tree comes from (--tasks_source;
 	// "" means $LMEVAL_TASKS_SOURCE, else the pinned download).
 	TasksSource string `json:"tasks_source,omitempty"`

@@ -1,11 +1,14 @@
 // Package codeexec runs model-written Python programs the way Hugging Face
 // evaluate's code_eval metric does (humaneval, mbpp and the other pass@k
-// tasks), each in a child python3 process with a time limit, a memory
-// limit, no network where the system allows a new network namespace, and
-// a scratch working directory removed afterwards.
+// tasks), each in a child python3 process with a time limit and a memory
+// limit, confined (sandbox.go): it reads only the interpreter and the
+// system libraries, writes only a scratch directory removed afterwards,
+// cannot reach the network, see other processes or gain privileges.
 //
 // Running a model's code is unsafe: nothing here runs unless the caller
-// has been told to (lm-eval's --confirm_run_unsafe_code), see Confirm.
+// has been told to (lm-eval's --confirm_run_unsafe_code), see Confirm;
+// where the system cannot confine programs, nothing runs unless the user
+// accepted that too, see AllowUnconfined.
 package codeexec
 
 import (
@@ -74,9 +77,23 @@ type Runner struct {
 	Memory int64
 	// Workers is how many programs run at once (DefaultWorkers if 0).
 	Workers int
-	// AllowNetwork skips the network namespace.
+	// AllowNetwork leaves the network reachable (no network namespace,
+	// IP sockets allowed).
 	AllowNetwork bool
+
+	// disable turns sandbox mechanisms off, for tests of each alone.
+	disable mechanisms
 }
+
+// mechanisms are sandbox mechanisms, for Runner.disable.
+type mechanisms uint
+
+const (
+	noNamespaces mechanisms = 1 << iota
+	noMountView
+	noLandlock
+	noSeccomp
+)
 
 // Result is the verdict on one program.
 type Result struct {
@@ -84,8 +101,10 @@ type Result struct {
 	// Verdict is code_eval's result string: "passed", "timed out" or
 	// "failed: ...".
 	Verdict string
-	// Isolated says whether the program ran in its own network namespace.
+	// Isolated says whether the program could not reach the network.
 	Isolated bool
+	// Sandbox lists the confinement the program ran under.
+	Sandbox []string
 }
 
 func (r *Runner) timeout() time.Duration {
@@ -126,11 +145,10 @@ func (r *Runner) python() (string, error) {
 	return path, nil
 }
 
-var warnOnce sync.Once
-
 // Run executes one program and returns its verdict. The error is for
 // failures to run it at all (not confirmed, no python3, no scratch
-// directory); a program that fails, loops or crashes gives a Result.
+// directory, a system that cannot confine it: ErrUnconfined); a program
+// that fails, loops or crashes gives a Result.
 func (r *Runner) Run(ctx context.Context, program string) (Result, error) {
 	if !Confirmed() {
 		return Result{}, ErrNotConfirmed
@@ -144,49 +162,98 @@ func (r *Runner) Run(ctx context.Context, program string) (Result, error) {
 		return Result{}, fmt.Errorf("scratch directory: %w", err)
 	}
 	defer removeAll(dir)
-	isolate := !r.AllowNetwork
-	if isolate && !canIsolate {
-		warnOnce.Do(func() {
-			slog.Warn("code execution: network namespaces need Linux; programs run WITH network access")
-		})
-		isolate = false
+	if !sandboxed {
+		if !unconfinedOK.Load() {
+			return Result{}, fmt.Errorf("%w: lmeval confines programs on Linux only (Landlock, namespaces, seccomp); give --confirm_run_unconfined_code to run them anyway, as the user lmeval runs as", ErrUnconfined)
+		}
+		noteSandbox(sandboxStatus{Missing: []string{"everything: lmeval confines programs on Linux only"}}, logSandbox)
+		return r.runPlain(ctx, py, dir, program)
 	}
-	res, err := r.runIn(ctx, py, dir, program, isolate)
-	if err != nil && isolate && errors.Is(err, errNamespace) {
-		warnOnce.Do(func() {
-			slog.Warn("code execution: this system does not allow a new network namespace; programs run WITH network access", "error", err)
-		})
-		res, err = r.runIn(ctx, py, dir, program, false)
-	}
-	return res, err
+	return r.runSandboxed(ctx, py, dir, program)
 }
 
-var errNamespace = errors.New("cannot create a network namespace")
+// EnvDisable names sandbox mechanisms to turn off, comma-separated
+// (namespaces, mountview, landlock, seccomp): to see how a system lacking
+// them fares. A run still refuses unless what remains confines programs,
+// or AllowUnconfined was given.
+const EnvDisable = "LMEVAL_SANDBOX_DISABLE"
 
-func (r *Runner) runIn(ctx context.Context, py, dir, program string, isolate bool) (Result, error) {
-	limit := r.timeout()
-	// code_eval waits timeout+1 s for the process before killing it.
-	ctx, cancel := context.WithTimeout(ctx, limit+time.Second)
-	defer cancel()
-	cmd := exec.Command(py, "-I", "-c", prelude,
-		strconv.FormatFloat(limit.Seconds(), 'f', -1, 64), strconv.FormatInt(r.memory(), 10))
+// disabled are the mechanisms r and $LMEVAL_SANDBOX_DISABLE turn off.
+func (r *Runner) disabled() (mechanisms, error) {
+	d := r.disable
+	for _, name := range strings.FieldsFunc(os.Getenv(EnvDisable), func(c rune) bool { return c == ',' || c == ' ' }) {
+		switch strings.ToLower(name) {
+		case "namespaces":
+			d |= noNamespaces
+		case "mountview":
+			d |= noMountView
+		case "landlock":
+			d |= noLandlock
+		case "seccomp":
+			d |= noSeccomp
+		default:
+			return 0, fmt.Errorf("%s: unknown mechanism %q (want namespaces, mountview, landlock, seccomp)", EnvDisable, name)
+		}
+	}
+	return d, nil
+}
+
+// Check runs an empty program as every program runs, so that a run
+// learns before its model loads whether programs can run here: it
+// returns ErrUnconfined (naming what is missing) where the system cannot
+// confine them and AllowUnconfined was not given.
+func Check(ctx context.Context) error {
+	res, err := (&Runner{Timeout: 30 * time.Second}).Run(ctx, "pass")
+	if err != nil {
+		return err
+	}
+	if !res.Passed {
+		return fmt.Errorf("code execution: an empty program does not pass: %s", res.Verdict)
+	}
+	return nil
+}
+
+// preludeArgs are the interpreter's arguments: isolated mode, the
+// prelude, the time and memory limits.
+func (r *Runner) preludeArgs() []string {
+	return []string{"-I", "-c", prelude,
+		strconv.FormatFloat(r.timeout().Seconds(), 'f', -1, 64), strconv.FormatInt(r.memory(), 10)}
+}
+
+// runPlain runs the interpreter directly, with nothing but the prelude's
+// limits (where the system offers no confinement and the user accepted
+// that).
+func (r *Runner) runPlain(ctx context.Context, py, dir, program string) (Result, error) {
+	cmd := exec.Command(py, r.preludeArgs()...)
 	cmd.Dir = dir
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "TMPDIR=" + dir, "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"}
+	cmd.Env = programEnv(dir)
+	cmd.SysProcAttr = plainProcAttr()
+	verdict, err := r.execute(ctx, cmd, program, nil, nil)
+	if err != nil {
+		return Result{}, fmt.Errorf("starting %s: %w", py, err)
+	}
+	return Result{Passed: verdict == Passed, Verdict: verdict}, nil
+}
+
+// execute starts cmd with the program on stdin and the verdict pipe as
+// fd 3 (extra after it), calls started (when not nil; an error kills the
+// process), and returns the verdict once the process ends or is killed
+// at the time limit plus a second.
+func (r *Runner) execute(ctx context.Context, cmd *exec.Cmd, program string, extra []*os.File, started func() error) (string, error) {
+	// code_eval waits timeout+1 s for the process before killing it.
+	ctx, cancel := context.WithTimeout(ctx, r.timeout()+time.Second)
+	defer cancel()
 	cmd.Stdin = strings.NewReader(program)
 	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
 	pr, pw, err := os.Pipe()
 	if err != nil {
-		return Result{}, err
+		return "", err
 	}
 	defer pr.Close()
-	cmd.ExtraFiles = []*os.File{pw}
-	cmd.SysProcAttr = sysProcAttr(isolate)
+	cmd.ExtraFiles = append([]*os.File{pw}, extra...)
 	if err := cmd.Start(); err != nil {
 		pw.Close()
-		if isolate && isNamespaceError(err) {
-			return Result{}, fmt.Errorf("%w: %w", errNamespace, err)
-		}
-		return Result{}, fmt.Errorf("starting %s: %w", py, err)
+		return "", err
 	}
 	pw.Close()
 	var verdict bytes.Buffer
@@ -197,6 +264,13 @@ func (r *Runner) runIn(ctx context.Context, py, dir, program string, isolate boo
 	}()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	if started != nil {
+		if err := started(); err != nil {
+			killGroup(cmd.Process)
+			<-done
+			return "", err
+		}
+	}
 	select {
 	case <-done:
 	case <-ctx.Done():
@@ -211,7 +285,16 @@ func (r *Runner) runIn(ctx context.Context, py, dir, program string, isolate boo
 		// code_eval reports an empty result as "timed out".
 		v = TimedOut
 	}
-	return Result{Passed: v == Passed, Verdict: v, Isolated: isolate}, nil
+	return v, nil
+}
+
+// logSandbox logs the sandbox note.
+func logSandbox(warn bool, msg string, args ...any) {
+	if warn {
+		slog.Warn(msg, args...)
+		return
+	}
+	slog.Info(msg, args...)
 }
 
 // RunAll runs programs with r.Workers at a time; results are in order.

@@ -3,16 +3,20 @@
 package codeexec
 
 import (
+	"context"
+	"errors"
 	"os"
 	"syscall"
 )
 
-// sysProcAttr: network namespaces exist only on Linux; elsewhere programs
-// run with the network (Run warns once).
-func sysProcAttr(bool) *syscall.SysProcAttr { return nil }
+// sandboxed: lmeval confines programs on Linux only; elsewhere they run
+// only with AllowUnconfined.
+const sandboxed = false
 
-const canIsolate = false
+func (r *Runner) runSandboxed(context.Context, string, string, string) (Result, error) {
+	return Result{}, errors.New("no sandbox on this system")
+}
 
-func isNamespaceError(error) bool { return false }
+func plainProcAttr() *syscall.SysProcAttr { return nil }
 
 func killGroup(p *os.Process) { p.Kill() }
