@@ -86,14 +86,14 @@ func WithChunkSize(n int) Option { return func(o *options) { o.chunk = n } }
 // and then each include path (later trees take precedence, as in lm-eval),
 // with --metadata applied.
 func NewRegistry(builtin fs.FS, include []string, metadata map[string]any) (*task.Registry, error) {
-	return newRegistry(builtin, include, metadata, "")
+	return newRegistry(builtin, include, metadata, "", nil)
 }
 
 // newRegistry is NewRegistry caching directory indexes in cacheDir ("":
-// none).
-func newRegistry(builtin fs.FS, include []string, metadata map[string]any, cacheDir string) (*task.Registry, error) {
+// none), calling onIndex for each file indexed.
+func newRegistry(builtin fs.FS, include []string, metadata map[string]any, cacheDir string, onIndex func(string)) (*task.Registry, error) {
 	r := task.NewRegistry()
-	r.CacheDir = cacheDir
+	r.CacheDir, r.OnIndex = cacheDir, onIndex
 	if builtin != nil {
 		if err := r.AddFS("", builtin); err != nil {
 			return nil, fmt.Errorf("built-in tasks: %w", err)

@@ -39,6 +39,8 @@ type RegistryOptions struct {
 	// CacheDir, when set, caches the index of each directory indexed (the
 	// include paths, the task tree) there (task.Registry.CacheDir).
 	CacheDir string
+	// OnIndex is task.Registry.OnIndex, for progress while indexing.
+	OnIndex func(path string)
 }
 
 // BuildRegistry indexes the built-in tasks, lm-eval's task tree when it
@@ -54,7 +56,7 @@ func BuildRegistry(ctx context.Context, o RegistryOptions) (*task.Registry, *tas
 		spec = os.Getenv(tasktree.EnvSource)
 		explicit = spec != ""
 	}
-	base, err := newRegistry(o.Builtin, o.Include, o.Metadata, o.CacheDir)
+	base, err := newRegistry(o.Builtin, o.Include, o.Metadata, o.CacheDir, o.OnIndex)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -100,7 +102,7 @@ func BuildRegistry(ctx context.Context, o RegistryOptions) (*task.Registry, *tas
 // are identical to its definition, then the include paths.
 func registryWithTree(dir string, o RegistryOptions) (*task.Registry, error) {
 	r := task.NewRegistry()
-	r.CacheDir = o.CacheDir
+	r.CacheDir, r.OnIndex = o.CacheDir, o.OnIndex
 	if err := r.AddDir(dir); err != nil {
 		return nil, fmt.Errorf("task tree %s: %w", dir, err)
 	}

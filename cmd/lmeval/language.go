@@ -12,6 +12,7 @@ import (
 
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/language"
+	"github.com/lmeval/lmeval/harness/progress"
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
 )
@@ -77,7 +78,7 @@ func lsLanguages(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	parents, _ := listing(r)
+	parents, _ := listing(r, progress.ForStderr(c.Bool("no_progress")))
 	ix := languageIndex(r, parents)
 	bw := bufio.NewWriter(c.App.Writer)
 	writeLanguages(bw, r, ix)

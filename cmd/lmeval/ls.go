@@ -3,11 +3,11 @@ package main
 import (
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/internal/table"
 )
 
 // lsPresets lists the built-in presets and those in the include paths.
@@ -16,8 +16,9 @@ func lsPresets(c *cli.Context, includePaths []string) error {
 	if err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PRESET\tTASKS\tSETTINGS\tDESCRIPTION")
+	tb := table.Table{Columns: []table.Column{
+		{Header: "PRESET", Cut: table.Wrap}, {Header: "TASKS", Cut: table.End}, {Header: "SETTINGS", Cut: table.End}, {Header: "DESCRIPTION", Cut: table.End},
+	}}
 	for _, p := range ps {
 		cfg, err := config.Resolve(p.Layer())
 		if err != nil {
@@ -37,9 +38,9 @@ func lsPresets(c *cli.Context, includePaths []string) error {
 		if p.Source != "built-in" {
 			desc += " [" + p.Source + "]"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Name, strings.Join(tasks, " "), strings.Join(settings, " "), desc)
+		tb.Add(p.Name, strings.Join(tasks, " "), strings.Join(settings, " "), desc)
 	}
-	return tw.Flush()
+	return tb.Write(c.App.Writer, tableWidth(c))
 }
 
 func lsCommand() *cli.Command {
@@ -55,6 +56,7 @@ func lsCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "tasks", Aliases: []string{"t"}, Usage: "with languages: the suites (groups, tags, tasks) to split by --language"},
 			&cli.StringFlag{Name: "preset", Usage: "with languages: a preset's suites and languages (as run --preset P [--language L] runs them)"},
 			&cli.StringSliceFlag{Name: "language", Usage: "list only the names in these languages (ISO 639 codes or English names: hin, hi, hindi, hin_Latn; none: those with no language), with a LANGUAGES column"},
+			&cli.BoolFlag{Name: "wide", Usage: "print every cell whole (on a terminal the table is fitted to its width; piped, it is whole)"},
 		},
 		Action: func(c *cli.Context) error {
 			what := "tasks"

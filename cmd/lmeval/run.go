@@ -125,7 +125,10 @@ func runAction(c *cli.Context) error {
 	if progress.ForStderr(cfg.NoProgress).Enabled() {
 		ropts.Tree.Progress = os.Stderr
 	}
+	var indexed func()
+	ropts.OnIndex, indexed = indexProgress(progress.ForStderr(cfg.NoProgress))
 	reg, tree, err := harness.BuildRegistry(ctx, ropts)
+	indexed()
 	if err != nil {
 		return err
 	}

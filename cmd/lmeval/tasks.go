@@ -1,20 +1,20 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 
 	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness"
@@ -26,6 +26,7 @@ import (
 	"github.com/lmeval/lmeval/harness/progress"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/hub"
+	"github.com/lmeval/lmeval/internal/table"
 )
 
 // newRegistry indexes the built-in tasks, lm-eval's task tree when one of
@@ -40,10 +41,14 @@ func newRegistry(c *cli.Context, want []string, noDownload bool) (*task.Registry
 		NoDownload:  noDownload,
 		CacheDir:    cache.DefaultPath("registry"),
 	}
-	if progress.ForStderr(c.Bool("no_progress")).Enabled() {
+	d := progress.ForStderr(c.Bool("no_progress"))
+	if d.Enabled() {
 		opts.Tree.Progress = os.Stderr
 	}
+	var indexed func()
+	opts.OnIndex, indexed = indexProgress(d)
 	r, _, err := harness.BuildRegistry(c.Context, opts)
+	indexed()
 	if err != nil {
 		return nil, err
 	}
@@ -51,6 +56,48 @@ func newRegistry(c *cli.Context, want []string, noDownload bool) (*task.Registry
 		slog.Debug("task index", "warning", w)
 	}
 	return r, nil
+}
+
+// indexProgress counts the task files indexed on d (which happens only
+// when a directory's index is not cached): the hook for
+// RegistryOptions.OnIndex, and the function that ends the count.
+func indexProgress(d *progress.Display) (onIndex func(string), done func()) {
+	if !d.Enabled() {
+		return nil, func() {}
+	}
+	var bar *progress.Phase
+	return func(string) {
+			if bar == nil {
+				bar = d.Count("indexing task files", "files", 0)
+			}
+			bar.Add(1, 0)
+		}, func() {
+			if bar != nil {
+				bar.Finish()
+			}
+		}
+}
+
+// terminalWidth is the width of w when it is a terminal, else 0.
+func terminalWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return 0
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return width
+}
+
+// tableWidth is the width ls fits its tables to: the terminal's, unless
+// --wide or the output is not a terminal (0: every cell whole).
+func tableWidth(c *cli.Context) int {
+	if c.Bool("wide") {
+		return 0
+	}
+	return terminalWidth(c.App.Writer)
 }
 
 // lsTasks lists the registry's names: "tasks" lists everything with its
@@ -75,7 +122,7 @@ func lsTasks(c *cli.Context, what string, available bool) error {
 	case "tags":
 		names = r.Tags()
 	}
-	parents, status := listing(r)
+	parents, status := listing(r, progress.ForStderr(c.Bool("no_progress")))
 	var lf *languageFilter
 	if c.IsSet("language") {
 		langs, none, err := parseLanguages("language", c.StringSlice("language"), true)
@@ -84,15 +131,13 @@ func lsTasks(c *cli.Context, what string, available bool) error {
 		}
 		lf = &languageFilter{ix: languageIndex(r, parents), langs: langs, none: none}
 	}
-	// Buffered: tabwriter writes each cell's padding separately, and the
-	// corpus has 14,000 rows (unbuffered, half of a warm ls was syscalls).
-	bw := bufio.NewWriterSize(c.App.Writer, 1<<16)
-	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	cols := []table.Column{{Header: "NAME", Cut: table.Wrap}, {Header: "KIND"}}
 	if lf != nil {
-		fmt.Fprintln(tw, "NAME\tKIND\tLANGUAGES\tIN GROUPS/TAGS\tDEFINED IN\tRUNS")
-	} else {
-		fmt.Fprintln(tw, "NAME\tKIND\tIN GROUPS/TAGS\tDEFINED IN\tRUNS")
+		cols = append(cols, table.Column{Header: "LANGUAGES", Cut: table.End, Min: 12})
 	}
+	cols = append(cols, table.Column{Header: "IN GROUPS/TAGS", Cut: table.End, Min: 14},
+		table.Column{Header: "DEFINED IN", Cut: table.Middle, Min: 24}, table.Column{Header: "RUNS", Cut: table.End, Min: 12})
+	tb := table.Table{Columns: cols}
 	for _, n := range names {
 		if lf != nil && !lf.keep(n) {
 			continue
@@ -114,15 +159,12 @@ func lsTasks(c *cli.Context, what string, available bool) error {
 			in = abbreviateList(p, 4)
 		}
 		if lf != nil {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", n, e.Kind, lf.column(n), in, where, runs)
+			tb.Add(n, e.Kind.String(), lf.column(n), in, where, runs)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", n, e.Kind, in, where, runs)
+		tb.Add(n, e.Kind.String(), in, where, runs)
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	return bw.Flush()
+	return tb.Write(c.App.Writer, tableWidth(c))
 }
 
 // lsCache is what `ls` computes by loading every task and group: the
@@ -135,7 +177,7 @@ type lsCache struct {
 // listing gives memberOf's parents and runStatus's verdicts, from the
 // registry cache when the registry's files and the program are those it
 // was made from (task.Registry.Fingerprint), else computed and cached.
-func listing(r *task.Registry) (map[string][]string, func(string) string) {
+func listing(r *task.Registry, d *progress.Display) (map[string][]string, func(string) string) {
 	var path string
 	if fp := r.Fingerprint(); fp != "" {
 		path = filepath.Join(r.CacheDir, "ls-"+fp[:32]+".json")
@@ -146,8 +188,13 @@ func listing(r *task.Registry) (map[string][]string, func(string) string) {
 			}
 		}
 	}
-	parents, groupErrs := memberOf(r)
-	status := runStatus(r, groupErrs)
+	// Loading every group and task is the slow part of a listing: a
+	// count of them on a terminal.
+	bar := d.Count("checking tasks and groups", "names", len(r.Groups())+len(r.Tasks()))
+	step := func(n int) { bar.Add(n, 0) }
+	parents, groupErrs := memberOf(r, step)
+	status := runStatus(r, groupErrs, step)
+	bar.Finish()
 	if path == "" {
 		return parents, status
 	}
@@ -188,14 +235,18 @@ func writeFileAtomic(path string, data []byte) error {
 // runStatus says, per name, "yes" when lmeval can run it, else "no: "
 // and the first reason. Every task is loaded once, together; groups use
 // the errors memberOf met loading them; a tag runs when its tasks do.
-func runStatus(r *task.Registry, groupErrs map[string]error) func(string) string {
+func runStatus(r *task.Registry, groupErrs map[string]error, step func(int)) func(string) string {
 	taskWhy := map[string]string{}
-	_, err := r.Load(r.Tasks())
-	for _, e := range flattenErrors(err) {
-		var ue *task.UnavailableError
-		if errors.As(e, &ue) {
-			taskWhy[ue.Task] = ue.Reason
+	// In chunks, for the progress count.
+	for chunk := range slices.Chunk(r.Tasks(), 256) {
+		_, err := r.Load(chunk)
+		for _, e := range flattenErrors(err) {
+			var ue *task.UnavailableError
+			if errors.As(e, &ue) {
+				taskWhy[ue.Task] = ue.Reason
+			}
 		}
+		step(len(chunk))
 	}
 	reason := func(err error) string {
 		errs := flattenErrors(err)
@@ -247,7 +298,7 @@ func flattenErrors(err error) []error {
 // not load with their errors. Only groups are loaded (tasks
 // stay unread), so listing stays fast; a group that cannot be loaded
 // (a missing member, say) is skipped here and reported by validate.
-func memberOf(r *task.Registry) (map[string][]string, map[string]error) {
+func memberOf(r *task.Registry, step func(int)) (map[string][]string, map[string]error) {
 	parents := map[string][]string{}
 	groupErrs := map[string]error{}
 	add := func(child, parent string) {
@@ -257,6 +308,7 @@ func memberOf(r *task.Registry) (map[string][]string, map[string]error) {
 	}
 	for _, g := range r.Groups() {
 		sel, err := r.Load([]string{g})
+		step(1)
 		if err != nil {
 			groupErrs[g] = err
 			continue

@@ -133,16 +133,35 @@ func (d *Display) Phase(name string, requests, tokens int) *Phase {
 	if !d.Enabled() {
 		return p
 	}
+	max, unit := tokens, "tok"
+	if tokens <= 0 {
+		max, unit = requests, "req"
+	}
+	d.start(p, max, unit)
+	return p
+}
+
+// Count starts a bar counting total things named unit ("files",
+// "names"); a total <= 0 is unknown: the bar shows the count alone.
+func (d *Display) Count(name, unit string, total int) *Phase {
+	p := &Phase{name: name, requests: total}
+	if d.Enabled() {
+		d.start(p, total, unit)
+	}
+	return p
+}
+
+// start gives p its clock and its bar of max units (max <= 0: unknown).
+func (d *Display) start(p *Phase, max int, unit string) {
 	p.now = d.now
 	if p.now == nil {
 		p.now = time.Now
 	}
 	p.samples = []sample{{t: p.now()}}
-	max, unit := tokens, "tok"
-	if tokens <= 0 {
-		max, unit = requests, "req"
-	}
 	p.unit = unit
+	if max <= 0 {
+		max = -1 // progressbar's spinner
+	}
 	// The rate and the time left are lmeval's (describe), not the
 	// library's, which measures from the first report and shows 0 tok/hr
 	// before it.
@@ -155,13 +174,15 @@ func (d *Display) Phase(name string, requests, tokens int) *Phase {
 		progressbar.OptionSetWidth(30),
 		progressbar.OptionOnCompletion(func() { fmt.Fprintln(d.w) }),
 	)
-	return p
 }
 
 // describe is the bar's text: requests done, and once measured the rate
 // and the time left. The caller holds p.mu.
 func (p *Phase) describe() string {
 	s := fmt.Sprintf("%s %d/%d", p.name, p.doneReq, p.requests)
+	if p.requests <= 0 {
+		s = fmt.Sprintf("%s %d", p.name, p.doneReq)
+	}
 	if rate, ok := p.rate(); ok {
 		s += ", " + formatRate(rate) + " " + p.unit + "/s"
 		if left := p.total() - p.done(); left > 0 && p.doneReq < p.requests {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Helper is a native port of one of lm-eval's Python helpers: the
@@ -177,13 +178,39 @@ func lookupHelper(dir, name string) (*Helper, string) {
 			bestKey = k
 		}
 	}
-	for k := range helpers {
-		match(k)
-	}
-	for k := range pySources {
+	for _, k := range helperKeys(function) {
 		match(k)
 	}
 	return helpers[bestKey], bestKey
+}
+
+// helperIndex is every file:function of helpers and pySources by
+// function, so that a lookup compares only the keys of its function
+// (listing lm-eval's tree looks up some 20,000 `!function`s among 2,000
+// keys).
+type helperIndex struct {
+	n    int // len(helpers) when built: a registration since rebuilds it
+	byFn map[string][]string
+}
+
+var funcIndex atomic.Pointer[helperIndex]
+
+// helperKeys are the keys for function; the caller holds helperMu.
+func helperKeys(function string) []string {
+	ix := funcIndex.Load()
+	if ix == nil || ix.n != len(helpers) {
+		ix = &helperIndex{n: len(helpers), byFn: map[string][]string{}}
+		for k := range helpers {
+			_, fn, _ := strings.Cut(k, ":")
+			ix.byFn[fn] = append(ix.byFn[fn], k)
+		}
+		for k := range pySources {
+			_, fn, _ := strings.Cut(k, ":")
+			ix.byFn[fn] = append(ix.byFn[fn], k)
+		}
+		funcIndex.Store(ix)
+	}
+	return ix.byFn[function]
 }
 
 // Staleness: a port records the source it reproduces. When the file a

@@ -63,6 +63,10 @@ type Registry struct {
 	Metadata map[string]any
 	// CacheDir, when set, holds index caches of AddDir's directories.
 	CacheDir string
+	// OnIndex, when set, is called for each YAML file read to index a
+	// directory (not the built-in tree, nor a directory whose index comes
+	// from the cache): for progress.
+	OnIndex func(path string)
 
 	stamps    []string // each cached AddDir directory with its TreeStamp
 	unstamped bool     // a directory could not be stamped
@@ -126,6 +130,9 @@ func (r *Registry) addFS(name string, fsys fs.FS, cachePath string, keep func(na
 		}
 		if !strings.HasSuffix(p, ".yaml") {
 			return nil
+		}
+		if r.OnIndex != nil && src.name != "" {
+			r.OnIndex(src.display(p))
 		}
 		rec := indexRecord{Path: p}
 		if data, err := fs.ReadFile(fsys, p); err != nil {
@@ -513,7 +520,7 @@ func (r *Registry) Match(patterns []string) ([]string, error) {
 			out = append(out, n)
 		}
 	}
-	all := r.All()
+	var all []string // every name, sorted: only for wildcards
 	for _, p := range patterns {
 		if _, ok := r.entries[p]; ok {
 			add(p)
@@ -531,6 +538,9 @@ func (r *Registry) Match(patterns []string) ([]string, error) {
 			continue
 		}
 		if strings.ContainsAny(p, "*?[") {
+			if all == nil {
+				all = r.All()
+			}
 			n := 0
 			for _, name := range all {
 				if ok, err := path.Match(p, name); err == nil && ok {

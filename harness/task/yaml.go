@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/lmeval/lmeval/python/pyval"
 
@@ -41,6 +42,17 @@ type source struct {
 	name string // qualifies paths: "" for the built-in tree, the absolute directory otherwise
 	fsys fs.FS
 	keep func(name string) bool // nil: index every name
+
+	// parsed holds each file's parse, so that a template included by
+	// hundreds of tasks, or a task loaded by several groups, is parsed
+	// once (listing lm-eval's tree loads every task and group).
+	mu     sync.Mutex
+	parsed map[string]parsedFile
+}
+
+type parsedFile struct {
+	cfg map[string]any
+	err error
 }
 
 func (s *source) display(p string) string {
@@ -82,6 +94,45 @@ func (f fileRef) read() ([]byte, error) {
 	return fs.ReadFile(f.src.fsys, f.path)
 }
 
+// parse reads and parses f; the result is the caller's to modify.
+// Parses of files in a source are kept (errors reading are not).
+func (f fileRef) parse() (map[string]any, error) {
+	if f.src == nil || f.abs != "" {
+		data, err := f.read()
+		if err != nil {
+			return nil, err
+		}
+		cfg, err := parseYAML(data, f.funcDir())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		return cfg, nil
+	}
+	f.src.mu.Lock()
+	p, ok := f.src.parsed[f.path]
+	f.src.mu.Unlock()
+	if !ok {
+		data, err := f.read()
+		if err != nil {
+			return nil, err
+		}
+		p.cfg, p.err = parseYAML(data, f.funcDir())
+		if p.err != nil {
+			p.err = fmt.Errorf("%s: %w", f, p.err)
+		}
+		f.src.mu.Lock()
+		if f.src.parsed == nil {
+			f.src.parsed = map[string]parsedFile{}
+		}
+		f.src.parsed[f.path] = p
+		f.src.mu.Unlock()
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	return pyval.DeepCopy(p.cfg).(map[string]any), nil
+}
+
 func (f fileRef) funcDir() string {
 	if f.abs != "" {
 		return filepath.ToSlash(filepath.Dir(f.abs))
@@ -120,13 +171,9 @@ func loadYAML(f fileRef, stack []string) (map[string]any, error) {
 		}
 	}
 	stack = append(stack, key)
-	data, err := f.read()
+	cfg, err := f.parse()
 	if err != nil {
 		return nil, err
-	}
-	cfg, err := parseYAML(data, f.funcDir())
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", key, err)
 	}
 	inc, ok := cfg["include"]
 	if !ok {
