@@ -60,11 +60,20 @@ func BuildRegistry(ctx context.Context, o RegistryOptions) (*task.Registry, *tas
 	if err != nil {
 		return nil, nil, err
 	}
+	for _, f := range base.Skipped() {
+		slog.Warn("task file skipped: it does not parse", "file", f)
+	}
 	var missing []string
 	for _, n := range o.Want {
 		if _, err := base.Match([]string{n}); err != nil {
 			missing = append(missing, n)
 		}
+	}
+	if strings.EqualFold(strings.TrimSpace(spec), tasktree.None) {
+		if len(missing) > 0 {
+			return nil, nil, missingError(base, missing, true)
+		}
+		return base, nil, nil
 	}
 	if !explicit && o.Want != nil && len(missing) == 0 {
 		return base, nil, nil
@@ -73,6 +82,13 @@ func BuildRegistry(ctx context.Context, o RegistryOptions) (*task.Registry, *tas
 	if err != nil {
 		return nil, nil, fmt.Errorf("--tasks_source: %w", err)
 	}
+	// Before anything is downloaded: a name declared by a file that does
+	// not parse, or that lm-eval's tree (whose names are known at the
+	// pinned commit) does not have either, is an error with the closest
+	// names.
+	if err := checkMissing(base, missing, src.Commit == tasktree.PinnedCommit && src.Pin != nil); err != nil {
+		return nil, nil, err
+	}
 	tree, ok, err := src.Local(o.Tree)
 	if err != nil {
 		return nil, nil, err
@@ -80,6 +96,9 @@ func BuildRegistry(ctx context.Context, o RegistryOptions) (*task.Registry, *tas
 	if !ok {
 		if o.NoDownload || (len(missing) == 0 && !explicit) {
 			return base, nil, nil
+		}
+		if len(missing) > 0 {
+			slog.Info("not built in nor in an --include_path: from lm-eval's task tree", "tasks", strings.Join(missing, ","))
 		}
 		if tree, err = src.Fetch(ctx, o.Tree); err != nil {
 			if len(missing) > 0 {
@@ -96,6 +115,48 @@ func BuildRegistry(ctx context.Context, o RegistryOptions) (*task.Registry, *tas
 		return nil, nil, err
 	}
 	return r, tree, nil
+}
+
+// checkMissing returns the error for the wanted names the base registry
+// lacks that no download can supply: those declared by a file the index
+// skipped, and, when the tree's names are known (pinnedNames), those it
+// does not have either.
+func checkMissing(base *task.Registry, missing []string, pinnedNames bool) error {
+	var bad []string
+	for _, n := range missing {
+		if base.Declares(n) || pinnedNames && !tasktree.PinnedHas(n) {
+			bad = append(bad, n)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return missingError(base, bad, false)
+}
+
+// missingError says why names are not found: the closest names of the
+// registry and of lm-eval's tree at the pinned commit, the files the index
+// skipped; with treeOff, which names only the tree (turned off) has.
+func missingError(base *task.Registry, names []string, treeOff bool) error {
+	var inTree, rest []string
+	for _, n := range names {
+		if treeOff && !base.Declares(n) && tasktree.PinnedHas(n) {
+			inTree = append(inTree, n)
+		} else {
+			rest = append(rest, n)
+		}
+	}
+	var parts []string
+	if len(rest) > 0 {
+		parts = append(parts, base.NotFound(rest, tasktree.PinnedNames()).Error())
+	}
+	if len(inTree) > 0 {
+		parts = append(parts, fmt.Sprintf("%s: only in lm-eval's task tree, which --tasks_source none (or %s=none) turns off", strings.Join(inTree, ", "), tasktree.EnvSource))
+	}
+	if skipped := base.Skipped(); len(skipped) > 0 {
+		parts = append(parts, fmt.Sprintf("%d task file(s) in the include paths do not parse: %s", len(skipped), strings.Join(skipped[:min(len(skipped), 5)], "; ")))
+	}
+	return fmt.Errorf("--tasks: %s", strings.Join(parts, "; "))
 }
 
 // registryWithTree indexes the tree, the built-ins that are not in it or

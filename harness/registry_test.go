@@ -2,10 +2,14 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"io/fs"
+	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/lmeval/lmeval/benchmarks"
@@ -111,5 +115,90 @@ func TestBuildRegistryBuiltinOnly(t *testing.T) {
 	_, _, err = BuildRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), Want: []string{"mmlu_pro"}})
 	if err == nil || !strings.Contains(err.Error(), "mmlu_pro") || !strings.Contains(err.Error(), "offline") {
 		t.Errorf("got %v, want an error naming mmlu_pro and offline mode", err)
+	}
+}
+
+// recordingTransport fails every request, recording its URL.
+type recordingTransport struct {
+	mu   sync.Mutex
+	urls []string
+}
+
+func (rt *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.urls = append(rt.urls, req.URL.String())
+	return nil, errors.New("the network is cut in this test")
+}
+
+// TestUnknownTaskNames: a misspelt name gets the closest names of every
+// source at hand (built-ins, include paths, lm-eval's pinned tree) and a
+// name declared by a broken file in an include path gets that file and
+// line, both before anything is downloaded; a name only lm-eval's tree has
+// is downloaded, announced with its size; --tasks_source none turns the
+// tree off.
+func TestUnknownTaskNames(t *testing.T) {
+	t.Setenv(tasktree.EnvSource, "")
+	t.Setenv("HF_HUB_OFFLINE", "")
+	inc := t.TempDir()
+	os.WriteFile(filepath.Join(inc, "mine.yaml"), []byte("task: my_local_task\ndataset_path: json\noutput_type: generate_until\ndoc_to_text: q\ndoc_to_target: a\ntest_split: test\n"), 0o644)
+	os.WriteFile(filepath.Join(inc, "broken.yaml"), []byte("task: my_broken_task\ntag:\n  - a\n - b\n"), 0o644)
+	var logs strings.Builder
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
+	cases := []struct {
+		name, source string
+		want         []string
+		wantErr      []string
+		download     bool
+	}{
+		{"misspelt built-in", "", []string{"hellaswg"}, []string{"hellaswg (did you mean hellaswag?)"}, false},
+		{"misspelt include-path task", "", []string{"my_local_tsk"}, []string{"did you mean my_local_task?"}, false},
+		{"misspelt tree task", "", []string{"mmlu_pro_lw"}, []string{"did you mean mmlu_pro_law"}, false},
+		{"broken file", "", []string{"my_broken_task"}, []string{"broken.yaml:4:"}, false},
+		{"tree task", "", []string{"mmlu_pro"}, []string{"lm-eval's task tree"}, true},
+		{"tree task, tree off", "none", []string{"mmlu_pro"}, []string{"mmlu_pro", "lm-eval's task tree", "--tasks_source none"}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rt := &recordingTransport{}
+			logs.Reset()
+			_, _, err := BuildRegistry(context.Background(), RegistryOptions{
+				Builtin: benchmarks.FS(), Include: []string{inc}, TasksSource: c.source, Want: c.want,
+				Tree: tasktree.Options{CacheDir: t.TempDir(), HTTPClient: &http.Client{Transport: rt}},
+			})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range c.wantErr {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+			if got := len(rt.urls) > 0; got != c.download {
+				t.Errorf("downloads %v, want a download: %v", rt.urls, c.download)
+			}
+			if c.download && !strings.Contains(logs.String(), "15375 files") {
+				t.Errorf("the download is not announced with its size:\n%s", logs.String())
+			}
+		})
+	}
+}
+
+// The names embedded for the pinned tree are those lmeval indexes in
+// ../shared/lm-eval (at the pinned commit): regenerate them with
+// scripts/tasktree-pin -names when either changes.
+func TestPinnedNamesMatchSharedCheckout(t *testing.T) {
+	dir := filepath.Join(sharedTree, "lm_eval", "tasks")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("../shared/lm-eval not present")
+	}
+	r := task.NewRegistry()
+	if err := r.AddDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	got, want := r.All(), tasktree.PinnedNames()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("../shared/lm-eval has %d names, pinned-names.txt.gz %d: run go run ./scripts/tasktree-pin -names harness/tasktree/pinned-names.txt.gz ../shared/lm-eval", len(got), len(want))
 	}
 }

@@ -372,7 +372,7 @@ func taskFlags() []cli.Flag {
 }
 
 func tasksSourceFlag() cli.Flag {
-	return &cli.StringFlag{Name: "tasks_source", Usage: "lm-eval task tree: a directory (checkout, or an installed lm_eval), an archive URL, or REPO_URL@COMMIT (default: $LMEVAL_TASKS_SOURCE, else lm-eval at the pinned commit, downloaded once when a task is not built in)"}
+	return &cli.StringFlag{Name: "tasks_source", Usage: "lm-eval task tree: a directory (checkout, or an installed lm_eval), an archive URL, REPO_URL@COMMIT, or none (default: $LMEVAL_TASKS_SOURCE, else lm-eval at the pinned commit, downloaded once when a task is not built in)"}
 }
 
 func specNames(specs []config.TaskSpec) []string {

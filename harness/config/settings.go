@@ -164,7 +164,7 @@ var Settings = []*Setting{
 		Usage: "run those programs even where this system cannot confine them (no Landlock, no user namespaces), with your user's access to your files",
 		set:   boolField(func(c *Config) *bool { return &c.ConfirmRunUnconfinedCode })},
 	{Name: "tasks_source",
-		Usage:      "lm-eval task tree: a directory (checkout, or an installed lm_eval/tasks), an archive URL, or REPO_URL@COMMIT",
+		Usage:      "lm-eval task tree: a directory (checkout, or an installed lm_eval/tasks), an archive URL, REPO_URL@COMMIT, or none (built-in tasks and include paths only, nothing downloaded)",
 		DefaultDoc: "$LMEVAL_TASKS_SOURCE, else the pinned lm-eval commit, downloaded once",
 		set:        stringField(func(c *Config) *string { return &c.TasksSource })},
 

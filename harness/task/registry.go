@@ -555,7 +555,7 @@ func (r *Registry) Match(patterns []string) ([]string, error) {
 		missing = append(missing, p)
 	}
 	if len(missing) > 0 {
-		return out, r.notFoundError(missing)
+		return out, r.notFoundError(missing, nil)
 	}
 	return out, nil
 }

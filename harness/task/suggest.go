@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -59,17 +62,20 @@ func (r *Registry) brokenFor(name string) (brokenFile, bool) {
 
 // notFoundError builds Match's error for the patterns that matched
 // nothing: a pattern declared by a file that does not parse gets that
-// file's error; any other name gets the closest registered names.
-func (r *Registry) notFoundError(missing []string) error {
+// file's error; any other name gets the closest of the registered names
+// and alsoKnown (names of a tree not indexed yet).
+func (r *Registry) notFoundError(missing, alsoKnown []string) error {
 	var broken, notFound []string
 	var all []string
 	for _, p := range missing {
 		if b, ok := r.brokenFor(p); ok {
-			broken = append(broken, fmt.Sprintf("task %s: %s: %v", p, b.file, b.err))
+			broken = append(broken, fmt.Sprintf("task %s: %s", p, fileError(b.file, b.err)))
 			continue
 		}
 		if all == nil {
-			all = r.All()
+			all = append(r.All(), alsoKnown...)
+			sort.Strings(all)
+			all = slices.Compact(all)
 		}
 		if s := suggest(p, all); len(s) > 0 {
 			p += " (did you mean " + strings.Join(s, ", ") + "?)"
@@ -80,6 +86,48 @@ func (r *Registry) notFoundError(missing []string) error {
 		broken = append(broken, "tasks not found: "+strings.Join(notFound, ", "))
 	}
 	return fmt.Errorf("%s", strings.Join(broken, "; "))
+}
+
+// NotFound is the error Match gives for patterns that match nothing here,
+// suggesting the closest of the registered names and alsoKnown: a name
+// declared by a file the index skipped gets that file, line and error.
+func (r *Registry) NotFound(patterns, alsoKnown []string) error {
+	return r.notFoundError(patterns, alsoKnown)
+}
+
+// Declares reports whether name is registered or declared by a file the
+// index had to skip.
+func (r *Registry) Declares(name string) bool {
+	if _, ok := r.entries[name]; ok {
+		return true
+	}
+	_, ok := r.brokenFor(name)
+	return ok
+}
+
+// Skipped lists the files of directories (not the built-in tree) that the
+// index had to skip, each as "FILE:LINE: error" where the line is known.
+func (r *Registry) Skipped() []string {
+	var out []string
+	for _, b := range r.broken {
+		if filepath.IsAbs(b.file) {
+			out = append(out, fileError(b.file, b.err))
+		}
+	}
+	return out
+}
+
+// yamlLine finds yaml.v3's "yaml: line N: " in an error.
+var yamlLine = regexp.MustCompile(`yaml: line (\d+): `)
+
+// fileError is "FILE:LINE: message" for a YAML error with a line, else
+// "FILE: error".
+func fileError(file string, err error) string {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatchIndex(msg); m != nil {
+		return file + ":" + msg[m[2]:m[3]] + ": " + msg[:m[0]] + msg[m[1]:]
+	}
+	return file + ": " + msg
 }
 
 // suggest returns up to three registered names close to p: those within a

@@ -24,10 +24,10 @@ func TestMatchBrokenFile(t *testing.T) {
 		want  []string
 		not   string
 	}{
-		{[]string{"broken"}, []string{"task broken: /tasks/broken.yaml: yaml: line 2: did not find expected ',' or ']'"}, "not found"},
+		{[]string{"broken"}, []string{"task broken: /tasks/broken.yaml:2: did not find expected ',' or ']'"}, "not found"},
 		// Found by its task key and by its file name.
-		{[]string{"other_name"}, []string{"/tasks/sub/scanner.yaml: yaml: line 2: could not find expected ':'"}, "not found"},
-		{[]string{"scanner"}, []string{"/tasks/sub/scanner.yaml: yaml: line 2:"}, "not found"},
+		{[]string{"other_name"}, []string{"/tasks/sub/scanner.yaml:2: could not find expected ':'"}, "not found"},
+		{[]string{"scanner"}, []string{"/tasks/sub/scanner.yaml:2:"}, "not found"},
 		{[]string{"fine", "broken", "nothing_here"}, []string{"task broken: /tasks/broken.yaml", "tasks not found: nothing_here"}, "fine"},
 	} {
 		_, err := r.Match(tc.names)

@@ -249,7 +249,12 @@ func (s *Source) Fetch(ctx context.Context, opts Options) (*Tree, error) {
 	// is deleted once unpacked; an interrupted download stays there as
 	// .incomplete for the next attempt to resume.
 	archive := filepath.Join(cacheRoot, ".downloads", s.key()+".tar.gz")
-	slog.Info("downloading lm-eval's task tree (once; then it is used from the cache)", "url", s.URL, "cache", root)
+	size := "size unknown: no pinned digest"
+	if s.Pin != nil {
+		size = fmt.Sprintf("%d files, %.1f MB unpacked", s.Pin.Files, float64(s.Pin.Bytes)/1e6)
+	}
+	slog.Info("downloading lm-eval's task tree, once: later runs use the cache; --tasks_source none or HF_HUB_OFFLINE=1 forbids this",
+		"size", size, "url", s.URL, "cache", root)
 	if err := client.DownloadFile(ctx, s.URL, archive, -1, ""); err != nil {
 		return nil, fmt.Errorf("downloading lm-eval's task tree: %w", err)
 	}
