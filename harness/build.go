@@ -125,6 +125,10 @@ func (ev *evaluation) resolve() error {
 	if len(ev.runs) == 0 {
 		return errors.New("no tasks to evaluate")
 	}
+	ev.warnShadowed()
+	if err := ev.applyDataFiles(); err != nil {
+		return err
+	}
 	// As lm-eval's evaluator, before anything runs; and the interpreter
 	// must exist before the model spends time generating programs.
 	var unsafe []string

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/lmeval/lmeval/benchmarks"
+	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/harness/tasktree"
 )
@@ -200,5 +201,35 @@ func TestPinnedNamesMatchSharedCheckout(t *testing.T) {
 	got, want := r.All(), tasktree.PinnedNames()
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("../shared/lm-eval has %d names, pinned-names.txt.gz %d: run go run ./scripts/tasktree-pin -names harness/tasktree/pinned-names.txt.gz ../shared/lm-eval", len(got), len(want))
+	}
+}
+
+// TestIncludeShadowsBuiltin: a task of an include path named like a
+// built-in one replaces it, and the run says so.
+func TestIncludeShadowsBuiltin(t *testing.T) {
+	inc := t.TempDir()
+	data := filepath.Join(inc, "docs.jsonl")
+	os.WriteFile(data, []byte(`{"q": "x", "a": "y"}`+"\n"), 0o644)
+	os.WriteFile(filepath.Join(inc, "hellaswag.yaml"), []byte("task: hellaswag\ndataset_path: json\ndataset_kwargs:\n  data_files:\n    test: "+data+"\ntest_split: test\noutput_type: generate_until\ndoc_to_text: '{{q}}'\ndoc_to_target: '{{a}}'\n"), 0o644)
+	var logs strings.Builder
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
+	reg, err := NewRegistry(benchmarks.FS(), []string{inc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Resolve(config.Layer{Source: "test", Flags: true, Values: map[string]any{"model": "dummy", "tasks": []string{"hellaswag", "arc_easy"}, "include_path": []string{inc}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewPlan(cfg, WithRegistry(reg)); err != nil {
+		t.Fatal(err)
+	}
+	want := `Duplicate task name \"hellaswag\": ` + filepath.Join(inc, "hellaswag.yaml") + ` overrides built-in:hellaswag/hellaswag.yaml`
+	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), want) {
+		t.Errorf("no warning that the include path's hellaswag shadows the built-in one:\n%s", logs.String())
+	}
+	if strings.Contains(logs.String(), "arc_easy") {
+		t.Errorf("a warning for a task nothing shadows:\n%s", logs.String())
 	}
 }

@@ -8,9 +8,7 @@ import (
 	"time"
 
 	"github.com/lmeval/lmeval/harness/config"
-	"github.com/lmeval/lmeval/harness/dataset"
 	"github.com/lmeval/lmeval/harness/model"
-	"github.com/lmeval/lmeval/harness/progress"
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/internal/codeexec"
@@ -19,6 +17,7 @@ import (
 // The evaluator's stages, in order (docs/evaluate.md):
 //
 //	plan   NewPlan      resolve tasks and groups, fail fast (no model, no data)
+//	data   Plan.LoadData (optional) every task's documents, still no model
 //	build  Plan.Build   documents, prompts, requests (Build.Requests)
 //	score  Build.Score  a Scorer: filters and metrics, as answers arrive
 //	run    Build.Run    answers from an LM, handed to the Scorer
@@ -81,6 +80,19 @@ func (p *Plan) Tasks() []string {
 	return names
 }
 
+// LoadData loads the documents every task will read (the split it
+// evaluates, the one its few-shot examples come from), so that a dataset
+// that cannot be had, or a local file that is missing, stops a run before
+// its model loads; Build then uses them. An error names the task and the
+// split and, where the Hub could not be reached, what to do. opts are
+// added to NewPlan's (WithLoader).
+func (p *Plan) LoadData(ctx context.Context, opts ...Option) error {
+	for _, f := range opts {
+		f(&p.ev.opts)
+	}
+	return p.ev.loadData(ctx)
+}
+
 // Build is the plan's tasks built: documents loaded, prompts rendered,
 // requests made and merged into one stream per request type, metrics and
 // filters prepared.
@@ -109,13 +121,7 @@ func (p *Plan) Build(ctx context.Context, lm model.LM, opts ...Option) (*Build, 
 		ev.start = ev.opts.now()
 	}
 	ev.lm, ev.ctx = lm, ctx
-	if ev.opts.loader == nil {
-		dopts := dataset.Options{}
-		if progress.FromContext(ctx).Enabled() {
-			dopts.Progress = os.Stderr
-		}
-		ev.opts.loader, ev.opts.columns = DatasetLoader(dopts)
-	}
+	ev.ensureLoader(ctx)
 	if ev.opts.writeOut == nil {
 		ev.opts.writeOut = os.Stderr
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -197,6 +198,16 @@ func isNetworkError(err error) bool {
 		return se.Status >= 500
 	}
 	return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+}
+
+// Unreachable reports whether err is a failure to reach a server (a name
+// that does not resolve, a connection refused, reset or timed out), as
+// opposed to an answer from it.
+func Unreachable(err error) bool {
+	var dns *net.DNSError
+	var op *net.OpError
+	var ne net.Error
+	return errors.As(err, &dns) || errors.As(err, &op) || errors.As(err, &ne) && ne.Timeout()
 }
 
 // escapeRev escapes a revision for a URL path segment (refs/convert/parquet

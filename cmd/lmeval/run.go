@@ -154,6 +154,13 @@ func runAction(c *cli.Context) error {
 			return fmt.Errorf("--output_path %s: %w", cfg.OutputPath, err)
 		}
 	}
+	// The documents too, unless built requests come from the cache (then
+	// only the tasks whose requests are not cached load theirs, later).
+	if cfg.CacheRequests != config.CacheRequestsTrue {
+		if err := plan.LoadData(ctx); err != nil {
+			return err
+		}
+	}
 
 	lm, closeLM, err := openModel(ctx, cfg)
 	if err != nil {

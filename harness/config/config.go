@@ -44,8 +44,11 @@ type Config struct {
 	SystemInstruction  string       `json:"system_instruction,omitempty"`
 	FewshotAsMultiturn bool         `json:"fewshot_as_multiturn"`
 	IncludePaths       []string     `json:"include_path,omitempty"`
-	WriteOut           bool         `json:"write_out"`
-	ShowConfig         bool         `json:"show_config"`
+	// DataFiles are local files for tasks' splits (--data_files): task
+	// -> split ("" for the split it evaluates) -> paths or globs.
+	DataFiles  map[string]map[string][]string `json:"data_files,omitempty"`
+	WriteOut   bool                           `json:"write_out"`
+	ShowConfig bool                           `json:"show_config"`
 	// Metadata is passed to tasks; as in lm-eval it starts as a copy of
 	// the model_args, overridden by --metadata.
 	Metadata       map[string]any `json:"metadata,omitempty"`

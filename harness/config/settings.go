@@ -138,6 +138,9 @@ var Settings = []*Setting{
 		set:   (*Config).setFewshotAsMultiturn},
 	{Name: "include_path", Value: List, NArgs: NArgsMany, Usage: "extra directory of task YAML (and presets); repeatable",
 		set: (*Config).setIncludePaths},
+	{Name: "data_files", Value: List, NArgs: NArgsMany,
+		Usage: "a task's documents from local files, no YAML needed: TASK=PATH (the split it evaluates) or TASK:SPLIT=PATH; json, jsonl, csv, tsv, parquet or txt, globs allowed; repeatable",
+		set:   (*Config).setDataFiles},
 	{Name: "write_out", Alias: "w", Value: Switch, Usage: "print the prompts of the first documents of each task",
 		set: boolField(func(c *Config) *bool { return &c.WriteOut })},
 	{Name: "show_config", Value: Switch, Usage: "print the full results, task configurations included, at the end",
@@ -470,6 +473,73 @@ func (c *Config) setIncludePaths(v any) error {
 		return err
 	}
 	c.IncludePaths = ss
+	return nil
+}
+
+// setDataFiles reads --data_files entries (TASK=PATH, TASK:SPLIT=PATH)
+// or a config file's mapping (task: path, list, or {split: path or
+// list}), adding to what earlier layers gave.
+func (c *Config) setDataFiles(v any) error {
+	if v == nil {
+		c.DataFiles = nil
+		return nil
+	}
+	add := func(task, split string, paths []string) error {
+		if task == "" || len(paths) == 0 {
+			return fmt.Errorf("want TASK=PATH or TASK:SPLIT=PATH")
+		}
+		for _, p := range paths {
+			if p == "" {
+				return fmt.Errorf("task %s: an empty path", task)
+			}
+		}
+		if c.DataFiles == nil {
+			c.DataFiles = map[string]map[string][]string{}
+		}
+		if c.DataFiles[task] == nil {
+			c.DataFiles[task] = map[string][]string{}
+		}
+		c.DataFiles[task][split] = append(c.DataFiles[task][split], paths...)
+		return nil
+	}
+	if m, ok := v.(map[string]any); ok {
+		for task, files := range m {
+			if splits, ok := files.(map[string]any); ok {
+				for split, f := range splits {
+					paths, err := asStrings(f)
+					if err != nil {
+						return fmt.Errorf("task %s split %s: %w", task, split, err)
+					}
+					if err := add(task, split, paths); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			paths, err := asStrings(files)
+			if err != nil {
+				return fmt.Errorf("task %s: %w", task, err)
+			}
+			if err := add(task, "", paths); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	entries, err := asStrings(v)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name, path, ok := strings.Cut(e, "=")
+		task, split, _ := strings.Cut(name, ":")
+		if !ok || path == "" {
+			return fmt.Errorf("invalid value %q: want TASK=PATH or TASK:SPLIT=PATH", e)
+		}
+		if err := add(task, split, []string{path}); err != nil {
+			return fmt.Errorf("invalid value %q: %w", e, err)
+		}
+	}
 	return nil
 }
 

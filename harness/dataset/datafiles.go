@@ -519,7 +519,7 @@ func loadLocalDir(spec Spec, dir, split string, opts Options) ([]map[string]any,
 	}
 	files, ok := m[split]
 	if !ok {
-		return nil, nil, fmt.Errorf("no split %q in %s (splits: %s)", split, dir, strings.Join(keys(m), ", "))
+		return nil, nil, fmt.Errorf("no split %q in %s (splits: %s): %w", split, dir, strings.Join(keys(m), ", "), ErrNoSplit)
 	}
 	return readFiles(files, "", spec.Kwargs)
 }

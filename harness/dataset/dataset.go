@@ -25,6 +25,9 @@ import (
 	"github.com/lmeval/lmeval/python/pyval"
 )
 
+// ErrNoSplit is wrapped by errors for a split the dataset does not have.
+var ErrNoSplit = errors.New("no such split")
+
 // Spec names a dataset as a task does: dataset_path, dataset_name and
 // dataset_kwargs.
 type Spec struct {
@@ -124,7 +127,7 @@ func load(ctx context.Context, spec Spec, split string, opts Options) ([]map[str
 		}
 		names, ok := files[split]
 		if !ok {
-			return nil, nil, fmt.Errorf("no split %q in data_files (splits: %s)", split, strings.Join(keys(files), ", "))
+			return nil, nil, fmt.Errorf("no split %q in data_files (splits: %s): %w", split, strings.Join(keys(files), ", "), ErrNoSplit)
 		}
 		var c *hub.Client
 		local := make([]string, len(names))

@@ -44,6 +44,12 @@ func formatOf(name string) format {
 	return ""
 }
 
+// Builder is the packaged builder (dataset_path) that reads a data file
+// named name: json, csv, parquet or text; "" for a name it cannot read.
+func Builder(name string) string {
+	return string(formatOf(name))
+}
+
 // readFile reads one data file in the given format.
 func readFile(name string, f format, kwargs map[string]any) ([]map[string]any, *pyval.Columns, error) {
 	var docs []map[string]any

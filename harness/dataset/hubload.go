@@ -76,7 +76,7 @@ func loadHub(ctx context.Context, spec Spec, split string, opts Options) ([]map[
 	}
 	names, ok := m.files[split]
 	if !ok {
-		return nil, nil, fmt.Errorf("no split %q (splits: %s)", split, strings.Join(keys(m.files), ", "))
+		return nil, nil, fmt.Errorf("no split %q (splits: %s): %w", split, strings.Join(keys(m.files), ", "), ErrNoSplit)
 	}
 	paths := make([]string, len(names))
 	for i, n := range names {
@@ -117,7 +117,7 @@ func conversionFiles(ctx context.Context, c *hub.Client, spec Spec, split string
 		// Say which configs and splits there are, when the listing has them.
 		if configs, lerr := c.ParquetSplits(ctx, spec.Path); lerr == nil {
 			if splits, ok := configs[config]; ok {
-				return nil, fmt.Errorf("no split %q in config %q (splits: %s)", split, config, strings.Join(splits, ", "))
+				return nil, fmt.Errorf("no split %q in config %q (splits: %s): %w", split, config, strings.Join(splits, ", "), ErrNoSplit)
 			}
 			return nil, fmt.Errorf("no config %q in the Hub's Parquet conversion (configs: %s): %w", config, strings.Join(keys(configs), ", "), hub.ErrNotFound)
 		}

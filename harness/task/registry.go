@@ -74,9 +74,15 @@ type Registry struct {
 	entries  map[string]*Entry
 	sources  []*source
 	warnings []string
-	warned   map[string]bool // stale-port warnings already given
-	broken   []brokenFile    // files the index skipped, for Match's error
+	warned   map[string]bool     // stale-port warnings already given
+	broken   []brokenFile        // files the index skipped, for Match's error
+	shadowed map[string][]string // task name -> the files of the definitions it replaced
 }
+
+// Shadowed lists the files of the earlier definitions of task name that
+// a later tree replaced (an include path's task named like a built-in
+// one), earliest first.
+func (r *Registry) Shadowed(name string) []string { return r.shadowed[name] }
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
@@ -335,6 +341,10 @@ func (r *Registry) put(e *Entry) bool {
 			// lm-eval logs duplicate groups at debug level; keep the later.
 		default:
 			r.warnf("Duplicate task name %q: %s overrides %s", e.Name, e.File, old.File)
+			if r.shadowed == nil {
+				r.shadowed = map[string][]string{}
+			}
+			r.shadowed[e.Name] = append(r.shadowed[e.Name], old.File)
 		}
 		if old.Kind != KindGroup {
 			r.untag(old)

@@ -379,6 +379,51 @@ func (t *Task) build(ctx context.Context, opts BuildOptions) error {
 	return nil
 }
 
+// DataSplits are the splits of the task's dataset Build reads with the
+// run's num_fewshot (nil: the task's own): the evaluated split and, for
+// few-shot prompts, the one shots come from; none for a custom_dataset.
+func (t *Task) DataSplits(numFewshot *int) []string {
+	c := t.Config
+	eval := c.TestSplit
+	if eval == "" {
+		eval = c.ValidationSplit
+	}
+	if eval == "" || c.CustomDataset != nil {
+		return nil
+	}
+	out := []string{eval}
+	add := func(s string) {
+		if s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	if c.ProcessDocs != nil && drawsModuleRandom(c.ProcessDocs) {
+		add(c.lmevalFewshotSplit())
+	}
+	shots := 0
+	if c.NumFewshot != nil {
+		shots = *c.NumFewshot
+	}
+	if numFewshot != nil && (c.NumFewshot == nil || *c.NumFewshot != 0) {
+		shots = *numFewshot
+	}
+	if shots <= 0 || c.OutputType == OutputLoglikelihoodRolling || c.Class != nil {
+		return out
+	}
+	switch {
+	case c.fewshotSplit() != "":
+		add(c.fewshotSplit())
+	case c.Fewshot.Samples != nil, c.Fewshot.SamplesFunc != nil:
+	case c.TrainingSplit != "":
+		add(c.TrainingSplit)
+	case c.ValidationSplit != "":
+		add(c.ValidationSplit)
+	default:
+		add(c.TestSplit)
+	}
+	return out
+}
+
 func (t *Task) loadSplit(ctx context.Context, opts BuildOptions, split string) ([]Doc, error) {
 	if docs, ok := t.splits[split]; ok {
 		return docs, nil
