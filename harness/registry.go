@@ -102,7 +102,9 @@ func BuildRegistry(ctx context.Context, o RegistryOptions) (*task.Registry, *tas
 		}
 		if tree, err = src.Fetch(ctx, o.Tree); err != nil {
 			if len(missing) > 0 {
-				return nil, nil, fmt.Errorf("--tasks %s: not built in or in an --include_path, and lm-eval's task tree is not available: %w", strings.Join(missing, ", "), err)
+				return nil, nil, fmt.Errorf("--tasks %s: not built in or in an --include_path, and lm-eval's task tree is not available: %w\n"+
+					"  where the network is, 'lmeval pack' fetches it into an archive that 'lmeval unpack' puts here; or give --tasks_source DIR (a checkout of lm-eval)",
+					strings.Join(missing, ", "), err)
 			}
 			return nil, nil, err
 		}

@@ -84,7 +84,7 @@ func (c *Client) download(ctx context.Context, repo Repo, u, revision, filename 
 	}
 	pointer := filepath.Join(dir, "snapshots", meta.commit, filepath.FromSlash(filename))
 	if _, err := os.Stat(pointer); err == nil {
-		return pointer, nil
+		return c.used(pointer), nil
 	}
 	blob := filepath.Join(dir, "blobs", meta.etag)
 	if err := os.MkdirAll(filepath.Dir(blob), 0o755); err != nil {
@@ -104,7 +104,7 @@ func (c *Client) download(ctx context.Context, repo Repo, u, revision, filename 
 	if err := linkBlob(blob, pointer); err != nil {
 		return "", err
 	}
-	return pointer, nil
+	return c.used(pointer), nil
 }
 
 // CachedFile is the cached snapshot path of filename at revision, or an
@@ -121,7 +121,7 @@ func (c *Client) CachedFile(repo Repo, revision, filename string) (string, error
 	if _, err := os.Stat(p); err != nil {
 		return "", fmt.Errorf("%s: %s at revision %s (%s): %w", repo, filename, revision, p, ErrOffline)
 	}
-	return p, nil
+	return c.used(p), nil
 }
 
 // CachedCommit is the commit a revision pointed to when last seen online.

@@ -91,6 +91,10 @@ type Options struct {
 	// HTTPClient is used for every request; nil means a client with sane
 	// timeouts.
 	HTTPClient *http.Client
+	// OnCacheFile, when set, is called with every file of the cache the
+	// client hands out (downloaded or found there): what `lmeval pack`
+	// packs.
+	OnCacheFile func(path string)
 }
 
 // Client talks to one Hub endpoint and caches into one directory. It is safe
@@ -105,6 +109,15 @@ type Client struct {
 	// retryDelay is the pause before the first retry of an interrupted
 	// download; it doubles on each further retry.
 	retryDelay time.Duration
+	onFile     func(path string)
+}
+
+// used reports a cache file handed out (Options.OnCacheFile).
+func (c *Client) used(p string) string {
+	if c.onFile != nil {
+		c.onFile(p)
+	}
+	return p
 }
 
 // New returns a client configured by opts, completed from the environment.
@@ -117,6 +130,7 @@ func New(opts Options) *Client {
 		progress:   opts.Progress,
 		http:       opts.HTTPClient,
 		retryDelay: 200 * time.Millisecond,
+		onFile:     opts.OnCacheFile,
 	}
 	home := HFHome()
 	if c.token == "" {

@@ -148,6 +148,12 @@ func (c *Client) modelFiles(ctx context.Context, repo Repo, rev string) ([]strin
 	if !IsCommit(rev) {
 		refs, err := c.Refs(ctx, repo)
 		if err != nil {
+			if isNetworkError(err) {
+				// The Hub is unreachable: what the cache knows will do.
+				if files, commit, cerr := c.offlineCopy().modelFiles(ctx, repo, rev); cerr == nil {
+					return files, commit, nil
+				}
+			}
 			return nil, "", err
 		}
 		var ok bool

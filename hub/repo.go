@@ -287,7 +287,7 @@ func (c *Client) cachedParquet(repo Repo, config, split, what string) ([]string,
 		if _, err := os.Stat(p); err != nil {
 			missing = append(missing, p)
 		}
-		paths = append(paths, p)
+		paths = append(paths, c.used(p))
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("%s: missing from the cache: %s: %w", what, strings.Join(missing, ", "), ErrOffline)

@@ -110,7 +110,7 @@ func (c *Client) DownloadURL(ctx context.Context, rawURL string) (string, error)
 	if err := c.downloadFile(ctx, rawURL, dst, lock, size, ""); err != nil {
 		return "", err
 	}
-	return dst, nil
+	return c.used(dst), nil
 }
 
 // DownloadFile fetches an http(s) URL from outside the Hub into dst,

@@ -106,7 +106,7 @@ func withLegacyRun(args []string) []string {
 }
 
 // argparseCommands take lm-eval style arguments.
-var argparseCommands = map[string]bool{"run": true, "validate": true, "write-out": true, "serve": true}
+var argparseCommands = map[string]bool{"run": true, "validate": true, "write-out": true, "serve": true, "pack": true}
 
 // valueFlags are the flags of positional-argument commands that take a
 // value; the others are booleans.

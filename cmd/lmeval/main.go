@@ -83,6 +83,8 @@ func newApp() *cli.App {
 			sweepCommand(),
 			compareCommand(),
 			serveCommand(),
+			packCommand(),
+			unpackCommand(),
 			versionCommand(),
 		},
 	}

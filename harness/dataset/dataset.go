@@ -56,6 +56,8 @@ type Options struct {
 	// directory, as in lm-eval.
 	Dir        string
 	HTTPClient *http.Client
+	// OnCacheFile is hub.Options.OnCacheFile.
+	OnCacheFile func(path string)
 
 	hub *hub.Client // shared by a Loader's calls
 }
@@ -65,12 +67,13 @@ func (o Options) client() *hub.Client {
 		return o.hub
 	}
 	return hub.New(hub.Options{
-		Endpoint:   o.Endpoint,
-		Token:      o.Token,
-		CacheDir:   o.CacheDir,
-		Offline:    o.Offline,
-		Progress:   o.Progress,
-		HTTPClient: o.HTTPClient,
+		Endpoint:    o.Endpoint,
+		Token:       o.Token,
+		CacheDir:    o.CacheDir,
+		Offline:     o.Offline,
+		Progress:    o.Progress,
+		HTTPClient:  o.HTTPClient,
+		OnCacheFile: o.OnCacheFile,
 	})
 }
 

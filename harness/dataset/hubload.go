@@ -65,7 +65,9 @@ func loadHub(ctx context.Context, spec Spec, split string, opts Options) ([]map[
 		if err == nil {
 			return readFiles(files, formatParquet, nil)
 		}
-		if !errors.Is(err, hub.ErrNotFound) && !errors.Is(err, hub.ErrOffline) {
+		// Not converted, or not cached offline or with the Hub out of
+		// reach: the repository's own files may be.
+		if !errors.Is(err, hub.ErrNotFound) && !errors.Is(err, hub.ErrOffline) && !hub.Unreachable(err) {
 			return nil, nil, friendly(spec, err)
 		}
 		convErr = err
@@ -188,7 +190,7 @@ func hubSplits(ctx context.Context, spec Spec, opts Options) ([]string, error) {
 		} else {
 			convErr = err
 		}
-		if !errors.Is(convErr, hub.ErrNotFound) && !errors.Is(convErr, hub.ErrOffline) {
+		if !errors.Is(convErr, hub.ErrNotFound) && !errors.Is(convErr, hub.ErrOffline) && !hub.Unreachable(convErr) {
 			return nil, friendly(spec, convErr)
 		}
 	}
