@@ -15,7 +15,6 @@ import (
 	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/cache"
-	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/dataset"
 	"github.com/lmeval/lmeval/harness/progress"
 	"github.com/lmeval/lmeval/hub"
@@ -56,19 +55,8 @@ func packRoots() airgap.Roots {
 }
 
 func packAction(c *cli.Context) error {
-	if c.Args().Len() > 0 {
-		return fmt.Errorf("unexpected arguments %q (the archive goes after --archive)", c.Args().Slice())
-	}
-	layer := cmdlineLayer(c)
-	for _, f := range packFlags {
-		delete(layer.Values, f.Names()[0])
-	}
-	cfg, err := config.Load(layer)
+	cfg, err := loadRunConfig(c)
 	if err != nil {
-		return err
-	}
-	setupLogging(cfg.LogLevel)
-	if err := cfg.Validate(); err != nil {
 		return err
 	}
 	archive := c.String("archive")

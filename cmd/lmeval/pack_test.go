@@ -14,7 +14,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/tasktree"
 	"github.com/lmeval/lmeval/hub"
 	"github.com/lmeval/lmeval/hub/hubtest"
@@ -158,18 +157,7 @@ func TestPackUnpack(t *testing.T) {
 
 func checkToyResults(t *testing.T, dir string) {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "*", "results_*.json"))
-	files2, _ := filepath.Glob(filepath.Join(dir, "results_*.json"))
-	files = append(files, files2...)
-	if len(files) != 1 {
-		t.Fatalf("results files %v", files)
-	}
-	data, _ := os.ReadFile(files[0])
-	res, err := results.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n, _ := res.NSamples.Get("toy_qa"); n.Effective != 3 {
+	if n, _ := onlyResults(t, dir).NSamples.Get("toy_qa"); n.Effective != 3 {
 		t.Errorf("toy_qa n-samples %+v, want 3", n)
 	}
 }

@@ -64,8 +64,8 @@ func cmdlineLayer(c *cli.Context) config.Layer {
 	l := config.Layer{Source: "command line", Flags: true, Values: map[string]any{}}
 	for _, f := range c.Command.Flags {
 		name := f.Names()[0]
-		if !c.IsSet(name) {
-			continue
+		if _, setting := config.Lookup(name); !c.IsSet(name) || !setting {
+			continue // unset, or a command's own flag (pack's --archive)
 		}
 		switch f.(type) {
 		case *cli.StringSliceFlag:
