@@ -64,9 +64,9 @@ func TestRoundTrip(t *testing.T) {
 	}
 	for p, want := range map[string]string{
 		filepath.Join(b.Hub, "datasets--org--name", "snapshots", "0123456789012345678901234567890123456789", "data", "test.jsonl"): "the data",
-		filepath.Join(b.Hub, "datasets--org--name", "refs", "main"):                                                            "0123456789012345678901234567890123456789",
-		filepath.Join(b.Downloads, "0011", "remote.jsonl"):                                                                     "downloaded",
-		filepath.Join(b.Tasks, "commit", "lm_eval", "tasks", "t.yaml"):                                                         "task: t",
+		filepath.Join(b.Hub, "datasets--org--name", "refs", "main"):                                                                "0123456789012345678901234567890123456789",
+		filepath.Join(b.Downloads, "0011", "remote.jsonl"):                                                                         "downloaded",
+		filepath.Join(b.Tasks, "commit", "lm_eval", "tasks", "t.yaml"):                                                             "task: t",
 	} {
 		if data, err := os.ReadFile(p); err != nil || string(data) != want {
 			t.Errorf("%s: %q, %v", p, data, err)

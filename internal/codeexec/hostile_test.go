@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -124,6 +125,15 @@ attempt("list /root", lambda: len([n for n in os.listdir("/root") if not sys.bas
 attempt("read /etc/shadow", lambda: open("/etc/shadow").read())
 attempt("read the token with openat through ctypes", lambda: libc.openat(-100, b"{PUBLIC}", 0) >= 0)
 attempt("read the token with open through ctypes", lambda: libc.open(b"{PUBLIC}", 0) >= 0)
+def inherited():
+    for fd in range(3, 256):
+        try:
+            if b"SECRET" in os.pread(fd, 100, 0):
+                return True
+        except OSError:
+            pass
+    return False
+attempt("read a descriptor the harness left open", inherited)
 done()
 `},
 	{"write outside the scratch directory", `
@@ -255,6 +265,13 @@ func sandboxModes(t *testing.T) []sandboxMode {
 func TestHostilePrograms(t *testing.T) {
 	needSandbox(t)
 	e := newHostileEnv(t)
+	// A descriptor of the token opened without close-on-exec, as C
+	// libraries in lmeval's process may leave them.
+	leaked, err := syscall.Open(e.public, syscall.O_RDONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(leaked)
 	for _, m := range sandboxModes(t) {
 		for _, p := range hostilePrograms {
 			t.Run(m.name+"/"+p.name, func(t *testing.T) {

@@ -210,6 +210,10 @@ func helperMain(arg string) {
 	// Credentials, Landlock and seccomp apply to the calling thread; the
 	// interpreter is executed from it.
 	runtime.LockOSThread()
+	// Descriptors lmeval's process opened without close-on-exec (C
+	// libraries do) must not reach the program: only stdin, stdout,
+	// stderr and the verdict pipe (fd 3) do.
+	closeInheritedFiles(5)
 	status := os.NewFile(4, "sandbox status")
 	report := func(st sandboxStatus) {
 		b, _ := json.Marshal(st)
@@ -586,4 +590,19 @@ func materialize(root, p string, depth int) (string, error) {
 // lmeval.
 func plainProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// closeInheritedFiles marks every descriptor from first on close-on-exec
+// (the helper's own Go runtime keeps using its until exec).
+func closeInheritedFiles(first int) {
+	if unix.CloseRange(uint(first), ^uint(0), unix.CLOSE_RANGE_CLOEXEC) == nil {
+		return
+	}
+	// Kernels before 5.11: each open descriptor, as /proc lists them.
+	ents, _ := os.ReadDir("/proc/self/fd")
+	for _, e := range ents {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd >= first {
+			unix.CloseOnExec(fd)
+		}
+	}
 }
