@@ -51,10 +51,13 @@ func serveDatasets(t *testing.T, data map[string]map[string]map[string][]map[str
 	srv.Use(t)
 }
 
-// readResults reads the one results file a run wrote into dir.
+// readResults reads the one results file a run wrote into dir (or into
+// the model's directory in it).
 func readResults(t *testing.T, dir string) *results.Results {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(dir, "results_*.json"))
+	inModelDir, _ := filepath.Glob(filepath.Join(dir, "*", "results_*.json"))
+	files = append(files, inModelDir...)
 	if len(files) != 1 {
 		t.Fatalf("results files: %v", files)
 	}

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/lmeval/lmeval/harness/results"
 )
 
 // cutHub points the Hub client at a closed port of this machine, with an
@@ -83,7 +81,7 @@ func TestDataFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := onlyResults(t, out)
+	res := readResults(t, out)
 	if n, _ := res.NSamples.Get("arc_easy"); n.Effective != 5 {
 		t.Errorf("n-samples %+v, want 5 documents", n)
 	}
@@ -114,25 +112,4 @@ func TestDataFiles(t *testing.T) {
 	if err != nil {
 		t.Errorf("with a training file: %v", err)
 	}
-}
-
-// onlyResults reads the one results file under dir (directly, or in a
-// model's directory).
-func onlyResults(t *testing.T, dir string) *results.Results {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "*", "results_*.json"))
-	direct, _ := filepath.Glob(filepath.Join(dir, "results_*.json"))
-	files = append(files, direct...)
-	if len(files) != 1 {
-		t.Fatalf("results files %v, want one", files)
-	}
-	data, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := results.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
 }

@@ -157,7 +157,7 @@ func TestPackUnpack(t *testing.T) {
 
 func checkToyResults(t *testing.T, dir string) {
 	t.Helper()
-	if n, _ := onlyResults(t, dir).NSamples.Get("toy_qa"); n.Effective != 3 {
+	if n, _ := readResults(t, dir).NSamples.Get("toy_qa"); n.Effective != 3 {
 		t.Errorf("toy_qa n-samples %+v, want 3", n)
 	}
 }
