@@ -85,3 +85,25 @@ func As[T any](lm LM) (T, bool) {
 	var zero T
 	return zero, false
 }
+
+// SpecialTokens are a tokenizer's named special tokens, as transformers
+// passes them to a chat template (special_tokens_map): "" is a token the
+// tokenizer does not have, which the template sees as undefined.
+type SpecialTokens struct {
+	BOS, EOS, UNK, SEP, PAD, CLS, MASK string
+}
+
+// Map lists the tokens the tokenizer has as template variables
+// (bos_token, ...), in transformers' order.
+func (t SpecialTokens) Map() [][2]string {
+	var out [][2]string
+	for _, kv := range [][2]string{
+		{"bos_token", t.BOS}, {"eos_token", t.EOS}, {"unk_token", t.UNK}, {"sep_token", t.SEP},
+		{"pad_token", t.PAD}, {"cls_token", t.CLS}, {"mask_token", t.MASK},
+	} {
+		if kv[1] != "" {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

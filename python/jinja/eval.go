@@ -96,7 +96,10 @@ func (r *renderer) renderNode(out *strings.Builder, n node, sc *scope) error {
 			target, _ := sc.lookup(n.targets[0])
 			ns, ok := target.(*namespace)
 			if !ok {
-				return fmt.Errorf("cannot assign attribute on non-namespace object %s", n.targets[0])
+				return templateError{fmt.Errorf("cannot assign attribute on non-namespace object")}
+			}
+			if r.env.hf && strings.HasPrefix(n.attr, "_") {
+				return underscoreAttr(n.attr)
 			}
 			ns.attrs[n.attr] = v
 			return nil
@@ -346,25 +349,35 @@ func (r *renderer) eval(e expr, sc *scope) (any, error) {
 		}
 		return l, nil
 	case *nodes.Dict:
-		m := make(map[string]any, len(n.Pairs))
-		keys := make([]string, 0, len(n.Pairs))
-		for _, p := range n.Pairs {
+		keys := make([]any, len(n.Pairs))
+		vals := make([]any, len(n.Pairs))
+		allStrings := true
+		for i, p := range n.Pairs {
 			k, err := r.eval(p.Key, sc)
 			if err != nil {
 				return nil, err
 			}
-			v, err := r.eval(p.Value, sc)
-			if err != nil {
+			if vals[i], err = r.eval(p.Value, sc); err != nil {
 				return nil, err
 			}
-			ks, ok := k.(string)
-			if !ok {
-				return nil, fmt.Errorf("only string dictionary keys are supported, got %s", typeName(k))
+			if _, ok := k.(string); !ok {
+				allStrings = false
 			}
-			m[ks] = v
-			keys = append(keys, ks)
+			keys[i] = k
 		}
-		r.remember(m, keys)
+		if !allStrings {
+			return newKeyedDict(keys, vals)
+		}
+		m := make(map[string]any, len(n.Pairs))
+		order := make([]string, 0, len(n.Pairs))
+		for i, k := range keys {
+			ks := k.(string)
+			if _, dup := m[ks]; !dup {
+				order = append(order, ks)
+			}
+			m[ks] = vals[i]
+		}
+		r.remember(m, order)
 		return m, nil
 	case *condExpr:
 		c, err := r.eval(n.cond, sc)
@@ -539,6 +552,10 @@ func getAttr(r *renderer, obj any, name string) (any, error) {
 		if v, ok := x.attrs[name]; ok {
 			return v, nil
 		}
+	case *keyedDict:
+		if m, ok := x.method(name); ok {
+			return m, nil
+		}
 	}
 	return &undefined{name: fmt.Sprintf("'%s' has no attribute '%s'", describe(obj), name)}, nil
 }
@@ -548,6 +565,13 @@ func getItem(r *renderer, obj any, key any) (any, error) {
 	switch x := obj.(type) {
 	case *undefined:
 		return nil, x.err()
+	case *keyedDict:
+		if err := hashable(key); err != nil {
+			return nil, err
+		}
+		if v, ok := x.get(key); ok {
+			return norm(v), nil
+		}
 	case map[string]any:
 		if k, ok := key.(string); ok {
 			if v, ok := x[k]; ok {

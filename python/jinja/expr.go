@@ -103,22 +103,28 @@ func (tp *templateParser) isTupleEnd(extra []string) bool {
 
 // parseExpr is parse_expression with a conditional expression.
 func (tp *templateParser) parseExpr() (expr, error) {
+	mark := len(tp.unknown)
 	e, err := tp.parseOr()
 	if err != nil {
 		return nil, err
 	}
 	for tp.isName("if") {
+		// A conditional expression: Jinja2 compiles all of it softly.
+		tp.unknown = tp.unknown[:mark]
 		tp.p.Consume()
-		cond, err := tp.parseOr()
+		c := &condExpr{yes: e}
+		err := tp.softly(func() (err error) {
+			if c.cond, err = tp.parseOr(); err != nil {
+				return err
+			}
+			if tp.isName("else") {
+				tp.p.Consume()
+				c.no, err = tp.parseExpr()
+			}
+			return err
+		})
 		if err != nil {
 			return nil, err
-		}
-		c := &condExpr{cond: cond, yes: e}
-		if tp.isName("else") {
-			tp.p.Consume()
-			if c.no, err = tp.parseExpr(); err != nil {
-				return nil, err
-			}
 		}
 		e = c
 	}
@@ -636,8 +642,7 @@ func (tp *templateParser) parseFilters(node expr, startInline bool) (expr, error
 			}
 		}
 		if _, known := filters[name]; !known {
-			// Jinja2 fails at compile time on an unknown filter.
-			return nil, fmt.Errorf("no filter named '%s'", name)
+			tp.unknownName("filter", name)
 		}
 		fe.Filters = append(fe.Filters, fc)
 	}
@@ -683,7 +688,7 @@ func (tp *templateParser) parseTest(node expr) (expr, error) {
 		tc.Args = []nodes.Expression{arg}
 	}
 	if _, known := tests[name]; !known {
-		return nil, fmt.Errorf("no test named '%s'", name)
+		tp.unknownName("test", name)
 	}
 	var out expr = &nodes.TestExpression{Expression: node, Test: tc}
 	if negated {

@@ -21,7 +21,8 @@ type filterFunc func(r *renderer, v any, args []any, kwargs map[string]any) (any
 func (r *renderer) applyFilter(fc *nodes.FilterCall, v any, sc *scope) (any, error) {
 	f, ok := filters[fc.Name]
 	if !ok {
-		return nil, fmt.Errorf("no filter named '%s'", fc.Name)
+		// An unknown filter in an if (Jinja2's TemplateRuntimeError).
+		return nil, templateError{fmt.Errorf("no filter named '%s' found", fc.Name)}
 	}
 	args := make([]any, len(fc.Args))
 	for i, a := range fc.Args {
@@ -216,11 +217,15 @@ func doDefault(r *renderer, v any, args []any, kwargs map[string]any) (any, erro
 }
 
 func doDictsort(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
-	m, ok := v.(map[string]any)
-	if !ok {
+	var items callable
+	switch m := v.(type) {
+	case map[string]any:
+		items, _ = dictMethod(r, m, "items")
+	case *keyedDict:
+		items, _ = m.method("items")
+	default:
 		return nil, errors.New("dictsort expects a dict")
 	}
-	items, _ := dictMethod(r, m, "items")
 	out, _ := items(nil, nil)
 	byValue := param(args, kwargs, 1, "by", "key") == "value"
 	rev, _ := truth(param(args, kwargs, 2, "reverse", false))
@@ -686,11 +691,10 @@ func doTitle(r *renderer, v any, _ []any, _ map[string]any) (any, error) {
 }
 
 func doTojson(r *renderer, v any, args []any, kwargs map[string]any) (any, error) {
-	indent, _ := asInt(param(args, kwargs, 0, "indent", int64(-1)))
-	if r.env.hfJSON {
-		ascii, _ := truth(param(args, kwargs, 1, "ensure_ascii", false))
-		return toJSON(v, int(indent), ascii)
+	if r.env.hf {
+		return hfToJSON(r, v, args, kwargs)
 	}
+	indent, _ := asInt(param(args, kwargs, 0, "indent", int64(-1)))
 	s, err := toJSON(v, int(indent), true)
 	if err != nil {
 		return nil, err

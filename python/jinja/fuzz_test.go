@@ -28,7 +28,7 @@ func FuzzRender(f *testing.F) {
 		if strings.Count(src, "range") > 0 {
 			return // huge ranges are slow, not wrong
 		}
-		body, err := parseTemplateSafe(src, cfg, true)
+		body, err := parseTemplateSafe(src, cfg, syntax{loopControls: true, generation: true})
 		if err != nil {
 			return
 		}

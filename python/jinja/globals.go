@@ -3,6 +3,9 @@ package jinja
 import (
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // globals are Jinja2's default global functions (jinja2/defaults.py
@@ -80,6 +83,26 @@ func globalNamespace(args []any, kwargs map[string]any) (any, error) {
 		ns.attrs[k] = v
 	}
 	return ns, nil
+}
+
+// sandboxedNamespace is transformers' TemplateNamespace: a namespace that
+// refuses attribute names starting with an underscore.
+func sandboxedNamespace(args []any, kwargs map[string]any) (any, error) {
+	ns, err := globalNamespace(args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range pyval.SortedKeys(ns.(*namespace).attrs) {
+		if strings.HasPrefix(k, "_") {
+			return nil, underscoreAttr(k)
+		}
+	}
+	return ns, nil
+}
+
+// underscoreAttr is TemplateNamespace's SecurityError.
+func underscoreAttr(name string) error {
+	return templateError{fmt.Errorf("Chat templates cannot store underscore-prefixed attributes on a namespace, but got '%s'. Please rename the attribute.", name)}
 }
 
 // globalJoiner is Jinja2's joiner: a callable that returns "" the first

@@ -27,13 +27,13 @@ import (
 // by source text, so rendering the same template for millions of documents
 // parses it once.
 type Env struct {
-	cfg          *config.Config
-	lenient      bool // jinja2.Undefined instead of StrictUndefined
-	loopControls bool // {% break %} and {% continue %}
-	hfJSON       bool // tojson as transformers defines it
-	mu           sync.RWMutex
-	globals      map[string]any
-	cache        sync.Map // source -> *compiled
+	cfg     *config.Config
+	lenient bool   // jinja2.Undefined instead of StrictUndefined
+	syntax  syntax // extensions' tags
+	hf      bool   // transformers' chat templates: its tojson, its namespace
+	mu      sync.RWMutex
+	globals map[string]any
+	cache   sync.Map // source -> *compiled
 }
 
 type compiled struct {
@@ -77,7 +77,11 @@ func LenientUndefined() Option {
 }
 
 // LoopControls enables {% break %} and {% continue %} (jinja2.ext.loopcontrols).
-func LoopControls() Option { return func(e *Env) { e.loopControls = true } }
+func LoopControls() Option { return func(e *Env) { e.syntax.loopControls = true } }
+
+// GenerationTag accepts transformers' {% generation %} ... {% endgeneration %}
+// (its AssistantTracker extension), which renders its body as it is.
+func GenerationTag() Option { return func(e *Env) { e.syntax.generation = true } }
 
 // DropTrailingNewline removes a single trailing newline of the template, as
 // Jinja2 does by default (keep_trailing_newline=False).
@@ -85,32 +89,22 @@ func DropTrailingNewline() Option { return func(e *Env) { e.cfg.KeepTrailingNewl
 
 // HFChatTemplate configures the environment transformers renders chat
 // templates in: ImmutableSandboxedEnvironment(trim_blocks=True,
-// lstrip_blocks=True, extensions=[loopcontrols]) with the default Undefined,
-// and its tojson filter (json.dumps with ensure_ascii=False, keys in
-// sorted order here as Go maps have no insertion order).
-// Register raise_exception (and strftime_now if templates use it) with
-// RegisterFunc.
+// lstrip_blocks=True, extensions=[AssistantTracker, loopcontrols]) with the
+// default Undefined, and its tojson filter (json.dumps with
+// ensure_ascii=False, indent, separators and sort_keys; dicts in their
+// order, see RenderColumns).
+// Its namespace refuses attributes whose names start with an underscore
+// (transformers' TemplateNamespace). Register raise_exception (and
+// strftime_now if templates use it) with RegisterFunc.
 func HFChatTemplate() Option {
 	return func(e *Env) {
-		for _, o := range []Option{TrimBlocks(), LstripBlocks(), LenientUndefined(), LoopControls(), DropTrailingNewline()} {
+		for _, o := range []Option{TrimBlocks(), LstripBlocks(), LenientUndefined(), LoopControls(), GenerationTag(), DropTrailingNewline()} {
 			o(e)
 		}
-		e.hfJSON = true
+		e.hf = true
+		e.globals["namespace"] = callable(sandboxedNamespace)
 	}
 }
-
-// ChatTemplates returns the process's one Hugging Face chat-template
-// environment: HFChatTemplate with raise_exception (failing with "chat
-// template: MSG"). A backend checking a model's template and the harness
-// rendering it share its cache, so each template is compiled once. It is
-// shared: register nothing more on it (use New for another environment).
-var ChatTemplates = sync.OnceValue(func() *Env {
-	env := New(HFChatTemplate())
-	env.RegisterFunc("raise_exception", func(msg string) (any, error) {
-		return nil, fmt.Errorf("chat template: %s", msg)
-	})
-	return env
-})
 
 // RegisterFunc adds a global function, for example raise_exception for chat
 // templates. fn is either func(args []any, kwargs map[string]any) (any, error),
@@ -139,9 +133,9 @@ func (e *Env) compile(src string) ([]node, error) {
 		c := c.(*compiled)
 		return c.body, c.err
 	}
-	body, err := parseTemplateSafe(src, e.cfg, e.loopControls)
+	body, err := parseTemplateSafe(src, e.cfg, e.syntax)
 	if err != nil {
-		err = fmt.Errorf("jinja: parse %q: %w", abbreviate(src), err)
+		err = fmt.Errorf("jinja: parse %q: %w", abbreviate(src), templateError{err})
 	}
 	e.cache.Store(src, &compiled{body, err})
 	return body, err
@@ -151,7 +145,7 @@ func (e *Env) compile(src string) ([]node, error) {
 // error: templates come from user YAML. It refuses invalid UTF-8, which
 // Jinja2 never sees (its templates are str) and on which gonja's lexer can
 // loop forever.
-func parseTemplateSafe(src string, cfg *config.Config, loopControls bool) (body []node, err error) {
+func parseTemplateSafe(src string, cfg *config.Config, syn syntax) (body []node, err error) {
 	if !utf8.ValidString(src) {
 		return nil, errors.New("template is not valid UTF-8")
 	}
@@ -160,7 +154,7 @@ func parseTemplateSafe(src string, cfg *config.Config, loopControls bool) (body 
 			err = fmt.Errorf("parser failure: %v", r)
 		}
 	}()
-	return parseTemplate(src, cfg, loopControls)
+	return parseTemplate(src, cfg, syn)
 }
 
 func (e *Env) scope(vars map[string]any) *scope {
@@ -279,6 +273,28 @@ func findUndefined(v any) error {
 		}
 	}
 	return nil
+}
+
+// ErrTemplate is wrapped by the errors jinja2 raises as a TemplateError
+// or one of its subclasses: syntax errors, sandbox violations, unknown
+// filters and tests; undefined values wrap ErrUndefined (see
+// IsTemplateError). Any other error is one of Python's own exceptions
+// raised inside the template (TypeError, ValueError, ...), or a Go
+// function's.
+var ErrTemplate = errors.New("template error")
+
+// templateError marks err as one of jinja2's TemplateErrors.
+type templateError struct{ err error }
+
+func (e templateError) Error() string   { return e.err.Error() }
+func (e templateError) Unwrap() []error { return []error{e.err, ErrTemplate} }
+
+// IsTemplateError reports whether err is one jinja2 raises as a
+// TemplateError (transformers' raise_exception aside, which its caller
+// defines): lm-eval's HF backend retries a chat template without the
+// system role on these.
+func IsTemplateError(err error) bool {
+	return errors.Is(err, ErrTemplate) || errors.Is(err, ErrUndefined)
 }
 
 // ErrNotLiteral is returned by RenderValue when the rendered text is not a

@@ -1,6 +1,7 @@
 package jinja
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -75,15 +76,31 @@ func (c *condExpr) String() string          { return "condExpr" }
 
 type loopControlNode struct{ isBreak bool }
 
-type templateParser struct {
-	p            *parser.Parser
-	loopControls bool
-	loopDepth    int
+// syntax is what the environment's extensions add to the grammar.
+type syntax struct {
+	loopControls bool // {% break %}, {% continue %} (jinja2.ext.loopcontrols)
+	generation   bool // {% generation %} (transformers' AssistantTracker)
 }
 
-func parseTemplate(src string, cfg *config.Config, loopControls bool) ([]node, error) {
+type templateParser struct {
+	p         *parser.Parser
+	syntax    syntax
+	loopDepth int
+	// soft is set inside an if statement or a conditional expression
+	// (and not inside a loop, macro or block within it): there, as in
+	// Jinja2's compiler (Frame.soft_frame), an unknown filter or test is
+	// an error only when it is evaluated.
+	soft bool
+	// unknown lists the unknown filters and tests met outside soft
+	// scopes: Jinja2 refuses to compile such a template. A conditional
+	// expression discovered after its first operand forgives those the
+	// operand added.
+	unknown []string
+}
+
+func parseTemplate(src string, cfg *config.Config, syn syntax) ([]node, error) {
 	stream := tokens.LexAll(escapeBackslashes(src, cfg), cfg)
-	tp := &templateParser{p: parser.NewParser("template", stream, cfg, nil, noControlStructures{}), loopControls: loopControls}
+	tp := &templateParser{p: parser.NewParser("template", stream, cfg, nil, noControlStructures{}), syntax: syn}
 	body, end, err := tp.parseBody()
 	if err != nil {
 		return nil, err
@@ -91,7 +108,36 @@ func parseTemplate(src string, cfg *config.Config, loopControls bool) ([]node, e
 	if end != "" {
 		return nil, fmt.Errorf("unexpected '%s'", end)
 	}
+	if len(tp.unknown) > 0 {
+		return nil, errors.New(tp.unknown[0])
+	}
 	return body, nil
+}
+
+// unknownName records a filter or test that does not exist.
+func (tp *templateParser) unknownName(kind, name string) {
+	if !tp.soft {
+		tp.unknown = append(tp.unknown, fmt.Sprintf("no %s named '%s'", kind, name))
+	}
+}
+
+// hard parses a loop, macro or block body, which Jinja2 compiles in a
+// frame of its own, never soft.
+func (tp *templateParser) hard(f func() error) error {
+	soft := tp.soft
+	tp.soft = false
+	err := f()
+	tp.soft = soft
+	return err
+}
+
+// softly parses an if statement's parts or a conditional expression.
+func (tp *templateParser) softly(f func() error) error {
+	soft := tp.soft
+	tp.soft = true
+	err := f()
+	tp.soft = soft
+	return err
 }
 
 type noControlStructures struct{}
@@ -241,6 +287,10 @@ func (tp *templateParser) parseStatement(name string) (node, error) {
 		return nil, fmt.Errorf("encountered unknown tag 'do' (the jinja2.ext.do extension is not enabled in lm-eval)")
 	case "break", "continue":
 		return tp.parseLoopControl(name)
+	case "generation":
+		if tp.syntax.generation {
+			return tp.parseGeneration()
+		}
 	case "raw":
 		return tp.parseRaw()
 	}
@@ -248,7 +298,15 @@ func (tp *templateParser) parseStatement(name string) (node, error) {
 }
 
 // parseIf parses {% if %} with its elif and else branches, up to endif.
-func (tp *templateParser) parseIf() (node, error) {
+func (tp *templateParser) parseIf() (n node, err error) {
+	err = tp.softly(func() error {
+		n, err = tp.parseIfSoftly()
+		return err
+	})
+	return n, err
+}
+
+func (tp *templateParser) parseIfSoftly() (node, error) {
 	n := &ifNode{}
 	cond, err := tp.parseTuple(false, false)
 	if err != nil {
@@ -305,7 +363,7 @@ func (tp *templateParser) parseFor() (node, error) {
 		return nil, err
 	}
 	if p.MatchName("if") != nil {
-		if n.filter, err = tp.parseExpr(); err != nil {
+		if err = tp.hard(func() (err error) { n.filter, err = tp.parseExpr(); return err }); err != nil {
 			return nil, err
 		}
 	}
@@ -315,25 +373,26 @@ func (tp *templateParser) parseFor() (node, error) {
 	if err := tp.blockEnd(); err != nil {
 		return nil, err
 	}
-	tp.loopDepth++
-	body, end, err := tp.parseBody("else", "endfor")
-	tp.loopDepth--
-	if err != nil {
-		return nil, err
-	}
-	n.body = body
-	if err := tp.blockEnd(); err != nil {
-		return nil, err
-	}
-	if end == "else" {
-		if n.orElse, _, err = tp.parseBody("endfor"); err != nil {
-			return nil, err
+	err = tp.hard(func() error {
+		tp.loopDepth++
+		body, end, err := tp.parseBody("else", "endfor")
+		tp.loopDepth--
+		if err != nil {
+			return err
 		}
+		n.body = body
 		if err := tp.blockEnd(); err != nil {
-			return nil, err
+			return err
 		}
-	}
-	return n, nil
+		if end == "else" {
+			if n.orElse, _, err = tp.parseBody("endfor"); err != nil {
+				return err
+			}
+			return tp.blockEnd()
+		}
+		return nil
+	})
+	return n, err
 }
 
 // parseSet parses {% set %}: an assignment (to names, or to a namespace
@@ -372,11 +431,10 @@ func (tp *templateParser) parseSet() (node, error) {
 	if err := tp.blockEnd(); err != nil {
 		return nil, err
 	}
-	body, _, err := tp.parseBody("endset")
+	err := tp.hard(func() (err error) { n.body, _, err = tp.parseBody("endset"); return err })
 	if err != nil {
 		return nil, err
 	}
-	n.body = body
 	return n, tp.blockEnd()
 }
 
@@ -409,29 +467,45 @@ func (tp *templateParser) parseMacro() (node, error) {
 	if err := tp.blockEnd(); err != nil {
 		return nil, err
 	}
-	body, _, err := tp.parseBody("endmacro")
+	err := tp.hard(func() (err error) { n.body, _, err = tp.parseBody("endmacro"); return err })
 	if err != nil {
 		return nil, err
 	}
-	n.body = body
 	return n, tp.blockEnd()
 }
 
 // parseFilterBlock parses a {% filter %} block up to endfilter.
-func (tp *templateParser) parseFilterBlock() (node, error) {
-	fe, err := tp.parseFilters(nil, true)
-	if err != nil {
-		return nil, err
-	}
-	n := &filterBlockNode{filters: fe.(*nodes.FilteredExpression).Filters}
+func (tp *templateParser) parseFilterBlock() (n node, err error) {
+	err = tp.hard(func() error {
+		fe, err := tp.parseFilters(nil, true)
+		if err != nil {
+			return err
+		}
+		fb := &filterBlockNode{filters: fe.(*nodes.FilteredExpression).Filters}
+		if err := tp.blockEnd(); err != nil {
+			return err
+		}
+		if fb.body, _, err = tp.parseBody("endfilter"); err != nil {
+			return err
+		}
+		n = fb
+		return tp.blockEnd()
+	})
+	return n, err
+}
+
+// parseGeneration parses transformers' {% generation %} up to
+// endgeneration: a call block whose body renders as it is (transformers
+// only notes where it starts and ends, for assistant token masks).
+func (tp *templateParser) parseGeneration() (node, error) {
 	if err := tp.blockEnd(); err != nil {
 		return nil, err
 	}
-	body, _, err := tp.parseBody("endfilter")
+	n := &withNode{}
+	err := tp.hard(func() (err error) { n.body, _, err = tp.parseBody("endgeneration"); return err })
 	if err != nil {
 		return nil, err
 	}
-	n.body = body
 	return n, tp.blockEnd()
 }
 
@@ -455,18 +529,17 @@ func (tp *templateParser) parseWith() (node, error) {
 	if err := tp.blockEnd(); err != nil {
 		return nil, err
 	}
-	body, _, err := tp.parseBody("endwith")
+	err := tp.hard(func() (err error) { n.body, _, err = tp.parseBody("endwith"); return err })
 	if err != nil {
 		return nil, err
 	}
-	n.body = body
 	return n, tp.blockEnd()
 }
 
 // parseLoopControl parses {% break %} and {% continue %}, which need the
 // loopcontrols extension and a loop.
 func (tp *templateParser) parseLoopControl(name string) (node, error) {
-	if !tp.loopControls {
+	if !tp.syntax.loopControls {
 		return nil, fmt.Errorf("encountered unknown tag '%s'", name)
 	}
 	if tp.loopDepth == 0 {

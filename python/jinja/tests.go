@@ -15,7 +15,7 @@ type testFunc func(v any, args []any) (bool, error)
 func (r *renderer) applyTest(tc *nodes.TestCall, v any, sc *scope) (any, error) {
 	t, ok := tests[tc.Name]
 	if !ok {
-		return nil, fmt.Errorf("no test named '%s'", tc.Name)
+		return nil, templateError{fmt.Errorf("no test named '%s' found", tc.Name)}
 	}
 	args := make([]any, len(tc.Args))
 	for i, a := range tc.Args {

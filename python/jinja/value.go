@@ -54,7 +54,7 @@ type namespace struct{ attrs map[string]any }
 // functions) into the types above.
 func norm(v any) any {
 	switch x := v.(type) {
-	case nil, bool, int64, float64, string, []any, tuple, map[string]any, *undefined, callable, *loopInfo, *namespace, *macro:
+	case nil, bool, int64, float64, string, []any, tuple, map[string]any, *keyedDict, *undefined, callable, *loopInfo, *namespace, *macro:
 		return v
 	case int:
 		return int64(x)
@@ -232,6 +232,12 @@ func toGo(v any) any {
 		return m
 	case *namespace:
 		return toGo(x.attrs)
+	case *keyedDict:
+		m := make(map[string]any, len(x.keys))
+		for i, k := range x.keys {
+			m[pyval.Str(k)] = toGo(x.vals[i])
+		}
+		return m
 	}
 	return v
 }
@@ -252,7 +258,7 @@ func typeName(v any) string {
 		return "list"
 	case tuple:
 		return "tuple"
-	case map[string]any:
+	case map[string]any, *keyedDict:
 		return "dict"
 	case *undefined:
 		return "Undefined"
@@ -285,6 +291,8 @@ func truth(v any) (bool, error) {
 		return len(x) > 0, nil
 	case map[string]any:
 		return len(x) > 0, nil
+	case *keyedDict:
+		return len(x.keys) > 0, nil
 	case *undefined:
 		if x.soft {
 			return false, nil
@@ -432,6 +440,8 @@ func length(v any) (int, error) {
 		return len(x), nil
 	case map[string]any:
 		return len(x), nil
+	case *keyedDict:
+		return len(x.keys), nil
 	case *undefined:
 		if x.soft {
 			return 0, nil
@@ -461,6 +471,8 @@ func iterate(r *renderer, v any) ([]any, error) {
 			out[i] = k
 		}
 		return out, nil
+	case *keyedDict:
+		return append([]any{}, x.keys...), nil
 	case *undefined:
 		if x.soft {
 			return nil, nil
@@ -499,7 +511,17 @@ func contains(container, item any) (bool, error) {
 		}
 		_, found := c[k]
 		return found, nil
+	case *keyedDict:
+		if err := hashable(item); err != nil {
+			return false, err
+		}
+		_, found := c.get(item)
+		return found, nil
 	case *undefined:
+		if c.soft {
+			// jinja2.Undefined iterates as empty.
+			return false, nil
+		}
 		return false, c.err()
 	}
 	return false, fmt.Errorf("argument of type '%s' is not iterable", typeName(container))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -22,6 +23,12 @@ type JSONOptions struct {
 	// Default is json.dumps' default: it turns a value JSON cannot hold
 	// into one it can, or fails. Nil fails with Python's TypeError text.
 	Default func(v any) (any, error)
+	// ItemSep and KeySep are json.dumps' separators; "" is the default
+	// for the indent (", " or "," between items, ": " after keys).
+	ItemSep, KeySep string
+	// SortKeys is sort_keys=True for a Dict too (a map[string]any is
+	// always written sorted).
+	SortKeys bool
 }
 
 // JSON is Python's json.dumps(v, ...) with the given options. A
@@ -55,6 +62,9 @@ func (o JSONOptions) write(b *strings.Builder, v any, depth int) error {
 		return o.writeSeq(b, len(keys), '{', '}', depth, func(i int) error { return o.writeItem(b, keys[i], x[keys[i]], depth) })
 	case Dict:
 		keys := x.Keys()
+		if o.SortKeys {
+			keys = slices.Sorted(slices.Values(keys))
+		}
 		return o.writeSeq(b, len(keys), '{', '}', depth, func(i int) error {
 			v, _ := x.Get(keys[i])
 			return o.writeItem(b, keys[i], v, depth)
@@ -86,7 +96,11 @@ func (o JSONOptions) write(b *strings.Builder, v any, depth int) error {
 
 func (o JSONOptions) writeItem(b *strings.Builder, k string, v any, depth int) error {
 	writeJSONString(b, k, o.ASCII)
-	b.WriteString(": ")
+	if o.KeySep != "" {
+		b.WriteString(o.KeySep)
+	} else {
+		b.WriteString(": ")
+	}
 	return o.write(b, v, depth+1)
 }
 
@@ -99,6 +113,9 @@ func (o JSONOptions) writeSeq(b *strings.Builder, n int, open, close byte, depth
 	sep := ", "
 	if o.Indent >= 0 {
 		sep = ","
+	}
+	if o.ItemSep != "" {
+		sep = o.ItemSep
 	}
 	for i := range n {
 		if i > 0 {
