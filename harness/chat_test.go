@@ -2,6 +2,8 @@ package harness
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/lmeval/lmeval/harness/model"
@@ -11,25 +13,35 @@ import (
 // chatML is a ChatML-style template with a system block and a BOS token.
 const chatML = "{{ bos_token }}{% for message in messages %}{% if message['role'] == 'system' %}{{ '<<SYS>>' + message['content'] + '<</SYS>>\n' }}{% else %}{{ '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}{% endif %}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
 
-// TestChatTemplate renders against Python's jinja2 (transformers'
-// environment), including continue_final_message.
+// TestChatTemplate renders through chatTemplate as the build stage does:
+// lm-eval's HFLM.apply_chat_template, continue_final_message and the
+// retry without the system role (outputs from transformers 5.25).
 func TestChatTemplate(t *testing.T) {
-	render, err := NewChatTemplate(chatML, "<s>", "</s>")
+	render, err := chatTemplate(chatDummy{}, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	noSystem, err := chatTemplate(chatDummy{template: gemmaLike}, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := task.ChatMessage{Role: "system", Content: "Be brief."}
 	for _, c := range []struct {
-		msgs []task.ChatMessage
-		gen  bool
-		want string
+		render task.ChatTemplate
+		msgs   []task.ChatMessage
+		gen    bool
+		want   string
 	}{
-		{[]task.ChatMessage{{Role: "system", Content: "Be brief."}, {Role: "user", Content: "Q: What color is the sky?\nA:"}}, true,
+		{render, []task.ChatMessage{sys, {Role: "user", Content: "Q: What color is the sky?\nA:"}}, true,
 			"<s><<SYS>>Be brief.<</SYS>>\n<|im_start|>user\nQ: What color is the sky?\nA:<|im_end|>\n<|im_start|>assistant\n"},
 		// continue_final_message keeps the final message's trailing space.
-		{[]task.ChatMessage{{Role: "user", Content: "Hi"}, {Role: "assistant", Content: "The answer is "}}, false,
+		{render, []task.ChatMessage{{Role: "user", Content: "Hi"}, {Role: "assistant", Content: "The answer is "}}, false,
 			"<s><|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nThe answer is "},
+		// The template raises on the system role: rendered without it.
+		{noSystem, []task.ChatMessage{sys, {Role: "user", Content: "Hi"}}, true,
+			"<s><start_of_turn>user\nHi<end_of_turn>\n<start_of_turn>model\n"},
 	} {
-		got, err := render(c.msgs, c.gen)
+		got, err := c.render(c.msgs, c.gen)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,23 +49,40 @@ func TestChatTemplate(t *testing.T) {
 			t.Errorf("render(%v, %v) = %q, want %q", c.msgs, c.gen, got, c.want)
 		}
 	}
-	bad, err := NewChatTemplate("{{ raise_exception('no system role') }}", "", "")
-	if err != nil {
-		t.Fatal(err)
+	// Without a system message to drop, the template's error stands.
+	if _, err := noSystem([]task.ChatMessage{{Role: "user", Content: "a"}, {Role: "user", Content: "b"}}, true); err == nil ||
+		!strings.Contains(err.Error(), "Conversation roles must alternate") {
+		t.Errorf("non-alternating roles: err %v", err)
 	}
-	if _, err := bad([]task.ChatMessage{{Role: "user", Content: "x"}}, true); err == nil {
-		t.Error("raise_exception raised nothing")
+	if _, err := chatTemplate(chatDummy{}, "tool_use", nil); err == nil {
+		t.Error("a template name the model lacks: no error")
 	}
 }
 
-// chatDummy is the dummy model with a chat template.
-type chatDummy struct{ *model.Dummy }
+// gemmaLike is Gemma's template: no system role, alternating roles.
+const gemmaLike = "{{ bos_token }}{% if messages[0]['role'] == 'system' %}{{ raise_exception('System role not supported') }}{% endif %}" +
+	"{% for message in messages %}{% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}" +
+	"{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}{% endif %}" +
+	"{% if (message['role'] == 'assistant') %}{% set role = 'model' %}{% else %}{% set role = message['role'] %}{% endif %}" +
+	"{{ '<start_of_turn>' + role + '\n' + message['content'] | trim + '<end_of_turn>\n' }}{% endfor %}" +
+	"{% if add_generation_prompt %}{{'<start_of_turn>model\n'}}{% endif %}"
 
-func (chatDummy) ChatTemplate(name string) (string, string, string, bool) {
+// chatDummy is the dummy model with a chat template (chatML unless
+// template is set).
+type chatDummy struct {
+	*model.Dummy
+	template string
+}
+
+func (d chatDummy) ChatTemplate(name string) (model.ChatTemplateText, error) {
 	if name != "" {
-		return "", "", "", false
+		return model.ChatTemplateText{}, fmt.Errorf("no chat template named %q", name)
 	}
-	return chatML, "<s>", "</s>", true
+	src := d.template
+	if src == "" {
+		src = chatML
+	}
+	return model.ChatTemplateText{Source: src, Origin: "test", Tokens: model.SpecialTokens{BOS: "<s>", EOS: "</s>"}}, nil
 }
 
 // TestApplyChatTemplate: --apply_chat_template wraps every prompt in the
@@ -64,7 +93,7 @@ func TestApplyChatTemplate(t *testing.T) {
 	cfg.ChatTemplate.Enabled = true
 	cfg.SystemInstruction = "Be brief."
 	samples := newMemSamples()
-	if _, err := Evaluate(context.Background(), cfg, chatDummy{d}, WithRegistry(testRegistry(t)), WithSamples(samples.open)); err != nil {
+	if _, err := Evaluate(context.Background(), cfg, chatDummy{Dummy: d}, WithRegistry(testRegistry(t)), WithSamples(samples.open)); err != nil {
 		t.Fatal(err)
 	}
 	want := "<s><<SYS>>Be brief.<</SYS>>\n<|im_start|>user\nQ: What color is the sky?\nA:<|im_end|>\n<|im_start|>assistant\n"
@@ -84,7 +113,7 @@ func TestApplyChatTemplate(t *testing.T) {
 		t.Error("a model without a chat template was accepted")
 	}
 	cfg.ChatTemplate.Name = "tool_use"
-	if _, err := Evaluate(context.Background(), cfg, chatDummy{d}, WithRegistry(testRegistry(t))); err == nil {
+	if _, err := Evaluate(context.Background(), cfg, chatDummy{Dummy: d}, WithRegistry(testRegistry(t))); err == nil {
 		t.Error("a missing named template was accepted")
 	}
 }

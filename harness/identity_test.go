@@ -29,7 +29,7 @@ func TestRunIdentity(t *testing.T) {
 	cfg.ChatTemplate.Enabled = true
 	cfg.FewshotAsMultiturn = true // as config.Resolve sets it with the template
 	cfg.SystemInstruction = "Be brief."
-	res, err := Evaluate(context.Background(), cfg, chatDummy{d}, WithRegistry(testRegistry(t)))
+	res, err := Evaluate(context.Background(), cfg, chatDummy{Dummy: d}, WithRegistry(testRegistry(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

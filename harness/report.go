@@ -463,6 +463,7 @@ func (ev *evaluation) fillConfig(out *results.Results, start time.Time, modelTim
 	ev.fillIdentity(out)
 	out.LMEval = lmevalBlock(ev.lm, modelTime)
 	out.LMEval.PredictOnly = cfg.PredictOnly
+	ev.gens.report(out.LMEval, ev.runs)
 	out.LMEval.TaskFiles = map[string]string{}
 	for _, tr := range ev.runs {
 		out.LMEval.TaskFiles[tr.t.Name] = TaskFileLabel(tr.t.Config.File)
@@ -491,9 +492,9 @@ func (ev *evaluation) fillIdentity(out *results.Results) {
 	out.FewshotAsMultiturn = cfg.FewshotAsMultiturnValue()
 	if cfg.ChatTemplate.Enabled {
 		if src, ok := model.As[model.ChatTemplateSource](ev.lm); ok {
-			if tmpl, _, _, ok := src.ChatTemplate(cfg.ChatTemplate.Name); ok && tmpl != "" {
-				h := results.HashString(tmpl)
-				out.ChatTemplate, out.ChatTemplateSha = &tmpl, &h
+			if t, err := src.ChatTemplate(cfg.ChatTemplate.Name); err == nil && t.Source != "" {
+				h := results.HashString(t.Source)
+				out.ChatTemplate, out.ChatTemplateSha = &t.Source, &h
 			}
 		}
 	}

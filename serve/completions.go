@@ -13,8 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/lmeval/lmeval/chat"
 	"github.com/lmeval/lmeval/engine"
-	"github.com/lmeval/lmeval/harness/task"
 )
 
 // sampling are the generation settings completions and chat share.
@@ -473,7 +473,7 @@ func (l *loaded) renderChat(msgs []chatMessage) (string, error) {
 	if len(msgs) == 0 {
 		return "", badRequest("messages", "messages is empty")
 	}
-	tm := make([]task.ChatMessage, len(msgs))
+	tm := make([]chat.Message, len(msgs))
 	for i, m := range msgs {
 		if m.Role == "" {
 			return "", badRequest("messages", "messages[%d] has no role", i)
@@ -482,9 +482,11 @@ func (l *loaded) renderChat(msgs []chatMessage) (string, error) {
 		if err != nil {
 			return "", badRequest("messages", "messages[%d].content: %v", i, err)
 		}
-		tm[i] = task.ChatMessage{Role: m.Role, Content: content}
+		tm[i] = chat.Message{Role: m.Role, Content: content}
 	}
-	out, err := l.render(tm, true)
+	// The server renders what the client sent: no lm-eval fallback
+	// dropping a system message the template refuses.
+	out, err := l.render.Render(tm, true, false)
 	if err != nil {
 		return "", badRequest("messages", "%v", err)
 	}

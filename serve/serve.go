@@ -28,9 +28,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lmeval/lmeval/chat"
 	"github.com/lmeval/lmeval/engine"
-	"github.com/lmeval/lmeval/harness"
-	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/model"
 )
 
 // Options configure a Server. Zero values give the documented defaults.
@@ -82,9 +82,9 @@ type Model struct {
 	// SHA256 is the GGUF file's sha256 (hex), reported in /v1/models and
 	// /tokenizer_info so clients can key caches by content.
 	SHA256 string
-	// ChatTemplate, BOSToken and EOSToken are the Jinja chat template and
-	// its special-token texts ("" template: chat completions are refused).
-	ChatTemplate, BOSToken, EOSToken string
+	// ChatTemplate is the model's Jinja chat template with its special
+	// tokens (no Source: chat completions are refused).
+	ChatTemplate model.ChatTemplateText
 	// Tokenizer, when set, is the same GGUF loaded vocabulary-only
 	// (engine.Options.VocabOnly): tokenizing and detokenizing then do not
 	// wait for the decodes Engine is running.
@@ -116,8 +116,8 @@ type loaded struct {
 	Model
 	name   string
 	info   engine.Info
-	tok    *engine.Model     // Tokenizer, else Engine
-	render task.ChatTemplate // nil without a template
+	tok    *engine.Model  // Tokenizer, else Engine
+	render *chat.Template // nil without a template
 	eos    string
 	bos    string
 	pieces []string // every token's text, special tokens included: prompt tokens in logprobs
@@ -144,8 +144,8 @@ func (s *Server) SetModel(m Model) error {
 	if l.name == "" {
 		l.name = filepath.Base(info.Path)
 	}
-	if m.ChatTemplate != "" {
-		r, err := harness.NewChatTemplate(m.ChatTemplate, m.BOSToken, m.EOSToken)
+	if m.ChatTemplate.Source != "" {
+		r, err := chat.Compile(m.ChatTemplate.Source, m.ChatTemplate.Tokens, chat.Options{})
 		if err != nil {
 			slog.Warn("chat template does not compile: chat completions are refused", "err", err)
 		} else {
@@ -420,7 +420,7 @@ func (s *Server) tokenizerInfo(w http.ResponseWriter, r *http.Request, l *loaded
 	info["eos_token"] = nilIfEmpty(l.eos)
 	info["bos_token"] = nilIfEmpty(l.bos)
 	info["pad_token"] = nilIfEmpty(l.eos)
-	info["chat_template"] = nilIfEmpty(l.ChatTemplate)
+	info["chat_template"] = nilIfEmpty(l.ChatTemplate.Source)
 	writeJSON(w, http.StatusOK, info)
 }
 

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/lmeval/lmeval/engine"
+	"github.com/lmeval/lmeval/harness/model"
 )
 
 const modelPath = "../../shared/models/stories260K.gguf"
@@ -268,7 +269,7 @@ const chatML = "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['conten
 // generate_until on the rendered prompt.
 func TestChat(t *testing.T) {
 	m := loadEngine(t, engine.Options{})
-	_, ts := start(t, m, Options{}, Model{ChatTemplate: chatML, BOSToken: "<s>", EOSToken: "</s>"})
+	_, ts := start(t, m, Options{}, Model{ChatTemplate: model.ChatTemplateText{Source: chatML, Tokens: model.SpecialTokens{BOS: "<s>", EOS: "</s>"}}})
 	rendered := "<|im_start|>user\nTell me a story.<|im_end|>\n<|im_start|>assistant\n"
 	want, err := m.GenerateUntil(context.Background(), []engine.GenerateRequest{{Context: rendered, MaxGenToks: 20}})
 	if err != nil {

@@ -2,15 +2,16 @@ package llama
 
 import (
 	"bytes"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lmeval/lmeval/chat"
 	"github.com/lmeval/lmeval/engine"
 	"github.com/lmeval/lmeval/gguf/ggufwrite"
-	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
 )
@@ -72,15 +73,55 @@ func TestChatTemplateSelection(t *testing.T) {
 		{"tool_use", ""},
 		{filepath.Join(t.TempDir(), "missing.jinja"), ""},
 	} {
-		tmpl, bos, eos, ok := lm.ChatTemplate(tc.name)
-		if ok != (tc.want != "") || tmpl != tc.want {
-			t.Errorf("ChatTemplate(%q) = %.30q, %v; want %.30q", tc.name, tmpl, ok, tc.want)
+		got, err := lm.ChatTemplate(tc.name)
+		if (err == nil) != (tc.want != "") || got.Source != tc.want {
+			t.Errorf("ChatTemplate(%q) = %.30q, %v; want %.30q", tc.name, got.Source, err, tc.want)
 			continue
 		}
 		// ggufwrite's SPM vocabulary: BOS 1 is <s>, EOS 2 is </s>.
-		if ok && (bos != "<s>" || eos != "</s>") {
-			t.Errorf("ChatTemplate(%q) tokens %q %q, want <s> </s>", tc.name, bos, eos)
+		if err == nil && (got.Tokens.BOS != "<s>" || got.Tokens.EOS != "</s>") {
+			t.Errorf("ChatTemplate(%q) tokens %+v, want <s> </s>", tc.name, got.Tokens)
 		}
+	}
+	// A name the model lacks lists those it has.
+	if _, err := lm.ChatTemplate("tool_use"); err == nil || !strings.Contains(err.Error(), "default, broken, gemma") {
+		t.Errorf("ChatTemplate(tool_use) error %v, want one listing default, broken, gemma", err)
+	}
+}
+
+// TestChatTemplateNames: the default template and named ones, picked as
+// lm-eval's LM.chat_template picks them from a tokenizer's templates.
+func TestChatTemplateNames(t *testing.T) {
+	write := func(def string, named map[string]string) *LM {
+		path := filepath.Join(t.TempDir(), "m.gguf")
+		f := ggufwrite.Llama(ggufwrite.LlamaSpec{ChatTemplate: def, NCtx: 512})
+		for n, src := range named {
+			f.SetKV("tokenizer.chat_template."+n, src)
+		}
+		if err := f.WriteFile(path); err != nil {
+			t.Fatal(err)
+		}
+		m, err := engine.Load(path, engine.Options{Threads: 1, VocabOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { m.Close() })
+		return Wrap(m)
+	}
+	only := write(chatML, nil)
+	if got, err := only.ChatTemplate("rag"); err != nil || got.Source != chatML {
+		t.Errorf("one template, a name given: %.20q, %v; want the template (lm-eval warns and uses it)", got.Source, err)
+	}
+	noDefault := write("", map[string]string{"rag": gemma, "tool_use": zephyr})
+	if _, err := noDefault.ChatTemplate(""); err == nil || !strings.Contains(err.Error(), "rag, tool_use") {
+		t.Errorf("named templates, no default: %v", err)
+	}
+	if got, err := noDefault.ChatTemplate("rag"); err != nil || got.Source != gemma {
+		t.Errorf("ChatTemplate(rag) = %.20q, %v", got.Source, err)
+	}
+	none := write("", nil)
+	if _, err := none.ChatTemplate(""); !errors.Is(err, model.ErrNoChatTemplate) {
+		t.Errorf("no template: %v, want ErrNoChatTemplate", err)
 	}
 }
 
@@ -113,15 +154,15 @@ func TestChatTemplateRender(t *testing.T) {
 		{file, []task.ChatMessage{user, asst, user}, true,
 			"<|user|>\nQ: 2+2?\nA:</s>\n<|assistant|>\n 4 </s>\n<|user|>\nQ: 2+2?\nA:</s>\n<|assistant|>\n", ""},
 	} {
-		tmpl, bos, eos, ok := lm.ChatTemplate(tc.name)
-		if !ok {
-			t.Fatalf("no template %q", tc.name)
+		text, err := lm.ChatTemplate(tc.name)
+		if err != nil {
+			t.Fatalf("template %q: %v", tc.name, err)
 		}
-		render, err := harness.NewChatTemplate(tmpl, bos, eos)
+		tmpl, err := chat.Compile(text.Source, text.Tokens, chat.Options{})
 		if err != nil {
 			t.Fatalf("%q: %v", tc.name, err)
 		}
-		got, err := render(tc.msgs, tc.gen)
+		got, err := tmpl.Render(tc.msgs, tc.gen, !tc.gen)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("%q: err %v, want one mentioning %q", tc.name, err, tc.wantErr)
@@ -142,11 +183,11 @@ func TestChatTemplateBroken(t *testing.T) {
 	old := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(&log, nil)))
 	defer slog.SetDefault(old)
-	tmpl, bos, eos, ok := lm.ChatTemplate("broken")
-	if !ok {
-		t.Fatal("no template broken")
+	text, err := lm.ChatTemplate("broken")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := harness.NewChatTemplate(tmpl, bos, eos); err == nil {
+	if _, err := chat.Compile(text.Source, text.Tokens, chat.Options{}); err == nil {
 		t.Error("broken template compiled")
 	}
 	for _, want := range []string{"chat template does not compile", path, "tokenizer.chat_template.broken"} {

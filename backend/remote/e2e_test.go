@@ -270,7 +270,7 @@ func TestChatCompletions(t *testing.T) {
 	defer lm.(model.Closer).Close()
 	srv := serve.New(serve.Options{})
 	defer srv.Close()
-	if err := srv.SetModel(serve.Model{Engine: lm.(*llama.LM).Model(), ChatTemplate: chatML}); err != nil {
+	if err := srv.SetModel(serve.Model{Engine: lm.(*llama.LM).Model(), ChatTemplate: model.ChatTemplateText{Source: chatML}}); err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(srv.Handler())

@@ -482,18 +482,23 @@ func (l *LM) generate(ctx context.Context, path string, body map[string]any, ind
 
 // ChatTemplate implements the harness's ChatTemplateSource for
 // local-completions: the server's chat template (/tokenizer_info), which
-// the harness renders as it renders a local GGUF's.
-func (l *LM) ChatTemplate(name string) (template, bosToken, eosToken string, ok bool) {
+// the harness renders as it renders a local GGUF's, with the BOS and EOS
+// tokens the server reports.
+func (l *LM) ChatTemplate(name string) (model.ChatTemplateText, error) {
 	if name != "" && name != "default" {
-		return "", "", "", false
+		return model.ChatTemplateText{}, fmt.Errorf("the server has only its default chat template, not %q", name)
 	}
 	var ti struct {
 		ChatTemplate *string `json:"chat_template"`
 		BOSToken     *string `json:"bos_token"`
 		EOSToken     *string `json:"eos_token"`
 	}
-	if err := l.pool.get(context.Background(), l.pool.servers[0], "/tokenizer_info", &ti); err != nil || ti.ChatTemplate == nil || *ti.ChatTemplate == "" {
-		return "", "", "", false
+	server := l.pool.servers[0]
+	if err := l.pool.get(context.Background(), server, "/tokenizer_info", &ti); err != nil {
+		return model.ChatTemplateText{}, fmt.Errorf("the server's chat template: %w", err)
+	}
+	if ti.ChatTemplate == nil || *ti.ChatTemplate == "" {
+		return model.ChatTemplateText{}, model.ErrNoChatTemplate
 	}
 	deref := func(s *string) string {
 		if s == nil {
@@ -501,7 +506,8 @@ func (l *LM) ChatTemplate(name string) (template, bosToken, eosToken string, ok 
 		}
 		return *s
 	}
-	return *ti.ChatTemplate, deref(ti.BOSToken), deref(ti.EOSToken), true
+	return model.ChatTemplateText{Source: *ti.ChatTemplate, Origin: "/tokenizer_info",
+		Tokens: model.SpecialTokens{BOS: deref(ti.BOSToken), EOS: deref(ti.EOSToken)}}, nil
 }
 
 // ChatLM is local-chat-completions: generation through chat completions,

@@ -138,8 +138,10 @@ func serveAction(c *cli.Context) error {
 	}
 	defer vocab.Close()
 	m := serve.Model{Engine: l.Model(), SHA256: sum, Tokenizer: vocab}
-	if tmpl, bos, eos, ok := l.ChatTemplate(""); ok {
-		m.ChatTemplate, m.BOSToken, m.EOSToken = tmpl, bos, eos
+	if t, err := l.ChatTemplate(""); err == nil {
+		m.ChatTemplate = t
+	} else if !errors.Is(err, model.ErrNoChatTemplate) {
+		slog.Warn("no chat template: chat completions are refused", "err", err)
 	}
 	if err := srv.SetModel(m); err != nil {
 		hs.Close()

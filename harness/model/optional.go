@@ -1,5 +1,10 @@
 package model
 
+import (
+	"context"
+	"errors"
+)
+
 // The optional interfaces a backend may implement beyond LM, all in this
 // file (as database/sql/driver keeps its). The harness finds them with As,
 // through any wrapper (the response cache) in front of the backend. Each
@@ -50,10 +55,32 @@ type ChatTemplater interface {
 // ChatTemplateSource is implemented by models that carry Jinja chat
 // templates (a GGUF's tokenizer.chat_template, and
 // tokenizer.chat_template.NAME for named ones); the harness renders them
-// as transformers' apply_chat_template does. name is "" for the default
-// template; ok is false when there is no such template.
+// as transformers' apply_chat_template does (package chat). name is ""
+// for the template --apply_chat_template picks without a name. The error
+// is ErrNoChatTemplate when the model has none, else it says why the
+// named one cannot be had (and which names there are).
 type ChatTemplateSource interface {
-	ChatTemplate(name string) (template, bosToken, eosToken string, ok bool)
+	ChatTemplate(name string) (ChatTemplateText, error)
+}
+
+// ChatTemplateText is a model's chat template as the tokenizer holds it.
+type ChatTemplateText struct {
+	Source string        // the Jinja source
+	Origin string        // where it is from: a GGUF key, a file, a server
+	Tokens SpecialTokens // the tokenizer's special tokens, template variables
+}
+
+// ErrNoChatTemplate is a ChatTemplateSource's error for a model without a
+// chat template.
+var ErrNoChatTemplate = errors.New("the model has no chat template (tokenizer.chat_template)")
+
+// Generator is implemented by models that count the tokens of what they
+// generate and follow a request's Reasoning: Generate answers
+// generate_until requests as GenerateUntil does, with the counts. The
+// harness uses it, when a model has it, for the thinking and answer token
+// counts of its results.
+type Generator interface {
+	Generate(ctx context.Context, reqs []GenerateRequest) ([]Generation, error)
 }
 
 // TokenPiecer is implemented by models that can give a token's text; a
