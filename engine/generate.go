@@ -29,6 +29,26 @@ type GenerateRequest struct {
 	// as it is (no BOS is added); Context then only names the request in
 	// errors.
 	ContextTokens []int32
+	// Reasoning, when set, follows the generation's reasoning trace,
+	// counts its tokens and bounds it (see Reasoning).
+	Reasoning *Reasoning
+}
+
+// Reasoning describes a reasoning model's trace: the text that opens it
+// and the text that closes it. The trace starts where the generation
+// writes Start, or at once when the context itself ends inside a trace
+// (a chat template whose generation prompt opens it, as DeepSeek-R1's
+// does). With a Budget, once the trace has taken Budget tokens (counted
+// after Start; the token completing End is not counted) without closing,
+// Message and End are forced, token by token as the model's own, and the
+// generation goes on with the answer: llama-server's --reasoning-budget
+// and --reasoning-budget-message. The forced tokens wait for a token that
+// completes a UTF-8 character. A trace closes once; the budget applies to
+// the first trace.
+type Reasoning struct {
+	Start, End string
+	Budget     int // tokens; negative: no limit (the trace is only counted)
+	Message    string
 }
 
 const defaultMaxGenToks = 256
@@ -45,20 +65,39 @@ type Generation struct {
 	// EOG is set when generation ended at an end-of-generation token
 	// (which was generated, but is not in Tokens).
 	EOG bool
+	// ReasoningTokens are those of Tokens (forced ones included) that
+	// belong to the reasoning trace (GenerateRequest.Reasoning), from the
+	// token that opens it through the one that closes it.
+	ReasoningTokens int
+	// BudgetHit reports that the trace ran out of Reasoning.Budget and
+	// its end was forced.
+	BudgetHit bool
 }
 
 // genSeq is one generation in flight.
 type genSeq struct {
 	idx     int
 	prompt  []int32
-	fed     int // prompt tokens decoded
+	fed     int // tokens of prompt then gen decoded
 	gen     []int32
 	maxGen  int
 	until   []string
 	sampler csampler
+	think   *trace // nil without Reasoning
 	id      int32
 	row     int32 // batch row holding this sequence's next-token logits, -1 none
 	cells   int
+}
+
+// pending is the number of the sequence's tokens not yet decoded.
+func (s *genSeq) pending() int { return len(s.prompt) + len(s.gen) - s.fed }
+
+// token is the sequence's k-th token, prompt then generation.
+func (s *genSeq) token(k int) int32 {
+	if k < len(s.prompt) {
+		return s.prompt[k]
+	}
+	return s.gen[k-len(s.prompt)]
 }
 
 // GenerateUntil continues each context as lm-eval's generate_until does:
@@ -79,8 +118,9 @@ func (m *Model) GenerateUntil(ctx context.Context, reqs []GenerateRequest) ([]st
 	return out, nil
 }
 
-// Generate is GenerateUntil with the tokens generated: for servers that
-// report them (and their log-probabilities) as sampled.
+// Generate is GenerateUntil with the tokens generated (for servers that
+// report them, and their log-probabilities, as sampled, and for token
+// counts), the requests' Reasoning followed.
 func (m *Model) Generate(ctx context.Context, reqs []GenerateRequest) ([]Generation, error) {
 	if err := m.lock(); err != nil {
 		return nil, err
@@ -124,6 +164,12 @@ func (m *Model) Generate(ctx context.Context, reqs []GenerateRequest) ([]Generat
 		}
 		s := &genSeq{idx: i, prompt: toks, maxGen: maxGen, row: -1}
 		s.until = append(slices.Clone(r.Until), eos)
+		if r.Reasoning != nil {
+			if s.think, err = m.newTrace(r.Reasoning, toks); err != nil {
+				return nil, &RequestError{Op: "generate_until", Index: i, Request: "context " + brief(r.Context), Err: err}
+			}
+			s.think.begin(s)
+		}
 		if r.DoSample {
 			temp := r.Temperature
 			if temp <= 0 {
@@ -216,19 +262,20 @@ func (m *Model) runGen(ctx context.Context, queue []*genSeq, out []Generation, r
 		}
 
 		b.reset()
-		// One token for every sequence that is generating, then prompt
-		// tokens with what room is left.
+		// One token for every sequence that is generating, then the
+		// others' tokens (prompts, forced tokens) with what room is left.
+		// A sequence's logits are read at its last token.
 		for _, s := range active {
 			s.row = -1
-			if s.fed == len(s.prompt) && b.len() < nBatch {
-				pos := int32(len(s.prompt) + len(s.gen) - 1)
-				s.row = b.add(s.gen[len(s.gen)-1], pos, []int32{s.id}, true)
+			if s.pending() == 1 && s.fed > len(s.prompt)-1 && b.len() < nBatch {
+				s.row = b.add(s.token(s.fed), int32(s.fed), []int32{s.id}, true)
+				s.fed++
 			}
 		}
 		for _, s := range active {
-			for s.fed < len(s.prompt) && b.len() < nBatch {
-				last := s.fed == len(s.prompt)-1
-				row := b.add(s.prompt[s.fed], int32(s.fed), []int32{s.id}, last)
+			for s.pending() > 0 && b.len() < nBatch {
+				last := s.pending() == 1
+				row := b.add(s.token(s.fed), int32(s.fed), []int32{s.id}, last)
 				s.fed++
 				if last {
 					s.row = row
@@ -291,12 +338,16 @@ func (m *Model) runGen(ctx context.Context, queue []*genSeq, out []Generation, r
 }
 
 // genStep checks the sequence's newest token against the stop conditions
-// and, when it stops, writes its output.
+// and, when it stops, writes its output. A reasoning trace is followed,
+// and its budget's forced tokens queued, before the stop strings are
+// looked for.
 func (m *Model) genStep(s *genSeq, out []Generation) (bool, error) {
 	last := s.gen[len(s.gen)-1]
 	eog := cIsEOG(m.c, last)
 	if eog {
 		s.gen = s.gen[:len(s.gen)-1]
+	} else if s.think != nil {
+		s.think.step(m, s)
 	}
 	text, err := cDetokenize(m.c, s.gen, false, false)
 	if err != nil {
@@ -316,6 +367,10 @@ func (m *Model) genStep(s *genSeq, out []Generation) (bool, error) {
 			text, _, _ = strings.Cut(text, u)
 		}
 	}
-	out[s.idx] = Generation{Text: text, Tokens: s.gen, EOG: eog}
+	g := Generation{Text: text, Tokens: s.gen, EOG: eog}
+	if s.think != nil {
+		g.ReasoningTokens, g.BudgetHit = s.think.tokens(len(s.gen)), s.think.hit
+	}
+	out[s.idx] = g
 	return true, nil
 }

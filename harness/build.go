@@ -37,6 +37,9 @@ type evaluation struct {
 	// chat are the chat model_args (chat_template_args, enable_thinking,
 	// think_end_token).
 	chat chatOptions
+	// gens counts the generations' tokens and keeps a reasoning model's
+	// whole generations for the samples.
+	gens *generations
 	// start is when the evaluation began (the results' date); modelTime
 	// the time spent waiting on the model.
 	start     time.Time

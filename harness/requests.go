@@ -143,6 +143,18 @@ func (ev *evaluation) requests() (*streams, error) {
 	for _, s := range []interface{ sortByDocument(func(target) int) }{ll, roll, gen} {
 		s.sortByDocument(docLength)
 	}
+	// A reasoning model's generations carry its trace's markers and
+	// budget, for the backend to follow.
+	r, err := ev.chat.reasoning()
+	if err != nil {
+		return nil, err
+	}
+	if r != nil && r.Budget >= 0 && len(gen.reqs) > 0 && !boundsReasoning(ev.lm) {
+		return nil, fmt.Errorf("model_args reasoning_budget: this model's backend cannot bound a reasoning trace (the llama backend does)")
+	}
+	for i := range gen.reqs {
+		gen.reqs[i].Reasoning = r
+	}
 	return &streams{ll: ll, roll: roll, gen: gen, total: total}, nil
 }
 
@@ -175,7 +187,12 @@ func (ev *evaluation) run(ctx context.Context, lm model.LM, st *streams, a Answe
 	if err := runStream(ctx, ev, disp, st.roll, roll, lm.LoglikelihoodRolling, a.Rolling); err != nil {
 		return err
 	}
-	return runStream(ctx, ev, disp, st.gen, gen, lm.GenerateUntil, a.Generated)
+	return runStream(ctx, ev, disp, st.gen, gen, generate(lm), func(i int, g model.Generation) error {
+		if i >= 0 && i < len(st.gen.targets) {
+			ev.gens.record(st.gen.targets[i], g)
+		}
+		return a.Generated(i, g.Text)
+	})
 }
 
 // unique is the number of requests sent to the model: identical requests

@@ -37,6 +37,7 @@ func (ev *evaluation) complete(tr *taskRun, p int) error {
 		}
 		if tr.samples != nil {
 			s := tr.sample(p, pl.Name, filtered, sc)
+			ev.gens.annotate(s, tr, p)
 			sc.hashes = s.DocHash + s.PromptHash + s.TargetHash
 			if err := tr.samples.Write(s); err != nil {
 				return err

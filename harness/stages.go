@@ -64,6 +64,7 @@ func NewPlan(cfg *config.Config, opts ...Option) (*Plan, error) {
 	if ev.chat, err = parseChatOptions(cfg.ModelArgs); err != nil {
 		return nil, err
 	}
+	ev.gens = newGenerations(ev.chat.thinkGiven)
 	if err := ev.resolve(); err != nil {
 		return nil, err
 	}

@@ -23,11 +23,28 @@ import (
 //     reasoning trace: a generation keeps only what follows its last
 //     occurrence, left-stripped, and the task's stop sequences are applied
 //     to that (lm_eval.models.utils.postprocess_generated_text), before any
-//     filter sees it.
+//     filter sees it. The samples file keeps the whole generation
+//     ("generations"), and the results count each task's thinking and
+//     answer tokens (lmeval.generation).
+//
+// lmeval's additions, which bound the trace as llama-server's
+// --reasoning-budget does (backends that count tokens: llama):
+//
+//   - reasoning_budget: the most tokens a trace may take; then
+//     reasoning_budget_message and think_end_token are forced and the
+//     model answers. 0 ends the trace at once; -1 (the default) sets no
+//     limit.
+//   - reasoning_budget_message: text forced before think_end_token when
+//     the budget runs out ("" by default).
+//   - think_start_token: the text that opens a trace; by default
+//     think_end_token without its first "/" (</think> gives <think>). A
+//     prompt that ends inside a trace (the chat template opened it) is
+//     counted from its first generated token.
 
 // ChatArgNames are the model_args the harness consumes; backends never see
 // them.
-var ChatArgNames = []string{"chat_template_args", "enable_thinking", "think_end_token"}
+var ChatArgNames = []string{"chat_template_args", "enable_thinking", "think_end_token",
+	"think_start_token", "reasoning_budget", "reasoning_budget_message"}
 
 // chatOptions are the parsed chat model_args.
 type chatOptions struct {
@@ -36,11 +53,14 @@ type chatOptions struct {
 	thinkEnd       string // the text that ends a reasoning trace
 	thinkTokenID   int32  // think_end_token given as a token id (-1: text)
 	thinkGiven     bool
+	thinkStart     string // think_start_token ("": derived from thinkEnd)
+	budget         int    // reasoning_budget (-1: none)
+	budgetMessage  string
 }
 
 // parseChatOptions reads the chat model_args (ChatArgNames) of a run.
 func parseChatOptions(args map[string]string) (chatOptions, error) {
-	o := chatOptions{thinkTokenID: -1}
+	o := chatOptions{thinkTokenID: -1, budget: -1}
 	if s, ok := args["chat_template_args"]; ok && strings.TrimSpace(s) != "" {
 		dec := json.NewDecoder(strings.NewReader(s))
 		dec.UseNumber()
@@ -75,7 +95,50 @@ func parseChatOptions(args map[string]string) (chatOptions, error) {
 	if o.enableThinking != nil && *o.enableThinking && !o.thinkGiven {
 		return o, fmt.Errorf("got enable_thinking=True, but think_end_token=None. think_end_token is required when using `enable_thinking=True`: give it in --model_args (think_end_token=</think> for most reasoning models)")
 	}
+	o.thinkStart = args["think_start_token"]
+	o.budgetMessage = args["reasoning_budget_message"]
+	if s, ok := args["reasoning_budget"]; ok && strings.TrimSpace(s) != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < -1 {
+			return o, fmt.Errorf("model_args reasoning_budget=%s: want a number of tokens, or -1 for no limit", s)
+		}
+		o.budget = n
+	}
+	if !o.thinkGiven {
+		for _, k := range []string{"reasoning_budget", "reasoning_budget_message", "think_start_token"} {
+			if _, ok := args[k]; ok {
+				return o, fmt.Errorf("model_args %s needs think_end_token, the text that ends the model's reasoning (think_end_token=</think> for most reasoning models)", k)
+			}
+		}
+	}
+	if o.budget >= 0 && o.thinkTokenID >= 0 && o.thinkStart == "" {
+		return o, fmt.Errorf("model_args reasoning_budget with think_end_token=%d, a token id: give think_start_token, the text that opens a trace", o.thinkTokenID)
+	}
+	if _, err := o.reasoning(); err != nil {
+		return o, err
+	}
 	return o, nil
+}
+
+// reasoning is what generate requests carry for a reasoning model
+// (think_end_token given): the trace's markers and budget. The start
+// marker is think_start_token, else think_end_token without its first
+// "/". A budget needs a start marker to know where a trace begins.
+func (o *chatOptions) reasoning() (*model.Reasoning, error) {
+	if o.thinkEnd == "" {
+		return nil, nil
+	}
+	start := o.thinkStart
+	if start == "" {
+		start = strings.Replace(o.thinkEnd, "/", "", 1)
+		if start == o.thinkEnd {
+			start = ""
+		}
+	}
+	if start == "" && o.budget >= 0 {
+		return nil, fmt.Errorf("model_args reasoning_budget: think_end_token %q says nothing of the text that opens a trace: give think_start_token", o.thinkEnd)
+	}
+	return &model.Reasoning{Start: start, End: o.thinkEnd, Budget: o.budget, Message: o.budgetMessage}, nil
 }
 
 // resolveThinkToken turns a think_end_token token id into its text.

@@ -24,9 +24,9 @@ func TestChatTemplateVars(t *testing.T) {
 		{nil, "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"},
 		{map[string]any{"enable_thinking": true}, "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"},
 		{map[string]any{"enable_thinking": false}, "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n"},
-		{map[string]any{"reasoning_effort": "low", "messages": "ignored"}, "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\neffort=low"},
+		{map[string]any{"reasoning_effort": "low"}, "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\neffort=low"},
 	} {
-		render, err := NewChatTemplate(qwenLike, "", "", c.vars)
+		render, err := chatTemplate(chatDummy{template: qwenLike}, "", c.vars)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,6 +37,11 @@ func TestChatTemplateVars(t *testing.T) {
 		if got != c.want {
 			t.Errorf("vars %v: %q, want %q", c.vars, got, c.want)
 		}
+	}
+	// transformers passes messages itself: a variable of that name fails
+	// (TypeError: got multiple values for keyword argument 'messages').
+	if _, err := chatTemplate(chatDummy{template: qwenLike}, "", map[string]any{"messages": "x"}); err == nil {
+		t.Error("a chat_template_args variable named messages: no error")
 	}
 }
 

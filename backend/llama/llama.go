@@ -45,6 +45,7 @@ var (
 	_ model.TokenCounter       = (*LM)(nil)
 	_ model.ChatTemplateSource = (*LM)(nil)
 	_ model.TokenPiecer        = (*LM)(nil)
+	_ model.Generator          = (*LM)(nil)
 )
 
 // A modelArg is one model_arg of the llama backend, defined once: its
@@ -385,15 +386,36 @@ func (l *LM) LoglikelihoodRolling(ctx context.Context, reqs []model.RollingReque
 
 // GenerateUntil implements model.LM.
 func (l *LM) GenerateUntil(ctx context.Context, reqs []model.GenerateRequest) ([]string, error) {
+	out, err := l.m.GenerateUntil(withProgress(ctx), generateRequests(reqs))
+	return out, requestError(err)
+}
+
+// Generate implements model.Generator: the engine counts the tokens it
+// generates and bounds reasoning traces.
+func (l *LM) Generate(ctx context.Context, reqs []model.GenerateRequest) ([]model.Generation, error) {
+	gens, err := l.m.Generate(withProgress(ctx), generateRequests(reqs))
+	if err != nil {
+		return nil, requestError(err)
+	}
+	out := make([]model.Generation, len(gens))
+	for i, g := range gens {
+		out[i] = model.Generation{Text: g.Text, Tokens: len(g.Tokens), ReasoningTokens: g.ReasoningTokens, BudgetHit: g.BudgetHit}
+	}
+	return out, nil
+}
+
+func generateRequests(reqs []model.GenerateRequest) []engine.GenerateRequest {
 	in := make([]engine.GenerateRequest, len(reqs))
 	for i, r := range reqs {
 		in[i] = engine.GenerateRequest{
 			Context: r.Context, Until: r.Until, MaxGenToks: r.MaxGenToks, DoSample: r.DoSample,
 			Temperature: r.Temperature, TopP: r.TopP, TopK: r.TopK, Seed: r.Seed,
 		}
+		if x := r.Reasoning; x != nil {
+			in[i].Reasoning = &engine.Reasoning{Start: x.Start, End: x.End, Budget: x.Budget, Message: x.Message}
+		}
 	}
-	out, err := l.m.GenerateUntil(withProgress(ctx), in)
-	return out, requestError(err)
+	return in
 }
 
 // requestError passes the engine's error for one bad request on as the

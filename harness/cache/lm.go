@@ -28,6 +28,7 @@ var (
 	_ model.Closer    = (*CachingLM)(nil)
 	_ model.Describer = (*CachingLM)(nil)
 	_ model.Wrapper   = (*CachingLM)(nil)
+	_ model.Generator = (*CachingLM)(nil)
 )
 
 // CachingLM answers requests from the cache and sends only the misses to
@@ -88,6 +89,25 @@ func (l *CachingLM) LoglikelihoodRolling(ctx context.Context, reqs []model.Rolli
 // GenerateUntil implements model.LM.
 func (l *CachingLM) GenerateUntil(ctx context.Context, reqs []model.GenerateRequest) ([]string, error) {
 	return cached(ctx, l, "generate_until", reqs, l.inner.GenerateUntil)
+}
+
+// Generate implements model.Generator: generations with their token
+// counts, cached apart from GenerateUntil's texts. A wrapped model that
+// does not count answers through GenerateUntil (and its cache entries),
+// with counts of -1.
+func (l *CachingLM) Generate(ctx context.Context, reqs []model.GenerateRequest) ([]model.Generation, error) {
+	if g, ok := l.inner.(model.Generator); ok {
+		return cached(ctx, l, "generate", reqs, g.Generate)
+	}
+	texts, err := l.GenerateUntil(ctx, reqs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.Generation, len(texts))
+	for i, s := range texts {
+		out[i] = model.Generation{Text: s, Tokens: -1, ReasoningTokens: -1}
+	}
+	return out, nil
 }
 
 // Close closes the wrapped model if it holds resources; the cache itself

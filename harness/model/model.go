@@ -51,6 +51,36 @@ type GenerateRequest struct {
 	TopP        float64
 	TopK        int
 	Seed        int64
+	// Reasoning, for a reasoning model, names its trace's markers and
+	// bounds it (--model_args think_end_token, reasoning_budget); only a
+	// Generator acts on it. Nil for every other request, which keeps the
+	// response cache's keys.
+	Reasoning *Reasoning `json:",omitempty"`
+}
+
+// Reasoning describes a reasoning model's trace: the text that opens it
+// (or that the prompt opened it with) and the text that closes it. With a
+// Budget (0 or more), once the trace has taken that many tokens without
+// closing, Message and End are forced and the answer follows, as with
+// llama-server's --reasoning-budget and --reasoning-budget-message; a
+// negative Budget only counts.
+type Reasoning struct {
+	Start, End string
+	Budget     int
+	Message    string `json:",omitempty"`
+}
+
+// Generation is a generate_until answer with its token counts.
+type Generation struct {
+	// Text is the whole generation, reasoning trace included, cut at the
+	// first stop string.
+	Text string
+	// Tokens generated, and how many of them belong to the reasoning
+	// trace (from its opening marker through its closing one, forced
+	// tokens included); the rest are the answer's.
+	Tokens, ReasoningTokens int
+	// BudgetHit reports a trace cut by Reasoning.Budget.
+	BudgetHit bool `json:",omitempty"`
 }
 
 // LM is what the evaluator needs from a model. Each method answers every

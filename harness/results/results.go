@@ -104,8 +104,11 @@ type LMEval struct {
 	DataProblems map[string]DataProblems `json:"data_problems,omitempty"`
 	// TasksTree describes the lm-eval task tree in use (directory,
 	// source, commit, digest), when one was.
-	TasksTree any            `json:"tasks_tree,omitempty"`
-	Extra     map[string]any `json:"extra,omitempty"`
+	TasksTree any `json:"tasks_tree,omitempty"`
+	// Generation counts each task's generated tokens: thinking and
+	// answer (GenerationStats).
+	Generation map[string]*GenerationStats `json:"generation,omitempty"`
+	Extra      map[string]any              `json:"extra,omitempty"`
 }
 
 // DataProblems counts one task's documents and requests that are scored
@@ -364,4 +367,42 @@ func Alias(name string, depth int) string {
 		return name
 	}
 	return strings.Repeat(" ", depth) + "- " + name
+}
+
+// GenerationStats counts a task's generate_until answers and their tokens
+// (lmeval's addition, in the lmeval block): what a reasoning model spent
+// thinking and answering. Tokens are as the backend generated them;
+// answers from the response cache count as they were generated. A
+// backend that does not count tokens leaves only Requests.
+type GenerationStats struct {
+	Requests int `json:"requests"`
+	// Counted is the number of answers whose tokens the backend counted.
+	Counted        int   `json:"counted"`
+	Tokens         int64 `json:"tokens"`
+	ThinkingTokens int64 `json:"thinking_tokens"`
+	AnswerTokens   int64 `json:"answer_tokens"`
+	// MeanThinkingTokens and MeanAnswerTokens are per counted answer.
+	MeanThinkingTokens Float `json:"mean_thinking_tokens"`
+	MeanAnswerTokens   Float `json:"mean_answer_tokens"`
+	// BudgetHits counts traces cut by reasoning_budget.
+	BudgetHits int `json:"budget_hits"`
+}
+
+// Add counts one answer: tokens generated, of which thinking (negative:
+// not counted), and whether the reasoning budget cut it.
+func (s *GenerationStats) Add(tokens, thinking int, budgetHit bool) {
+	s.Requests++
+	if budgetHit {
+		s.BudgetHits++
+	}
+	if tokens < 0 {
+		return
+	}
+	thinking = max(thinking, 0)
+	s.Counted++
+	s.Tokens += int64(tokens)
+	s.ThinkingTokens += int64(thinking)
+	s.AnswerTokens += int64(tokens - thinking)
+	s.MeanThinkingTokens = Float(float64(s.ThinkingTokens) / float64(s.Counted))
+	s.MeanAnswerTokens = Float(float64(s.AnswerTokens) / float64(s.Counted))
 }

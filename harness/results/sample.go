@@ -21,6 +21,11 @@ type Sample struct {
 	FilteredResps []any
 	Filter        string
 	Metrics       *OrderedMap[any] // metric name -> per-document value
+	// Generations, for a reasoning model, are each request's whole
+	// generations (reasoning trace included) with their token counts,
+	// where Resps hold the answers filters and metrics saw: lmeval's
+	// addition, written after lm-eval's keys.
+	Generations [][]GenerationRecord
 	// Hashes as lm-eval's hash_string: of json.dumps(doc, indent=2,
 	// ensure_ascii=False), of the first request's first argument (the
 	// prompt), and of str(target).
@@ -132,7 +137,18 @@ func (s *Sample) Record() *OrderedMap[any] {
 		v, _ := s.Metrics.Get(k)
 		o.Set(k, jsonable(v))
 	}
+	if s.Generations != nil {
+		o.Set("generations", s.Generations)
+	}
 	return o
+}
+
+// GenerationRecord is one whole generation of a sample (Generations).
+type GenerationRecord struct {
+	Text           string `json:"text"`
+	Tokens         int    `json:"tokens"`
+	ThinkingTokens int    `json:"thinking_tokens"`
+	BudgetHit      bool   `json:"budget_hit"`
 }
 
 // jsonable converts float64s to Float (Python's float format) inside

@@ -1,0 +1,119 @@
+package harness
+
+import (
+	"context"
+
+	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/results"
+)
+
+// generations keeps what the generate_until answers took, per task: the
+// token counts of the results' lmeval.generation block and, for a
+// reasoning model (think_end_token), each generation whole, trace
+// included, for the samples file, while filters and metrics see only the
+// answer (deliver strips the trace).
+type generations struct {
+	keep  bool // keep whole generations (a reasoning model's)
+	stats map[*taskRun]*results.GenerationStats
+	whole map[*taskRun]map[genKey]model.Generation
+}
+
+// genKey is one repeat of one instance of one document.
+type genKey struct{ doc, inst, repeat int }
+
+func newGenerations(keep bool) *generations {
+	return &generations{keep: keep, stats: map[*taskRun]*results.GenerationStats{}, whole: map[*taskRun]map[genKey]model.Generation{}}
+}
+
+// generate is the generate_until call of lm: its Generate, with token
+// counts, when it has one. Only lm itself is asked, not the models behind
+// its wrappers: a wrapper that answers GenerateUntil in its own way (a
+// cache, a recorder) must not be bypassed; the response cache has its own
+// Generate.
+func generate(lm model.LM) func(context.Context, []model.GenerateRequest) ([]model.Generation, error) {
+	if g, ok := lm.(model.Generator); ok {
+		return g.Generate
+	}
+	return func(ctx context.Context, reqs []model.GenerateRequest) ([]model.Generation, error) {
+		texts, err := lm.GenerateUntil(ctx, reqs)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]model.Generation, len(texts))
+		for i, s := range texts {
+			out[i] = model.Generation{Text: s, Tokens: -1, ReasoningTokens: -1}
+		}
+		return out, nil
+	}
+}
+
+// boundsReasoning reports whether the backend behind lm's wrappers (the
+// response cache) follows GenerateRequest.Reasoning.
+func boundsReasoning(lm model.LM) bool {
+	for lm != nil {
+		if w, ok := lm.(model.Wrapper); ok {
+			lm = w.Unwrap()
+			continue
+		}
+		_, ok := lm.(model.Generator)
+		return ok
+	}
+	return false
+}
+
+// record counts generation g, the answer to the requests of targets, for
+// each target's task, before the answer is delivered.
+func (gs *generations) record(targets []target, g model.Generation) {
+	for _, t := range targets {
+		st := gs.stats[t.tr]
+		if st == nil {
+			st = &results.GenerationStats{}
+			gs.stats[t.tr] = st
+		}
+		st.Add(g.Tokens, g.ReasoningTokens, g.BudgetHit)
+		if gs.keep {
+			m := gs.whole[t.tr]
+			if m == nil {
+				m = map[genKey]model.Generation{}
+				gs.whole[t.tr] = m
+			}
+			m[genKey{t.doc, t.inst, t.repeat}] = g
+		}
+	}
+}
+
+// annotate adds document p's whole generations to its sample.
+func (gs *generations) annotate(s *results.Sample, tr *taskRun, p int) {
+	m := gs.whole[tr]
+	if m == nil {
+		return
+	}
+	ins := tr.insts[p]
+	out := make([][]results.GenerationRecord, len(ins))
+	found := false
+	for j := range ins {
+		out[j] = make([]results.GenerationRecord, len(tr.resps[p][j]))
+		for r := range out[j] {
+			if g, ok := m[genKey{p, j, r}]; ok {
+				found = true
+				out[j][r] = results.GenerationRecord{Text: g.Text, Tokens: g.Tokens, ThinkingTokens: g.ReasoningTokens, BudgetHit: g.BudgetHit}
+			}
+		}
+	}
+	if found {
+		s.Generations = out
+	}
+}
+
+// report fills the results' per-task generation counts: of tasks whose
+// tokens were counted, and of every generative task of a reasoning model.
+func (gs *generations) report(b *results.LMEval, runs []*taskRun) {
+	for _, tr := range runs {
+		if st := gs.stats[tr]; st != nil && (st.Counted > 0 || gs.keep) {
+			if b.Generation == nil {
+				b.Generation = map[string]*results.GenerationStats{}
+			}
+			b.Generation[tr.t.Name] = st
+		}
+	}
+}
