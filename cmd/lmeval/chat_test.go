@@ -138,8 +138,10 @@ func TestChatTemplatePrompts(t *testing.T) {
 	}
 }
 
-// TestChatTemplateErrors: a missing template name, a template that does
-// not compile and one that raises fail the run with errors that say so.
+// TestChatTemplateErrors: a missing template name or file and a template
+// that does not compile fail the run with errors that say so; a template
+// that refuses the system role gets the prompts without it, as lm-eval's
+// HF backend renders them.
 func TestChatTemplateErrors(t *testing.T) {
 	t.Chdir(chatDir)
 	model := chatGGUF(t)
@@ -147,10 +149,9 @@ func TestChatTemplateErrors(t *testing.T) {
 		apply, system string
 		want          []string
 	}{
-		{"tool_use", "", []string{"--apply_chat_template", `no chat template named "tool_use"`}},
-		{"missing.jinja", "", []string{"--apply_chat_template", `no chat template named "missing.jinja"`}},
+		{"tool_use", "", []string{"--apply_chat_template", `no chat template named "tool_use"`, "default, broken, gemma, llama3"}},
+		{"missing.jinja", "", []string{"--apply_chat_template", "missing.jinja", "no such file"}},
 		{"broken", "", []string{"--apply_chat_template", "chat.gguf", `template "broken"`, "endfor"}},
-		{"gemma", "Be brief.", []string{"chat_mc", "System role not supported"}},
 	} {
 		line := []string{"run", "--model", "llama", "--model_args", "pretrained=" + model + ",threads=1",
 			"--tasks", "chat_mc|1", "--include_path", ".", "--apply_chat_template=" + tc.apply, "--no_progress"}
@@ -166,6 +167,17 @@ func TestChatTemplateErrors(t *testing.T) {
 			if !strings.Contains(err.Error(), w) {
 				t.Errorf("--apply_chat_template=%s: error %q lacks %q", tc.apply, err, w)
 			}
+		}
+	}
+	out := t.TempDir()
+	if _, err := runApp(t, "run", "--model", "llama", "--model_args", "pretrained="+model+",threads=1",
+		"--tasks", "chat_mc|1", "--include_path", ".", "--apply_chat_template=gemma", "--system_instruction", "Be brief.",
+		"--output_path", out, "--log_samples", "--no_progress"); err != nil {
+		t.Fatalf("gemma's template with a system instruction: %v", err)
+	}
+	for doc, reqs := range samplesArgs(t, out, "chat_mc") {
+		if ctx := reqs[0][0]; strings.Contains(ctx, "Be brief.") || !strings.HasPrefix(ctx, "<s><start_of_turn>user\n") {
+			t.Errorf("doc %d: gemma prompt %q: want it rendered without the system message", doc, ctx)
 		}
 	}
 }

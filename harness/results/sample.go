@@ -138,17 +138,31 @@ func (s *Sample) Record() *OrderedMap[any] {
 		o.Set(k, jsonable(v))
 	}
 	if s.Generations != nil {
-		o.Set("generations", s.Generations)
+		gens := make([]any, len(s.Generations))
+		for i, rs := range s.Generations {
+			l := make([]any, len(rs))
+			for j, g := range rs {
+				m := NewOrderedMap[any]()
+				m.Set("text", g.Text)
+				m.Set("tokens", g.Tokens)
+				m.Set("thinking_tokens", g.ThinkingTokens)
+				m.Set("budget_hit", g.BudgetHit)
+				l[j] = m
+			}
+			gens[i] = l
+		}
+		o.Set("generations", gens)
 	}
 	return o
 }
 
-// GenerationRecord is one whole generation of a sample (Generations).
+// GenerationRecord is one whole generation of a sample (Generations),
+// written as {"text", "tokens", "thinking_tokens", "budget_hit"}.
 type GenerationRecord struct {
-	Text           string `json:"text"`
-	Tokens         int    `json:"tokens"`
-	ThinkingTokens int    `json:"thinking_tokens"`
-	BudgetHit      bool   `json:"budget_hit"`
+	Text           string
+	Tokens         int
+	ThinkingTokens int
+	BudgetHit      bool
 }
 
 // jsonable converts float64s to Float (Python's float format) inside
