@@ -25,7 +25,7 @@ GOENV = set -a && . ./$(BUILD)/cgo.env && set +a && \
 	export CGO_CFLAGS CGO_ENABLED=1 &&
 LDFLAGS = -X github.com/lmeval/lmeval/engine.LlamaCppCommit=$$LMEVAL_LLAMA_COMMIT
 
-.PHONY: all lmeval native test bench bundle device-check cuda metal vulkan env clean
+.PHONY: all lmeval native test bench bundle device-check cuda metal vulkan env clean chat-vectors
 
 all: lmeval
 
@@ -56,6 +56,12 @@ device-check:
 
 cuda metal vulkan:
 	$(MAKE) BACKEND=$@ lmeval
+
+# Renders chat/testdata's templates with transformers (needs PyPI; never
+# run by make or make test): chat/testdata/vectors, docs/chat.md.
+chat-vectors:
+	test -x build/chattemplates-venv/bin/python || (python3 -m venv build/chattemplates-venv && build/chattemplates-venv/bin/pip install -q -r scripts/chattemplates/requirements.txt)
+	build/chattemplates-venv/bin/python scripts/chattemplates/gen_vectors.py
 
 # Prints the environment for running go commands by hand:
 #   eval "$(make -s env)" && go test ./engine
