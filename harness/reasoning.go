@@ -1,8 +1,6 @@
 package harness
 
 import (
-	"context"
-
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/results"
 )
@@ -23,28 +21,6 @@ type genKey struct{ doc, inst, repeat int }
 
 func newGenerations(keep bool) *generations {
 	return &generations{keep: keep, stats: map[*taskRun]*results.GenerationStats{}, whole: map[*taskRun]map[genKey]model.Generation{}}
-}
-
-// generate is the generate_until call of lm: its Generate, with token
-// counts, when it has one. Only lm itself is asked, not the models behind
-// its wrappers: a wrapper that answers GenerateUntil in its own way (a
-// cache, a recorder) must not be bypassed; the response cache has its own
-// Generate.
-func generate(lm model.LM) func(context.Context, []model.GenerateRequest) ([]model.Generation, error) {
-	if g, ok := lm.(model.Generator); ok {
-		return g.Generate
-	}
-	return func(ctx context.Context, reqs []model.GenerateRequest) ([]model.Generation, error) {
-		texts, err := lm.GenerateUntil(ctx, reqs)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]model.Generation, len(texts))
-		for i, s := range texts {
-			out[i] = model.Generation{Text: s, Tokens: -1, ReasoningTokens: -1}
-		}
-		return out, nil
-	}
 }
 
 // boundsReasoning reports whether the backend behind lm's wrappers (the

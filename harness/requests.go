@@ -187,7 +187,10 @@ func (ev *evaluation) run(ctx context.Context, lm model.LM, st *streams, a Answe
 	if err := runStream(ctx, ev, disp, st.roll, roll, lm.LoglikelihoodRolling, a.Rolling); err != nil {
 		return err
 	}
-	return runStream(ctx, ev, disp, st.gen, gen, generate(lm), func(i int, g model.Generation) error {
+	generate := func(ctx context.Context, reqs []model.GenerateRequest) ([]model.Generation, error) {
+		return model.Generate(ctx, lm, reqs)
+	}
+	return runStream(ctx, ev, disp, st.gen, gen, generate, func(i int, g model.Generation) error {
 		if i >= 0 && i < len(st.gen.targets) {
 			ev.gens.record(st.gen.targets[i], g)
 		}

@@ -103,11 +103,7 @@ func (l *CachingLM) Generate(ctx context.Context, reqs []model.GenerateRequest) 
 	if err != nil {
 		return nil, err
 	}
-	out := make([]model.Generation, len(texts))
-	for i, s := range texts {
-		out[i] = model.Generation{Text: s, Tokens: -1, ReasoningTokens: -1}
-	}
-	return out, nil
+	return model.Uncounted(texts), nil
 }
 
 // Close closes the wrapped model if it holds resources; the cache itself

@@ -83,6 +83,30 @@ type Generator interface {
 	Generate(ctx context.Context, reqs []GenerateRequest) ([]Generation, error)
 }
 
+// Generate answers reqs with lm's Generate when lm itself is a Generator,
+// else with its GenerateUntil and the token counts unknown (-1). Only lm
+// is asked, not the models behind its wrappers: a wrapper that answers
+// GenerateUntil in its own way (a cache, a recorder) is not bypassed.
+func Generate(ctx context.Context, lm LM, reqs []GenerateRequest) ([]Generation, error) {
+	if g, ok := lm.(Generator); ok {
+		return g.Generate(ctx, reqs)
+	}
+	texts, err := lm.GenerateUntil(ctx, reqs)
+	if err != nil {
+		return nil, err
+	}
+	return Uncounted(texts), nil
+}
+
+// Uncounted are generations whose token counts are unknown (-1).
+func Uncounted(texts []string) []Generation {
+	out := make([]Generation, len(texts))
+	for i, s := range texts {
+		out[i] = Generation{Text: s, Tokens: -1, ReasoningTokens: -1}
+	}
+	return out
+}
+
 // TokenPiecer is implemented by models that can give a token's text; a
 // think_end_token given as a token id needs it.
 type TokenPiecer interface {
