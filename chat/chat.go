@@ -95,9 +95,6 @@ func Compile(src string, tokens SpecialTokens, opts Options) (*Template, error) 
 	return t, nil
 }
 
-// Source is the template's Jinja source.
-func (t *Template) Source() string { return t.src }
-
 // continueTag is what transformers appends to the message it continues,
 // to find where that message ends in the rendered chat.
 const continueTag = "CONTINUE_FINAL_MESSAGE_TAG "

@@ -80,12 +80,20 @@ def run_lm_eval(gguf, tasks_dir, out):
                                   log_samples=True)
     dest = out / "lm_eval"
     dest.mkdir(parents=True, exist_ok=True)
-    by_task = {}
-    for task, ss in res["samples"].items():
-        by_task[task] = {s["doc_id"]: s for s in ss}
-    with open(dest / "results.json", "w") as f:
-        json.dump({k: res["results"][k] for k in res["results"]}, f, indent=1, default=str)
-    return by_task, res["results"], lm, time.time() - t
+    # In memory, a sample's arguments are the requests' argument tuples.
+    by_task = {task: {s["doc_id"]: {"doc_id": s["doc_id"], "arguments": [list(a) for a in s["arguments"]]} for s in ss}
+               for task, ss in res["samples"].items()}
+    saved = {"samples": by_task, "results": res["results"], "seconds": time.time() - t}
+    (dest / "run.json").write_text(json.dumps(saved, indent=1, default=str, ensure_ascii=False), encoding="utf-8")
+    return by_task, res["results"], lm.tokenizer, time.time() - t
+
+
+def load_lm_eval(out):
+    """A saved run of run_lm_eval (--reuse), with the tokenizer rebuilt
+    from the GGUF for the HFLM check."""
+    saved = json.loads((out / "lm_eval" / "run.json").read_text(encoding="utf-8"))
+    samples = {task: {int(d): s for d, s in ss.items()} for task, ss in saved["samples"].items()}
+    return samples, saved["results"], saved["seconds"]
 
 
 def samples(dest):
@@ -99,14 +107,26 @@ def samples(dest):
 
 
 def prompts(sample):
-    return [a["arg_0"] for a in sample["arguments"].values()]
+    """The requests' contexts: the first argument of each, from a samples
+    file (gen_args_i objects) or from lm-eval in memory (lists)."""
+    args = sample["arguments"]
+    if isinstance(args, dict):
+        return [a["arg_0"] for a in args.values()]
+    return [a[0] for a in args]
 
 
-def hflm_check(lm):
+def hflm_check(tokenizer):
     """lm-eval's own HFLM.apply_chat_template against lmeval's vectors for
     the Gemma 3 template (chat/testdata/vectors): the corpus's lm_eval
     expectations were computed by a copy of its logic; this runs the real
-    method on the real tokenizer."""
+    method (on an object with HFLM's two attributes it reads) with the
+    real Gemma tokenizer."""
+    from types import SimpleNamespace
+
+    from lm_eval.models.huggingface import HFLM
+
+    tokenizer.chat_template = TEMPLATE.read_text(encoding="utf-8")
+    lm = SimpleNamespace(tokenizer=tokenizer, chat_template_args={})
     vec = json.loads((ROOT / "chat" / "testdata" / "vectors" / "ollama-22-gemma3-instruct.json").read_text(encoding="utf-8"))
     checked = same = 0
     for c in vec["cases"]:
@@ -116,7 +136,7 @@ def hflm_check(lm):
         # The vectors' tokens are <s> </s>: swap them for Gemma's in the
         # expectation (the template writes bos_token once, first).
         try:
-            got = lm.apply_chat_template(c["messages"], add_generation_prompt=c["add_generation_prompt"])
+            got = HFLM.apply_chat_template(lm, c["messages"], add_generation_prompt=c["add_generation_prompt"])
             ok = "text" in want and got == want["text"].replace("<s>", "<bos>", 1)
         except Exception as e:  # the expectation may be an error
             ok = "error" in want and type(e).__name__ == want["error"]["type"]
@@ -133,12 +153,19 @@ def main():
     ap.add_argument("--gguf", default=str(ROOT / "build" / "gemma" / "gemma-3-270m-q4_k_m.gguf"))
     ap.add_argument("--lm-eval-tasks", default=str(ROOT.parent / "shared" / "lm-eval" / "lm_eval" / "tasks"))
     ap.add_argument("--out", default=str(ROOT / "build" / "chatparity"))
+    ap.add_argument("--reuse", action="store_true", help="compare with the lm-eval run saved in OUT/lm_eval/run.json")
     args = ap.parse_args()
     out = Path(args.out)
     tasks_dir = write_tasks(Path(args.lm_eval_tasks), out)
 
     mine, t_mine = run_lmeval(args.lmeval, args.gguf, tasks_dir, out)
-    theirs, theirs_results, lm, t_theirs = run_lm_eval(args.gguf, tasks_dir, out)
+    if args.reuse:
+        from transformers import AutoTokenizer
+
+        theirs, theirs_results, t_theirs = load_lm_eval(out)
+        tok = AutoTokenizer.from_pretrained(str(Path(args.gguf).parent), gguf_file=Path(args.gguf).name)
+    else:
+        theirs, theirs_results, tok, t_theirs = run_lm_eval(args.gguf, tasks_dir, out)
 
     report = {"tasks": {}, "seconds": {"lmeval": round(t_mine, 1), "lm_eval_hf": round(t_theirs, 1)}}
     failed = False
@@ -163,7 +190,7 @@ def main():
         # The metrics, side by side (the models' numbers differ:
         # llama.cpp's Q4_K_M against transformers' dequantized weights).
         report["tasks"][task]["lm_eval_hf"] = {k: v for k, v in theirs_results.get(task, {}).items() if isinstance(v, (int, float))}
-    checked, same = hflm_check(lm)
+    checked, same = hflm_check(tok)
     report["hflm_apply_chat_template"] = {"cases": checked, "identical": same}
     failed = failed or same != checked
     (out / "report.json").write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
