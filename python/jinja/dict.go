@@ -77,18 +77,7 @@ func (d *keyedDict) method(name string) (callable, bool) {
 	case "values":
 		return noArgs(name, func() any { return append([]any{}, d.vals...) }), true
 	case "get":
-		return func(args []any, _ map[string]any) (any, error) {
-			if len(args) < 1 || len(args) > 2 {
-				return nil, fmt.Errorf("get expected 1 or 2 arguments, got %d", len(args))
-			}
-			if v, ok := d.get(args[0]); ok {
-				return v, nil
-			}
-			if len(args) == 2 {
-				return args[1], nil
-			}
-			return nil, nil
-		}, true
+		return dictGet(d.get), true
 	case "copy":
 		return noArgs(name, func() any {
 			return &keyedDict{keys: append([]any{}, d.keys...), vals: append([]any{}, d.vals...)}

@@ -884,20 +884,14 @@ func dictMethod(r *renderer, d map[string]any, name string) (callable, bool) {
 			return out
 		}), true
 	case "get":
-		return func(args []any, _ map[string]any) (any, error) {
-			if len(args) < 1 || len(args) > 2 {
-				return nil, fmt.Errorf("get expected 1 or 2 arguments, got %d", len(args))
+		return dictGet(func(key any) (any, bool) {
+			k, ok := key.(string)
+			if !ok {
+				return nil, false
 			}
-			if k, ok := args[0].(string); ok {
-				if v, ok := d[k]; ok {
-					return v, nil
-				}
-			}
-			if len(args) == 2 {
-				return args[1], nil
-			}
-			return nil, nil
-		}, true
+			v, ok := d[k]
+			return v, ok
+		}), true
 	case "copy":
 		return noArgs(name, func() any {
 			m := make(map[string]any, len(d))
@@ -908,6 +902,22 @@ func dictMethod(r *renderer, d map[string]any, name string) (callable, bool) {
 		}), true
 	}
 	return nil, false
+}
+
+// dictGet is dict.get(key, default=None) over a dict's lookup.
+func dictGet(lookup func(key any) (any, bool)) callable {
+	return func(args []any, _ map[string]any) (any, error) {
+		if len(args) < 1 || len(args) > 2 {
+			return nil, fmt.Errorf("get expected 1 or 2 arguments, got %d", len(args))
+		}
+		if v, ok := lookup(args[0]); ok {
+			return v, nil
+		}
+		if len(args) == 2 {
+			return args[1], nil
+		}
+		return nil, nil
+	}
 }
 
 // sortValues sorts items the way Python's sorted() does, or fails like it
