@@ -15,7 +15,7 @@ TESTPKGS ?= ./...
 # Extra go test flags, shell-quoted: TESTFLAGS="-run 'GPU|RunDevice' -v".
 TESTFLAGS ?=
 # Read by scripts/native.sh (see docs/build.md).
-export LLAMA_CPP_DIR JOBS CMAKE_ARGS
+export LLAMA_CPP_DIR JOBS CMAKE_ARGS CUDA_TOOLKIT
 
 # Loads cgo.env, and folds a checksum of the native archives into
 # CGO_CFLAGS: Go's build cache does not see C archives named in

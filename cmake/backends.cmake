@@ -29,8 +29,11 @@ endfunction()
 # the static archives, from the enabled backends (the one place link flags
 # are produced; CMakeLists.txt writes them into cgo.env). Inputs: GGML_CUDA
 # with CUDAToolkit_LIBRARY_DIR, GGML_STATIC (static cudart and cuBLAS,
-# as ggml-cuda links them then) and GGML_CUDA_NO_VMM, GGML_VULKAN with Vulkan_LIBRARY,
-# GGML_METAL, APPLE, and LMEVAL_OPENMP_FLAGS.
+# as ggml-cuda links them then) and GGML_CUDA_NO_VMM with
+# CUDA_cuda_driver_LIBRARY (FindCUDAToolkit's libcuda: the driver's, or
+# the toolkit's stub on a machine without a driver; -lcuda when unset),
+# GGML_VULKAN with Vulkan_LIBRARY, GGML_METAL, APPLE, and
+# LMEVAL_OPENMP_FLAGS.
 function(lmeval_system_libs out)
     set(s "")
     if(LMEVAL_OPENMP_FLAGS)
@@ -48,9 +51,16 @@ function(lmeval_system_libs out)
             string(APPEND s " -Wl,-rpath,${CUDAToolkit_LIBRARY_DIR} -lcublas -lcublasLt -lcudart")
         endif()
         # The driver API, for virtual memory management (ggml-cuda links it
-        # unless GGML_CUDA_NO_VMM).
+        # unless GGML_CUDA_NO_VMM). By path: on a build machine without a
+        # driver it is the stub in lib64/stubs, which no -L names; the
+        # binary records only its soname, libcuda.so.1, which the driver
+        # provides where it runs.
         if(NOT GGML_CUDA_NO_VMM)
-            string(APPEND s " -lcuda")
+            if(CUDA_cuda_driver_LIBRARY)
+                string(APPEND s " ${CUDA_cuda_driver_LIBRARY}")
+            else()
+                string(APPEND s " -lcuda")
+            endif()
         endif()
     endif()
     if(GGML_VULKAN)
@@ -71,5 +81,16 @@ function(lmeval_system_libs out)
         string(APPEND s " -lstdc++ -lm -ldl")
     endif()
     string(APPEND s " -lpthread")
+    set(${out} "${s}" PARENT_SCOPE)
+endfunction()
+
+# lmeval_system_libs_without_backends(<out>): lmeval_system_libs for a
+# build with loadable backends (LMEVAL_BACKEND_DL), whose modules link
+# their own GPU libraries: the binary needs only the rest.
+function(lmeval_system_libs_without_backends out)
+    set(GGML_CUDA OFF)
+    set(GGML_VULKAN OFF)
+    set(GGML_METAL OFF)
+    lmeval_system_libs(s)
     set(${out} "${s}" PARENT_SCOPE)
 endfunction()

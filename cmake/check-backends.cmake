@@ -42,6 +42,13 @@ set(CUDAToolkit_LIBRARY_DIR /opt/cuda/lib64)
 lmeval_system_libs(s)
 expect("CUDA, shared runtime" "${s}"
     " -fopenmp -L/opt/cuda/lib64 -Wl,-rpath,/opt/cuda/lib64 -lcublas -lcublasLt -lcudart -lcuda -lstdc++ -lm -ldl -lpthread")
+set(CUDA_cuda_driver_LIBRARY /opt/cuda/lib64/stubs/libcuda.so)
+lmeval_system_libs(s)
+expect("CUDA, shared runtime, the driver stub by path" "${s}"
+    " -fopenmp -L/opt/cuda/lib64 -Wl,-rpath,/opt/cuda/lib64 -lcublas -lcublasLt -lcudart /opt/cuda/lib64/stubs/libcuda.so -lstdc++ -lm -ldl -lpthread")
+lmeval_system_libs_without_backends(s)
+expect("loadable backends: no CUDA libraries" "${s}" " -fopenmp -lstdc++ -lm -ldl -lpthread")
+unset(CUDA_cuda_driver_LIBRARY)
 set(GGML_STATIC ON)
 lmeval_system_libs(s)
 expect("CUDA, static runtime" "${s}"
