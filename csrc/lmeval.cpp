@@ -55,7 +55,15 @@ void lm_init(lm_log_fn fn) {
 	static std::once_flag once;
 	g_log = fn;
 	llama_log_set(log_cb, nullptr);
-	std::call_once(once, [] { llama_backend_init(); });
+	std::call_once(once, [] {
+#ifdef GGML_BACKEND_DL
+		// A build with loadable backends (LMEVAL_BACKEND_DL: the device
+		// check's) loads libggml-<backend>.so from ggml's GGML_BACKEND_DIR
+		// (the build's bin/), the executable's directory or the current one.
+		ggml_backend_load_all();
+#endif
+		llama_backend_init();
+	});
 }
 
 const char *lm_system_info(void) { return llama_print_system_info(); }

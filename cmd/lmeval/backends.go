@@ -12,6 +12,21 @@ import (
 
 func init() {
 	engineInfo = func() (string, string) { return engine.LlamaCppCommit, engine.SystemInfo() }
+	engineBackends = func() []string {
+		devices := map[string]int{}
+		for _, d := range engine.Devices() {
+			devices[d.Backend]++
+		}
+		var out []string
+		for _, b := range engine.Backends() {
+			noun := "devices"
+			if devices[b] == 1 {
+				noun = "device"
+			}
+			out = append(out, fmt.Sprintf("%s: %d %s", b, devices[b], noun))
+		}
+		return out
+	}
 	engineDevices = func() []string {
 		var out []string
 		for _, d := range engine.Devices() {

@@ -37,6 +37,11 @@ var engineDevices = func() []string { return nil }
 // not see). backends.go sets it when the native engine is compiled in.
 var checkEngineDevice = func(config.Device) error { return nil }
 
+// engineBackends describes, one line each, the ggml backends compiled into
+// (or loaded by) the linked engine and how many devices each found.
+// backends.go sets it when the native engine is compiled in.
+var engineBackends = func() []string { return nil }
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	// After the first Ctrl-C the run winds down (flushing the cache and
@@ -104,6 +109,9 @@ func versionCommand() *cli.Command {
 			fmt.Fprintf(w, "llama.cpp %s\n", commit)
 			if system != "" {
 				fmt.Fprintf(w, "system %s\n", system)
+			}
+			for _, b := range engineBackends() {
+				fmt.Fprintf(w, "backend %s\n", b)
 			}
 			for _, d := range engineDevices() {
 				fmt.Fprintf(w, "device %s\n", d)
