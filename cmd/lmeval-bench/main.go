@@ -7,6 +7,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -28,14 +30,24 @@ import (
 )
 
 type config struct {
-	threads, nBatch, questions, ctxToks, rollToks, maxLen, genReqs, genToks, genPrompt, rawToks, reps int
-	profile                                                                                           *os.File
-	profiled, flashAttn                                                                               string
-	caches                                                                                            []string
-	cpuToo                                                                                            bool
-	peer                                                                                              string
-	summary, memRows                                                                                  []string
-	memOver                                                                                           int
+	threads, nBatch, questions, ctxToks, endingWords, rollToks, maxLen, genReqs, genToks, genPrompt, rawToks, reps int
+	profile                                                                                                        *os.File
+	profiled, flashAttn, workloads                                                                                 string
+	caches                                                                                                         []string
+	cpuToo                                                                                                         bool
+	peer                                                                                                           string
+	summary, memRows                                                                                               []string
+	memOver                                                                                                        int
+}
+
+// runs reports whether workload key (a, b or c) is among -workloads.
+func (c *config) runs(key string) bool {
+	for _, k := range strings.Split(c.workloads, ",") {
+		if strings.TrimSpace(k) == key {
+			return true
+		}
+	}
+	return false
 }
 
 func main() {
@@ -46,6 +58,8 @@ func main() {
 		randEmbd   = flag.Int("random-embd", 768, "n_embd of the random model (12 heads of 64 at 768)")
 		randLayers = flag.Int("random-layers", 12, "layers of the random model")
 		randFF     = flag.Int("random-ff", 2048, "n_ff of the random model")
+		randKV     = flag.Int("random-kv-heads", 0, "KV heads of the random model (0: as many as query heads, 64 wide each)")
+		writeDir   = flag.String("write-models", "", "write the random model (the -random-* shape, -vocab's tokenizer) as F16 and Q4_K_M GGUF files into this directory, print their paths and exit")
 		randVocab  = flag.Int("random-vocab", 8000, "approximate vocabulary size of the random model when -vocab is absent")
 		vocabFile  = flag.String("vocab", "../shared/models/vocab/ggml-vocab-llama-spm.gguf", "GGUF whose tokenizer the random model takes (Llama's 32,000 tokens); the word-list vocabulary when absent")
 		caches     = flag.String("caches", "auto,4096", "cache sizes to run every workload at: auto (--batch_size auto) and/or n_ctx values")
@@ -56,6 +70,7 @@ func main() {
 	)
 	flag.IntVar(&c.questions, "mc", 60, "multiple-choice questions (4 choices each)")
 	flag.IntVar(&c.ctxToks, "mc-tokens", 100, "tokens per multiple-choice context")
+	flag.IntVar(&c.endingWords, "mc-ending-words", 0, "words per multiple-choice ending (0: 2 to 5, one more per choice)")
 	flag.IntVar(&c.rollToks, "rolling", 4096, "approximate tokens of the rolling-perplexity text")
 	flag.IntVar(&c.maxLen, "max-length", 512, "max_length (rolling window) for the rolling workload")
 	flag.IntVar(&c.genReqs, "gen", 64, "generation requests")
@@ -67,10 +82,17 @@ func main() {
 	flag.IntVar(&c.threads, "threads", 0, "threads (0: all CPUs)")
 	flag.IntVar(&c.nBatch, "n-batch", 512, "n_batch and n_ubatch")
 	flag.StringVar(&c.flashAttn, "flash-attn", "auto", "flash_attn: auto, on or off")
+	flag.StringVar(&c.workloads, "workloads", "a,b,c", "workloads to run: a (multiple choice), b (rolling), c (generation)")
 	flag.Parse()
 	log.SetFlags(0)
 	if *childWork != "" {
 		if err := runChild(&c); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	if *writeDir != "" {
+		if err := writeModels(*writeDir, randomShape(*randEmbd, *randLayers, *randFF, *randKV), *randVocab, *vocabFile, c.threads); err != nil {
 			log.Fatal(err)
 		}
 		return
@@ -92,7 +114,7 @@ func main() {
 		}
 		defer os.RemoveAll(dir)
 		p := filepath.Join(dir, fmt.Sprintf("random-%dx%d.gguf", *randEmbd, *randLayers))
-		if err := writeRandom(p, *randEmbd, *randLayers, *randFF, *randVocab, *vocabFile); err != nil {
+		if err := writeRandom(p, randomShape(*randEmbd, *randLayers, *randFF, *randKV), gguf.F16, *randVocab, *vocabFile); err != nil {
 			log.Fatal(err)
 		}
 		paths = append(paths, p)
@@ -114,8 +136,8 @@ func main() {
 		log.Printf("no llama.cpp peer tools in %s: the side-by-side is skipped", *peerDir)
 	}
 	fmt.Printf("engine: %s, devices: %s\n\n", engine.LlamaCppCommit, deviceList())
-	fmt.Println("| model | cache (n_ctx used) | device | workload | raw llama_decode tok/s | end-to-end tok/s | ratio | tokens decoded / requested | wall s | time in decode / scoring / Go |")
-	fmt.Println("|---|---|---|---|---:|---:|---:|---:|---:|---:|")
+	fmt.Println("| model | cache (n_ctx used) | device | workload | raw llama_decode tok/s | end-to-end tok/s | ratio | tokens decoded / requested | wall s | time in decode / scoring / Go | device memory used |")
+	fmt.Println("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, p := range paths {
 		if err := benchModel(p, &c); err != nil {
 			log.Fatalf("%s: %v", p, err)
@@ -131,7 +153,7 @@ func main() {
 	}
 	printMemory(&c)
 	fmt.Printf("\npeak RSS of this process: %s\n", units.Bytes(peakRSSBytes()))
-	fmt.Println("tok/s are tokens per CPU second of the process (user+sys), the fastest of the repetitions: robust on a shared machine; wall s is the fastest wall time.")
+	fmt.Println("tok/s are tokens per CPU second of the process (user+sys) on the CPU, robust on a shared machine, and per wall second on a GPU (whose work is not the process's CPU time); the fastest of the repetitions; wall s is the fastest wall time. Device memory used: the GPU's free memory before loading the model less after the workload (ggml's CUDA pool only grows, so this is the peak); - on the CPU.")
 	if len(c.summary) > 0 {
 		fmt.Println()
 		for _, l := range c.summary {
@@ -140,10 +162,24 @@ func main() {
 	}
 }
 
-// writeRandom writes a llama model with deterministic random F16 weights.
-// Its vocabulary is the tokenizer of vocabFile (Llama's 32,000 SPM tokens)
-// when that exists, else SPM pieces of English words plus random ones.
-func writeRandom(path string, embd, layers, ff, vocab int, vocabFile string) error {
+// shape is a llama model's size.
+type shape struct{ embd, layers, ff, heads, kvHeads int }
+
+// randomShape is the random model's shape: heads 64 wide, kvHeads of them
+// for keys and values (0: all).
+func randomShape(embd, layers, ff, kvHeads int) shape {
+	heads := max(embd/64, 1)
+	if kvHeads <= 0 {
+		kvHeads = heads
+	}
+	return shape{embd: embd, layers: layers, ff: ff, heads: heads, kvHeads: kvHeads}
+}
+
+// writeRandom writes a llama model of the shape with deterministic random
+// weights of type typ. Its vocabulary is the tokenizer of vocabFile
+// (Llama's 32,000 SPM tokens) when that exists, else SPM pieces of English
+// words plus random ones.
+func writeRandom(path string, sh shape, typ gguf.TensorType, vocab int, vocabFile string) error {
 	v, err := vocabFrom(vocabFile)
 	if err != nil {
 		log.Printf("random model: %v; using the word-list vocabulary", err)
@@ -163,9 +199,9 @@ func writeRandom(path string, embd, layers, ff, vocab int, vocabFile string) err
 		v = ggufwrite.SPMVocab(ggufwrite.SPMPieces(ws...))
 	}
 	spec := ggufwrite.LlamaSpec{
-		Vocab: v, NEmbd: embd, NLayer: layers,
-		NHead: max(embd/64, 1), NHeadKV: max(embd/64, 1), NFF: ff, NCtx: 2048,
-		Seed: 7, Type: gguf.F16, AddBOS: true, Name: fmt.Sprintf("random %dx%d F16", embd, layers),
+		Vocab: v, NEmbd: sh.embd, NLayer: sh.layers,
+		NHead: sh.heads, NHeadKV: sh.kvHeads, NFF: sh.ff, NCtx: 2048,
+		Seed: 7, Type: typ, AddBOS: true, Name: fmt.Sprintf("random %dx%d %v", sh.embd, sh.layers, typ),
 	}
 	return ggufwrite.WriteLlama(path, spec)
 }
@@ -291,9 +327,10 @@ type workloads struct {
 	gen    []engine.GenerateRequest
 }
 
-func makeWorkloads(m *engine.Model, c *config) workloads {
-	var w workloads
-	r := rand.New(rand.NewSource(42))
+// mcQuestions is the multiple-choice workload: c.questions questions of
+// about c.ctxToks tokens, with 4 endings each drawn from r; ctxLen is the
+// contexts' mean length in tokens.
+func mcQuestions(m *engine.Model, c *config, r *rand.Rand) (mc []engine.LoglikelihoodRequest, ctxLen int) {
 	for q := 0; q < c.questions; q++ {
 		// Words until the context has about c.ctxToks tokens.
 		var cx string
@@ -302,12 +339,22 @@ func makeWorkloads(m *engine.Model, c *config) workloads {
 			cx = "Question: " + sentence(rand.New(rand.NewSource(int64(q))), words) + "?\nAnswer:"
 			toks, _ = m.Tokenize(cx, true, false)
 		}
-		w.ctxLen += len(toks)
+		ctxLen += len(toks)
 		for k := 0; k < 4; k++ {
-			w.mc = append(w.mc, engine.LoglikelihoodRequest{Context: cx, Continuation: " " + sentence(r, 2+k)})
+			words := 2 + k
+			if c.endingWords > 0 {
+				words = c.endingWords
+			}
+			mc = append(mc, engine.LoglikelihoodRequest{Context: cx, Continuation: " " + sentence(r, words)})
 		}
 	}
-	w.ctxLen /= max(c.questions, 1)
+	return mc, ctxLen / max(c.questions, 1)
+}
+
+func makeWorkloads(m *engine.Model, c *config) workloads {
+	var w workloads
+	r := rand.New(rand.NewSource(42))
+	w.mc, w.ctxLen = mcQuestions(m, c, r)
 	w.text = sentence(r, c.rollToks*3/4)
 	for i := 0; i < c.genReqs; i++ {
 		var p string
@@ -321,6 +368,13 @@ func makeWorkloads(m *engine.Model, c *config) workloads {
 	return w
 }
 
+// result is one workload's measurement in one setup.
+type result struct {
+	wall time.Duration // the fastest repetition
+	rate float64       // end-to-end tokens per second (CPU s on the CPU, wall s on a GPU)
+	gpu  bool          // the model ran on a GPU
+}
+
 func benchModel(path string, c *config) error {
 	var setups []setup
 	for _, cache := range c.caches {
@@ -332,28 +386,23 @@ func benchModel(path string, c *config) error {
 	name := filepath.Base(path)
 	ctx := context.Background()
 	var wl workloads
-	walls := map[string]map[setup]time.Duration{} // workload letter -> setup -> wall
+	results := map[string]map[setup]result{} // workload letter -> setup -> result
 	for si, st := range setups {
 		opts, err := st.options(c)
 		if err != nil {
 			return err
 		}
+		free0 := deviceFree()
 		m, err := engine.Load(path, opts)
 		if err != nil {
-			return err
-		}
-		opts.MaxLength = c.maxLen
-		rm, err := engine.Load(path, opts)
-		if err != nil {
-			m.Close()
 			return err
 		}
 		if si == 0 {
 			wl = makeWorkloads(m, c)
 		}
-		err = benchSetup(ctx, name, st, m, rm, wl, c, walls)
+		opts.MaxLength = c.maxLen
+		err = benchSetup(ctx, name, path, st, m, opts, free0, wl, c, results)
 		m.Close()
-		rm.Close()
 		if err != nil {
 			return err
 		}
@@ -361,61 +410,77 @@ func benchModel(path string, c *config) error {
 	// The automatic size against the best fixed one, per workload.
 	for _, k := range []string{"a", "b", "c"} {
 		for _, cpu := range []bool{false, true} {
-			auto, ok := walls[k][setup{cache: "auto", cpu: cpu}]
+			auto, ok := results[k][setup{cache: "auto", cpu: cpu}]
 			if !ok {
 				continue
 			}
 			best, bestCache := time.Duration(0), ""
-			for st, w := range walls[k] {
-				if st.cache != "auto" && st.cpu == cpu && (best == 0 || w < best) {
-					best, bestCache = w, st.cache
+			for st, r := range results[k] {
+				if st.cache != "auto" && st.cpu == cpu && (best == 0 || r.wall < best) {
+					best, bestCache = r.wall, st.cache
 				}
 			}
 			if best > 0 {
 				verdict := "within 10%"
-				if float64(auto) > 1.1*float64(best) {
+				if float64(auto.wall) > 1.1*float64(best) {
 					verdict = "MORE THAN 10% SLOWER"
 				}
-				c.summary = append(c.summary, fmt.Sprintf("%s (%s): auto %.2f s vs n_ctx %s %.2f s: %.2fx, %s", name, k, auto.Seconds(), bestCache, best.Seconds(), auto.Seconds()/best.Seconds(), verdict))
+				c.summary = append(c.summary, fmt.Sprintf("%s (%s): auto %.2f s vs n_ctx %s %.2f s: %.2fx, %s", name, k, auto.wall.Seconds(), bestCache, best.Seconds(), auto.wall.Seconds()/best.Seconds(), verdict))
 			}
 		}
 	}
 	if c.peer != "" {
-		return peerCompare(ctx, path, name, wl, c, walls)
+		return peerCompare(ctx, path, name, wl, c, results)
 	}
 	return nil
 }
 
-func benchSetup(ctx context.Context, name string, st setup, m, rm *engine.Model, wl workloads, c *config, walls map[string]map[setup]time.Duration) error {
+// benchSetup runs the selected workloads on m, loaded with opts (less
+// MaxLength) when the device's free memory was free0; the rolling
+// workload runs on a second model loaded with opts' MaxLength, which is
+// closed after it, so each workload's device memory is its model's alone.
+func benchSetup(ctx context.Context, name, path string, st setup, m *engine.Model, opts engine.Options, free0 int64, wl workloads, c *config, results map[string]map[setup]result) error {
 	r := rand.New(rand.NewSource(43))
 	type work struct {
 		key, name       string
-		m               *engine.Model
 		seqLen, batchLn int
-		run             func() error
+		run             func(*engine.Model) error
 	}
 	works := []work{
-		{"a", fmt.Sprintf("(a) multiple choice, %d×4, ~%d-token contexts", c.questions, wl.ctxLen), m, wl.ctxLen + 6, 0, func() error {
+		{"a", fmt.Sprintf("(a) multiple choice, %d×4, ~%d-token contexts", c.questions, wl.ctxLen), wl.ctxLen + 6, 0, func(m *engine.Model) error {
 			_, err := m.Loglikelihood(ctx, wl.mc)
 			return err
 		}},
-		{"b", fmt.Sprintf("(b) rolling, %d-token windows", c.maxLen), rm, c.maxLen, 0, func() error {
-			_, err := rm.LoglikelihoodRolling(ctx, []string{wl.text})
+		{"b", fmt.Sprintf("(b) rolling, %d-token windows", c.maxLen), c.maxLen, 0, func(m *engine.Model) error {
+			_, err := m.LoglikelihoodRolling(ctx, []string{wl.text})
 			return err
 		}},
-		{"c", fmt.Sprintf("(c) greedy generation, %d×%d tokens after ~%d-token prompts", c.genReqs, c.genToks, c.genPrompt), m, c.genPrompt + c.genToks, c.genReqs, func() error {
+		{"c", fmt.Sprintf("(c) greedy generation, %d×%d tokens after ~%d-token prompts", c.genReqs, c.genToks, c.genPrompt), c.genPrompt + c.genToks, c.genReqs, func(m *engine.Model) error {
 			_, err := m.GenerateUntil(ctx, wl.gen)
 			return err
 		}},
 	}
 	for _, w := range works {
+		if !c.runs(w.key) {
+			continue
+		}
+		wm, base := m, free0
+		if w.key == "b" {
+			base = deviceFree()
+			rm, err := engine.Load(path, opts)
+			if err != nil {
+				return err
+			}
+			defer rm.Close()
+			wm = rm
+		}
 		profiling := c.profile != nil && w.key == c.profiled
 		if profiling {
 			pprof.StartCPUProfile(c.profile)
 		}
-		before := w.m.Stats()
+		before := wm.Stats()
 		w0 := time.Now()
-		cpu, wall, err := measure(c.reps, w.run)
+		cpu, wall, err := measure(c.reps, func() error { return w.run(wm) })
 		wallTotal := time.Since(w0)
 		if profiling {
 			pprof.StopCPUProfile()
@@ -424,11 +489,13 @@ func benchSetup(ctx context.Context, name string, st setup, m, rm *engine.Model,
 		if err != nil {
 			return fmt.Errorf("%s: %w", w.name, err)
 		}
-		if walls[w.key] == nil {
-			walls[w.key] = map[setup]time.Duration{}
+		used := "-"
+		in := wm.Info()
+		gpu := in.Backend != "cpu"
+		if gpu {
+			used = units.Bytes(base - deviceFree())
 		}
-		walls[w.key][st] = wall
-		after := w.m.Stats()
+		after := wm.Stats()
 		reps := int64(c.reps)
 		requested := (after.TokensRequested - before.TokensRequested) / reps
 		decoded := (after.TokensDecoded - before.TokensDecoded) / reps
@@ -437,18 +504,20 @@ func benchSetup(ctx context.Context, name string, st setup, m, rm *engine.Model,
 			// one token per live sequence per step).
 			requested = decoded
 		}
-		// The cache the workload ran at (the raw baselines may grow it).
-		in := w.m.Info()
 		var raw float64
 		if w.batchLn > 0 {
-			raw, err = rawGenRate(ctx, w.m, c, wl.gen)
+			raw, err = rawGenRate(ctx, wm, c, wl.gen, gpu)
 		} else {
-			raw, err = rawRate(ctx, w.m, c, w.seqLen, r)
+			raw, err = rawRate(ctx, wm, c, w.seqLen, r, gpu)
 		}
 		if err != nil {
 			return err
 		}
-		e2e := float64(requested) / cpu.Seconds()
+		e2e := rate(int(requested), cpu, wall, gpu)
+		if results[w.key] == nil {
+			results[w.key] = map[setup]result{}
+		}
+		results[w.key][st] = result{wall: wall, rate: e2e, gpu: gpu}
 		dec := (after.DecodeTime - before.DecodeTime) / time.Duration(reps)
 		sc := (after.ScoreTime - before.ScoreTime) / time.Duration(reps)
 		avgWall := wallTotal / time.Duration(reps)
@@ -456,19 +525,34 @@ func benchSetup(ctx context.Context, name string, st setup, m, rm *engine.Model,
 		if len(in.Devices) > 0 {
 			device = in.Devices[0].Name
 		}
-		fmt.Printf("| %s | %s (%d) | %s | %s | %.0f | %.0f | %.2f | %d / %d | %.2f | %.0f%% / %.0f%% / %.0f%% |\n", name, st.cache, in.NCtx, device, w.name, raw, e2e, e2e/raw, decoded, requested, wall.Seconds(),
-			100*dec.Seconds()/avgWall.Seconds(), 100*sc.Seconds()/avgWall.Seconds(), 100*(avgWall-dec-sc).Seconds()/avgWall.Seconds())
+		fmt.Printf("| %s | %s (%d) | %s | %s | %.0f | %.0f | %.2f | %d / %d | %.2f | %.0f%% / %.0f%% / %.0f%% | %s |\n", name, st.cache, in.NCtx, device, w.name, raw, e2e, e2e/raw, decoded, requested, wall.Seconds(),
+			100*dec.Seconds()/avgWall.Seconds(), 100*sc.Seconds()/avgWall.Seconds(), 100*(avgWall-dec-sc).Seconds()/avgWall.Seconds(), used)
 	}
 	return nil
 }
 
+// deviceFree is the free memory of the GPUs the engine can use (0 when
+// there are none).
+func deviceFree() int64 {
+	var free int64
+	for _, d := range engine.Devices() {
+		if d.Type == "gpu" || d.Type == "igpu" {
+			free += int64(d.Free)
+		}
+	}
+	return free
+}
+
 // peerCompare runs llama.cpp's own tools on the same work, side by side
-// (same machine, same threads, one after the other), and reports wall
-// times against the engine's at the automatic cache size: llama-perplexity
-// in --hellaswag mode (-c 512) on the multiple-choice questions, in
-// perplexity mode on the rolling text, and llama-batched-bench in the
-// generation's shape.
-func peerCompare(ctx context.Context, path, name string, wl workloads, c *config, walls map[string]map[setup]time.Duration) error {
+// (same machine, same threads, one after the other, on the device lmeval
+// used at the automatic cache size: the GPU with every layer, -ngl 999,
+// when it has one), and reports wall times against the engine's:
+// llama-perplexity in --hellaswag mode (-c 512) on the multiple-choice
+// questions, in perplexity mode on the rolling text, llama-batched-bench in
+// the generation's shape, and llama-bench's raw prompt processing (pp512)
+// against the multiple-choice run's end-to-end rate. The tools' times
+// leave out their model load (the "load time" they print), as lmeval's do.
+func peerCompare(ctx context.Context, path, name string, wl workloads, c *config, results map[string]map[setup]result) error {
 	dir, err := os.MkdirTemp("", "lmeval-bench-peer")
 	if err != nil {
 		return err
@@ -497,18 +581,35 @@ func peerCompare(ctx context.Context, path, name string, wl workloads, c *config
 	if err := os.WriteFile(textPath, []byte(wl.text), 0o644); err != nil {
 		return err
 	}
+	// The device: lmeval's automatic-size run on the GPU when there was
+	// one, else on the CPU.
+	gpu := false
+	for _, k := range []string{"a", "b", "c"} {
+		if r, ok := results[k][setup{cache: "auto"}]; ok && r.gpu {
+			gpu = true
+		}
+	}
+	ours := setup{cache: "auto", cpu: !gpu && c.cpuToo && engine.GPUOffload()}
+	ngl := "0"
+	if gpu {
+		ngl = "999"
+	}
 	t := strconv.Itoa(threads)
 	pp := strconv.Itoa(c.genPrompt)
 	runs := []struct {
 		key, what string
 		args      []string
 	}{
-		{"a", "llama-perplexity --hellaswag -c 512", []string{"llama-perplexity", "-m", path, "-f", hsPath, "--hellaswag", "--hellaswag-tasks", strconv.Itoa(len(wl.mc) / 4), "-c", "512", "-b", "512", "-t", t}},
-		{"b", fmt.Sprintf("llama-perplexity -c %d", c.maxLen), []string{"llama-perplexity", "-m", path, "-f", textPath, "-c", strconv.Itoa(c.maxLen), "-b", strconv.Itoa(c.nBatch), "-t", t}},
+		{"a", "llama-perplexity --hellaswag -c 512", []string{"llama-perplexity", "-m", path, "-f", hsPath, "--hellaswag", "--hellaswag-tasks", strconv.Itoa(len(wl.mc) / 4), "-c", "512", "-b", "512", "-t", t, "-ngl", ngl}},
+		{"b", fmt.Sprintf("llama-perplexity -c %d", c.maxLen), []string{"llama-perplexity", "-m", path, "-f", textPath, "-c", strconv.Itoa(c.maxLen), "-b", strconv.Itoa(c.nBatch), "-t", t, "-ngl", ngl}},
 		{"c", "llama-batched-bench (one unified cache)", []string{"llama-batched-bench", "-m", path, "-c", strconv.Itoa(c.genReqs*(c.genPrompt+c.genToks) + 256), "-b", "2048", "-ub", strconv.Itoa(c.nBatch),
-			"-npp", pp, "-ntg", strconv.Itoa(c.genToks), "-npl", strconv.Itoa(c.genReqs), "-t", t}},
+			"-npp", pp, "-ntg", strconv.Itoa(c.genToks), "-npl", strconv.Itoa(c.genReqs), "-t", t, "-ngl", ngl}},
 	}
 	for _, r := range runs {
+		res, ok := results[r.key][ours]
+		if !ok {
+			continue
+		}
 		cmd := exec.CommandContext(ctx, filepath.Join(c.peer, r.args[0]), r.args[1:]...)
 		t0 := time.Now()
 		out, err := cmd.CombinedOutput()
@@ -517,15 +618,58 @@ func peerCompare(ctx context.Context, path, name string, wl workloads, c *config
 			c.summary = append(c.summary, fmt.Sprintf("%s (%s): %s failed: %v (%s)", name, r.key, r.what, err, lastLine(out)))
 			continue
 		}
-		// llama.cpp's tools here run on the CPU: compare with lmeval's CPU run
-		// when there is one (-compare-cpu on a GPU build).
-		ours, ok := walls[r.key][setup{cache: "auto", cpu: c.cpuToo && engine.GPUOffload()}]
-		if !ok {
-			continue
+		load := peerLoadTime(out)
+		work := wall - load
+		c.summary = append(c.summary, fmt.Sprintf("%s (%s): %s %.2f s (%.2f s with its %.2f s model load), lmeval at auto %.2f s: lmeval %.2fx faster",
+			name, r.key, r.what, work.Seconds(), wall.Seconds(), load.Seconds(), res.wall.Seconds(), work.Seconds()/res.wall.Seconds()))
+	}
+	// Raw prompt processing: llama-bench pp512, the physical limit of the
+	// multiple-choice run's end-to-end rate.
+	if res, ok := results["a"][ours]; ok {
+		args := []string{"-m", path, "-p", "512", "-n", "0", "-t", t, "-ngl", ngl, "-o", "json"}
+		out, err := exec.CommandContext(ctx, filepath.Join(c.peer, "llama-bench"), args...).Output()
+		if pp, perr := llamaBenchRate(out); err != nil || perr != nil {
+			c.summary = append(c.summary, fmt.Sprintf("%s: llama-bench pp512 failed: %v %v", name, err, perr))
+		} else {
+			c.summary = append(c.summary, fmt.Sprintf("%s (a): llama-bench pp512 %.0f tok/s, lmeval's end-to-end multiple choice %.0f tok/s: %.2fx of pp512",
+				name, pp, res.rate, res.rate/pp))
 		}
-		c.summary = append(c.summary, fmt.Sprintf("%s (%s): %s %.2f s, lmeval at auto %.2f s: lmeval %.2fx faster", name, r.key, r.what, wall.Seconds(), ours.Seconds(), wall.Seconds()/ours.Seconds()))
 	}
 	return nil
+}
+
+// peerLoadTime is the model load time llama.cpp's tools print
+// (llama_perf_context_print: "load time = 1234.56 ms"), or 0.
+func peerLoadTime(out []byte) time.Duration {
+	for _, l := range strings.Split(string(out), "\n") {
+		if i := strings.Index(l, "load time ="); i >= 0 {
+			f := strings.Fields(l[i+len("load time ="):])
+			if len(f) > 0 {
+				if ms, err := strconv.ParseFloat(f[0], 64); err == nil {
+					return time.Duration(ms * float64(time.Millisecond))
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// llamaBenchRate is the mean tokens per second of llama-bench's first test
+// in its JSON output (-o json).
+func llamaBenchRate(out []byte) (float64, error) {
+	var tests []struct {
+		AvgTS float64 `json:"avg_ts"`
+	}
+	if i := strings.IndexByte(string(out), '['); i >= 0 {
+		out = out[i:]
+	}
+	if err := json.Unmarshal(out, &tests); err != nil {
+		return 0, fmt.Errorf("llama-bench output: %w", err)
+	}
+	if len(tests) == 0 || tests[0].AvgTS <= 0 {
+		return 0, errors.New("llama-bench output: no test")
+	}
+	return tests[0].AvgTS, nil
 }
 
 func lastLine(b []byte) string {
@@ -533,16 +677,17 @@ func lastLine(b []byte) string {
 	return lines[len(lines)-1]
 }
 
-// rawRate measures raw llama_decode tokens per CPU second on random tokens
-// in sequences of seqLen packed into full batches.
-func rawRate(ctx context.Context, m *engine.Model, c *config, seqLen int, r *rand.Rand) (float64, error) {
+// rawRate measures raw llama_decode tokens per second (per CPU second, per
+// wall second on a GPU) on random tokens in sequences of seqLen packed
+// into full batches.
+func rawRate(ctx context.Context, m *engine.Model, c *config, seqLen int, r *rand.Rand, gpu bool) (float64, error) {
 	nv := m.Info().NVocab
 	toks := make([]int32, c.rawToks)
 	for i := range toks {
 		toks[i] = int32(3 + r.Intn(nv-3))
 	}
 	n := 0
-	cpu, _, err := measure(c.reps, func() error {
+	cpu, wall, err := measure(c.reps, func() error {
 		d, _, err := m.RawDecode(ctx, toks, seqLen, 0)
 		n = d
 		return err
@@ -550,12 +695,12 @@ func rawRate(ctx context.Context, m *engine.Model, c *config, seqLen int, r *ran
 	if err != nil {
 		return 0, err
 	}
-	return float64(n) / cpu.Seconds(), nil
+	return rate(n, cpu, wall, gpu), nil
 }
 
 // rawGenRate measures raw llama_decode in generation's shape: the same
 // prompts, then one token per sequence per step.
-func rawGenRate(ctx context.Context, m *engine.Model, c *config, gen []engine.GenerateRequest) (float64, error) {
+func rawGenRate(ctx context.Context, m *engine.Model, c *config, gen []engine.GenerateRequest, gpu bool) (float64, error) {
 	var prompts [][]int32
 	for _, g := range gen {
 		toks, err := m.Tokenize(g.Context, true, false)
@@ -565,7 +710,7 @@ func rawGenRate(ctx context.Context, m *engine.Model, c *config, gen []engine.Ge
 		prompts = append(prompts, toks)
 	}
 	n := 0
-	cpu, _, err := measure(c.reps, func() error {
+	cpu, wall, err := measure(c.reps, func() error {
 		d, _, err := m.RawGenerate(ctx, prompts, c.genToks-1)
 		n = d
 		return err
@@ -573,5 +718,13 @@ func rawGenRate(ctx context.Context, m *engine.Model, c *config, gen []engine.Ge
 	if err != nil {
 		return 0, err
 	}
-	return float64(n) / cpu.Seconds(), nil
+	return rate(n, cpu, wall, gpu), nil
+}
+
+// rate is n tokens per CPU second, or per wall second on a GPU.
+func rate(n int, cpu, wall time.Duration, gpu bool) float64 {
+	if gpu {
+		return float64(n) / wall.Seconds()
+	}
+	return float64(n) / cpu.Seconds()
 }

@@ -96,6 +96,9 @@ func memoryCheck(path string, c *config) error {
 	for _, cache := range c.caches {
 		cache = strings.TrimSpace(cache)
 		for _, w := range works {
+			if !c.runs(w.key[:1]) {
+				continue
+			}
 			args := append(append([]string(nil), os.Args[1:]...), "-child", w.key, "-child-model", path, "-child-cache", cache)
 			out, err := exec.Command(exe, args...).Output()
 			if err != nil {

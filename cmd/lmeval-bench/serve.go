@@ -122,29 +122,17 @@ func benchServeModel(path string, c *config, clients []int) error {
 	return nil
 }
 
-// mcRequests is the multiple-choice workload of benchModel: questions of
-// about c.ctxToks tokens with 4 short choices each; tokens counts context
-// and continuation tokens.
+// mcRequests is the multiple-choice workload of benchModel (mcQuestions);
+// tokens counts context and continuation tokens.
 func mcRequests(m *engine.Model, c *config) ([]engine.LoglikelihoodRequest, int, error) {
-	r := rand.New(rand.NewSource(42))
-	var mc []engine.LoglikelihoodRequest
+	mc, _ := mcQuestions(m, c, rand.New(rand.NewSource(42)))
 	tokens := 0
-	for q := 0; q < c.questions; q++ {
-		var cx string
-		var toks []int32
-		for words := 8; len(toks) < c.ctxToks; words += 4 {
-			cx = "Question: " + sentence(rand.New(rand.NewSource(int64(q))), words) + "?\nAnswer:"
-			toks, _ = m.Tokenize(cx, true, false)
+	for _, req := range mc {
+		ct, cont, err := m.EncodePair(req.Context, req.Continuation)
+		if err != nil {
+			return nil, 0, err
 		}
-		for k := 0; k < 4; k++ {
-			req := engine.LoglikelihoodRequest{Context: cx, Continuation: " " + sentence(r, 2+k)}
-			ct, cont, err := m.EncodePair(req.Context, req.Continuation)
-			if err != nil {
-				return nil, 0, err
-			}
-			tokens += len(ct) + len(cont)
-			mc = append(mc, req)
-		}
+		tokens += len(ct) + len(cont)
 	}
 	return mc, tokens, nil
 }

@@ -5,7 +5,9 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/lmeval/lmeval/gguf"
 )
@@ -214,11 +216,12 @@ func Llama(spec LlamaSpec) *File {
 
 	nEmbd, nVocab, nFF := uint64(spec.NEmbd), uint64(len(spec.Vocab.Tokens)), uint64(spec.NFF)
 	nEmbdKV := nEmbd / uint64(spec.NHead) * uint64(spec.NHeadKV)
+	var tensors []*floatTensor
 	matrix := func(name string, cols, rows uint64) {
-		f.addFloats(name, spec.Type, []uint64{cols, rows}, randomWeights(spec.Seed, name, cols*rows, 1/math.Sqrt(float64(cols))))
+		tensors = append(tensors, &floatTensor{name: name, typ: spec.Type, shape: []uint64{cols, rows}, std: 1 / math.Sqrt(float64(cols))})
 	}
 	norm := func(name string) {
-		f.addFloats(name, gguf.F32, []uint64{nEmbd}, ones(nEmbd))
+		tensors = append(tensors, &floatTensor{name: name, typ: gguf.F32, shape: []uint64{nEmbd}})
 	}
 	matrix("token_embd.weight", nEmbd, nVocab)
 	norm("output_norm.weight")
@@ -235,21 +238,62 @@ func Llama(spec LlamaSpec) *File {
 		matrix(p+"ffn_up.weight", nEmbd, nFF)
 		norm(p + "ffn_norm.weight")
 	}
+	encodeAll(tensors, spec.Seed)
+	for _, t := range tensors {
+		if t.err != nil {
+			f.errs = append(f.errs, fmt.Errorf("tensor %s: %w", t.name, t.err))
+			continue
+		}
+		f.AddTensor(t.name, t.typ, t.shape, t.data)
+	}
 	return f
+}
+
+// floatTensor is a tensor of Llama's: random weights with standard
+// deviation std, or ones (a norm) when std is 0.
+type floatTensor struct {
+	name  string
+	typ   gguf.TensorType
+	shape []uint64
+	std   float64
+	data  []byte // encoded by encodeAll
+	err   error
+}
+
+// encodeAll draws and encodes the tensors' values on all CPUs: each
+// tensor's values come from its own stream (randomWeights), so the bytes
+// are the same in any order (an 8B-parameter model takes seconds, not
+// minutes).
+func encodeAll(tensors []*floatTensor, seed int64) {
+	next := make(chan *floatTensor)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range next {
+				n := uint64(1)
+				for _, d := range t.shape {
+					n *= d
+				}
+				values := ones(n)
+				if t.std > 0 {
+					values = randomWeights(seed, t.name, n, t.std)
+				}
+				t.data, t.err = EncodeFloats(t.typ, values)
+			}
+		}()
+	}
+	for _, t := range tensors {
+		next <- t
+	}
+	close(next)
+	wg.Wait()
 }
 
 // WriteLlama writes Llama(spec) to path.
 func WriteLlama(path string, spec LlamaSpec) error {
 	return Llama(spec).WriteFile(path)
-}
-
-func (f *File) addFloats(name string, typ gguf.TensorType, shape []uint64, values []float32) {
-	data, err := EncodeFloats(typ, values)
-	if err != nil {
-		f.errs = append(f.errs, fmt.Errorf("tensor %s: %w", name, err))
-		return
-	}
-	f.AddTensor(name, typ, shape, data)
 }
 
 func ones(n uint64) []float32 {
