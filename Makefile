@@ -25,7 +25,7 @@ GOENV = set -a && . ./$(BUILD)/cgo.env && set +a && \
 	export CGO_CFLAGS CGO_ENABLED=1 &&
 LDFLAGS = -X github.com/lmeval/lmeval/engine.LlamaCppCommit=$$LMEVAL_LLAMA_COMMIT
 
-.PHONY: all lmeval native test bench bundle device-check cuda metal vulkan env clean chat-vectors
+.PHONY: all lmeval native test bench bundle device-check device-pack cuda metal vulkan env clean chat-vectors
 
 all: lmeval
 
@@ -53,6 +53,12 @@ bundle:
 # side by side with the CPU, and writes build/device-check/report.md.
 device-check:
 	scripts/device-check.sh --backend $(if $(filter cpu,$(BACKEND)),cuda,$(BACKEND)) --out build/device-check
+
+# The device check's pack for a GPU machine without Go or network
+# (docs/build.md, "The GPU machine"): .device/lmeval-device-pack.tar.xz,
+# run there as scripts/device-check.sh --pack <it>.
+device-pack:
+	scripts/device-pack.sh
 
 cuda metal vulkan:
 	$(MAKE) BACKEND=$@ lmeval

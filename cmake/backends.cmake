@@ -5,10 +5,16 @@
 # lmeval_cuda_architectures(<out> <toolkit version> <have gpu>): the
 # CMAKE_CUDA_ARCHITECTURES default. "native" (the GPUs of the build
 # machine) when one is present and the toolkit (>= 11.6) and CMake
-# (>= 3.24) support it; otherwise upstream ggml's portable list: PTX for
-# 50/61/70 (CUDA < 13 only), 75 and 80, device code for 86 and, from CUDA
-# 11.8, 89. ggml's own default picks "native" even without a GPU, which
-# fails on a build machine that has none.
+# (>= 3.24) support it. Otherwise machine code for the GPUs people run
+# evaluations on: 80 (A100, A30), 86 (RTX 30xx, A10, A40, A6000), 89 (RTX
+# 40xx, L4, L40S; CUDA >= 11.8) and 90 (H100, H200, GH200; CUDA >= 11.8),
+# with 90's PTX too, which the driver compiles for newer GPUs (Blackwell:
+# B200, RTX 50xx) on first use; PTX for 75 (T4, RTX 20xx) and, before CUDA
+# 13, 50/61/70 (CUDA 13 dropped them). Upstream ggml's list
+# (75-virtual 80-virtual 86-real 89-real) has no machine code for the
+# A100 or the H100: they would run PTX compiled at first start, for an
+# older architecture than theirs. ggml's own default picks "native" even
+# without a GPU, which fails on a build machine that has none.
 function(lmeval_cuda_architectures out version have_gpu)
     if(have_gpu AND version VERSION_GREATER_EQUAL "11.6" AND CMAKE_VERSION VERSION_GREATER_EQUAL "3.24")
         set(${out} native PARENT_SCOPE)
@@ -18,9 +24,9 @@ function(lmeval_cuda_architectures out version have_gpu)
     if(version VERSION_LESS "13")
         list(APPEND archs 50-virtual 61-virtual 70-virtual)
     endif()
-    list(APPEND archs 75-virtual 80-virtual 86-real)
+    list(APPEND archs 75-virtual 80-real 86-real)
     if(version VERSION_GREATER_EQUAL "11.8")
-        list(APPEND archs 89-real)
+        list(APPEND archs 89-real 90)
     endif()
     set(${out} "${archs}" PARENT_SCOPE)
 endfunction()

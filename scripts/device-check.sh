@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks a GPU build end to end on the machine it runs on, offline, and
-# writes a short report:
+# writes a short report. Two ways:
 #
+# Building here (a GPU machine with Go, CMake, a C++ compiler, the GPU SDK):
 #   1. builds the backend (make BACKEND=<backend> lmeval) from the sources in
 #      this checkout, or from a bundle (make bundle) when the machine cannot
 #      download: --bundle DIR points at the unpacked bundle (its goproxy/);
@@ -14,9 +15,20 @@
 #      the automatic cache size and at n_ctx 4096;
 #   4. writes OUT/report.md (and the full logs next to it).
 #
-#   scripts/device-check.sh [--backend cuda|vulkan|metal] [--bundle DIR] [--out DIR] [--quick] [--tests REGEXP]
+# From a pack (--pack FILE: scripts/device-pack.sh), on a GPU machine with
+# no Go and no network, in one call within a time budget (--budget
+# seconds, default 540: the lent H200's command limit is 600): builds the
+# GPU backend module and a CPU one for that processor from the pack's
+# pinned ggml, and llama.cpp's tools from the pack's peer llama.cpp, while
+# writing an 8B-Llama-shaped model there (F16 and Q4_K_M); runs the GPU
+# tests and benches the 8B model against the tools on the same GPU; always
+# writes OUT/report.md and OUT/logs.tar.gz. See run_pack below and
+# docs/build.md, "The GPU machine".
 #
-# --quick benches stories260K only, with small workloads; --tests limits the
+#   scripts/device-check.sh [--backend cuda|vulkan|metal] [--bundle DIR | --pack FILE] [--out DIR] [--quick] [--tests REGEXP] [--budget S]
+#
+# --quick benches stories260K only, with small workloads (with --pack: a
+# 2-layer model of the 8B's width and small workloads); --tests limits the
 # tests to those matching REGEXP (go test -run). CI runs it on the Vulkan
 # build with lavapipe, Mesa's software device, as --quick --tests
 # 'GPU|RunDevice': ggml-vulkan's numbers are wrong there, so only the device
@@ -28,6 +40,8 @@ repo=$(pwd)
 
 backend=cuda
 bundle=""
+pack=""
+budget=540
 out=build/device-check
 quick=0
 tests=""
@@ -35,6 +49,8 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--backend) backend=$2; shift 2 ;;
 	--bundle) bundle=$2; shift 2 ;;
+	--pack) pack=$2; shift 2 ;;
+	--budget) budget=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--quick) quick=1; shift ;;
 	--tests) tests=$2; shift 2 ;;
@@ -65,6 +81,12 @@ if [ "$backend" = vulkan ] && [ -z "${GGML_VK_VISIBLE_DEVICES:-}" ] && command -
 	if ! vulkaninfo --summary 2>/dev/null | grep -E 'PHYSICAL_DEVICE_TYPE_(DISCRETE|INTEGRATED)_GPU' >/dev/null; then
 		export GGML_VK_VISIBLE_DEVICES=0
 	fi
+fi
+if [ -n "$pack" ]; then
+	# shellcheck source=scripts/device-pack-run.sh
+	. scripts/device-pack-run.sh
+	run_pack
+	exit $?
 fi
 
 status=0
