@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lmeval/lmeval/engine"
 	"github.com/lmeval/lmeval/harness/cache"
 	"github.com/lmeval/lmeval/harness/model"
 )
@@ -374,5 +376,31 @@ func TestLsCache(t *testing.T) {
 	}
 	if files, _ := filepath.Glob(filepath.Join(os.Getenv("LMEVAL_CACHE_DIR"), "registry", "ls-*.json")); len(files) != 3 {
 		t.Errorf("ls cache files %v, want three (one per state of the tree)", files)
+	}
+}
+
+// TestVersionBackends checks lmeval version's backend lines: one per
+// backend the engine registered, with its device count.
+func TestVersionBackends(t *testing.T) {
+	out, err := runApp(t, "version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range strings.Split(out, "\n") {
+		if b, ok := strings.CutPrefix(l, "backend "); ok {
+			got = append(got, b)
+		}
+	}
+	var want []string
+	for _, b := range engine.Backends() {
+		noun := "devices"
+		if b.Devices == 1 {
+			noun = "device"
+		}
+		want = append(want, fmt.Sprintf("%s: %d %s", b.Name, b.Devices, noun))
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") || len(got) == 0 {
+		t.Errorf("version's backend lines %q, want %q\n%s", got, want, out)
 	}
 }
