@@ -392,13 +392,17 @@ func TestVersionBackends(t *testing.T) {
 			got = append(got, b)
 		}
 	}
+	devices := map[string]int{}
+	for _, d := range engine.Devices() {
+		devices[d.Backend]++
+	}
 	var want []string
 	for _, b := range engine.Backends() {
 		noun := "devices"
-		if b.Devices == 1 {
+		if devices[b] == 1 {
 			noun = "device"
 		}
-		want = append(want, fmt.Sprintf("%s: %d %s", b.Name, b.Devices, noun))
+		want = append(want, fmt.Sprintf("%s: %d %s", b, devices[b], noun))
 	}
 	if strings.Join(got, "|") != strings.Join(want, "|") || len(got) == 0 {
 		t.Errorf("version's backend lines %q, want %q\n%s", got, want, out)
