@@ -35,7 +35,9 @@ make cuda CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=$archs"
 
 stubdir=""
 driver=$(sed -n 's/^CUDA_cuda_driver_LIBRARY:FILEPATH=//p' build/cuda/CMakeCache.txt)
-if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+# grep reads ldconfig's output to the end: an early exit would SIGPIPE
+# ldconfig and, under pipefail, read as "no driver".
+if ! ldconfig -p 2>/dev/null | grep 'libcuda\.so\.1 ' >/dev/null; then
 	case $driver in
 	*/stubs/*) ;;
 	*)
@@ -52,13 +54,13 @@ run() { LD_LIBRARY_PATH="${stubdir}${stubdir:+:}${LD_LIBRARY_PATH:-}" "$@"; }
 
 fail=0
 deps=$(run ldd -r ./lmeval 2>&1)
-echo "$deps" | grep -E 'libcuda|libcudart|libcublas' >&2
+echo "$deps" | grep -E 'libcuda|libcudart|libcublas' >&2 || true
 if echo "$deps" | grep -E 'not found|undefined symbol' >&2; then
 	echo "cuda-check: ./lmeval does not link completely (above)" >&2
 	fail=1
 fi
 
-version=$(run ./lmeval version 2>&1)
+version=$(run ./lmeval version 2>&1) || echo "cuda-check: lmeval version failed" >&2
 echo "$version" >&2
 want_archs=$(echo "$archs" | tr ';' '\n' | sed -E 's/-(real|virtual)$//' | sort -n | sed 's/$/0/' | paste -sd, -)
 if ! echo "$version" | grep -q '^backend CUDA: [0-9]* device'; then
