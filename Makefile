@@ -25,7 +25,7 @@ GOENV = set -a && . ./$(BUILD)/cgo.env && set +a && \
 	export CGO_CFLAGS CGO_ENABLED=1 &&
 LDFLAGS = -X github.com/lmeval/lmeval/engine.LlamaCppCommit=$$LMEVAL_LLAMA_COMMIT
 
-.PHONY: all lmeval native test bench bundle device-check device-pack cuda metal vulkan env clean chat-vectors
+.PHONY: all lmeval native test bench parity bundle device-check device-pack cuda metal vulkan env clean chat-vectors
 
 all: lmeval
 
@@ -39,10 +39,18 @@ test: native
 	$(GOENV) $(GO) test -ldflags "$(LDFLAGS)" $(TESTFLAGS) $(TESTPKGS)
 
 # BENCH_ARGS are passed to the benchmark program (see docs/engine.md).
-bench: native
+bench: lmeval
 	$(GOENV) $(GO) run -ldflags "$(LDFLAGS)" ./cmd/lmeval-bench $(BENCH_ARGS)
 	$(GOENV) $(GO) test -ldflags "$(LDFLAGS)" -run '^$$' -bench RegistryCorpus -benchtime 5x ./cmd/lmeval
 	$(GO) test -run '^$$' -bench Bootstrap -benchtime 3x ./stats
+	scripts/parity/bench.sh ./lmeval
+
+# lmeval beside lm-eval's Hugging Face backend on the same GGUF files
+# (docs/parity.md): needs PyPI the first time (a venv under build/parity,
+# wheels and models cached under ~/.cache/lmeval/parity); fails on a
+# difference beyond the documented tolerances.
+parity: lmeval
+	scripts/parity/run.sh ./lmeval
 
 # The offline bundle for a GPU machine (docs/build.md): the repository at
 # HEAD and every module the build needs, in build/lmeval-bundle.tar.gz.

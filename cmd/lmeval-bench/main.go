@@ -66,6 +66,7 @@ func main() {
 		peerDir    = flag.String("peer", "../shared/peer-llama.cpp", "directory with llama.cpp's llama-perplexity and llama-batched-bench for the side-by-side (skipped when absent)")
 		compareCPU = flag.Bool("compare-cpu", false, "on a GPU build, run every workload also with n_gpu_layers=0")
 		cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of one workload's runs to this file")
+		writeModel = flag.String("write-model", "", "write the random model (as -random-* and -vocab give it) to this path and exit: make parity's F16 model")
 		c          config
 	)
 	flag.IntVar(&c.questions, "mc", 60, "multiple-choice questions (4 choices each)")
@@ -98,6 +99,12 @@ func main() {
 		return
 	}
 
+	if *writeModel != "" {
+		if err := writeRandom(*writeModel, randomShape(*randEmbd, *randLayers, *randFF, *randKV), gguf.F16, *randVocab, *vocabFile); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	var paths []string
 	if _, err := os.Stat(*stories); err == nil {
 		paths = append(paths, *stories)
@@ -202,9 +209,19 @@ func writeRandom(path string, sh shape, typ gguf.TensorType, vocab int, vocabFil
 		Vocab: v, NEmbd: sh.embd, NLayer: sh.layers,
 		NHead: sh.heads, NHeadKV: sh.kvHeads, NFF: sh.ff, NCtx: 2048,
 		Seed: 7, Type: typ, AddBOS: true, Name: fmt.Sprintf("random %dx%d %v", sh.embd, sh.layers, typ),
+		ChatTemplate: llama2ChatTemplate,
 	}
 	return ggufwrite.WriteLlama(path, spec)
 }
+
+// llama2ChatTemplate is Llama 2 chat's template (tokenizer_config.json of
+// Llama-2-7b-chat-hf): it writes bos_token itself, so a run with
+// --apply_chat_template must not add a second BOS (make parity checks it
+// against lm-eval's Hugging Face backend).
+const llama2ChatTemplate = "{% if messages[0]['role'] == 'system' %}{% set loop_messages = messages[1:] %}{% set system_message = messages[0]['content'] %}{% else %}{% set loop_messages = messages %}{% set system_message = false %}{% endif %}" +
+	"{% for message in loop_messages %}{% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}{% endif %}" +
+	"{% if loop.index0 == 0 and system_message != false %}{% set content = '<<SYS>>\\n' + system_message + '\\n<</SYS>>\\n\\n' + message['content'] %}{% else %}{% set content = message['content'] %}{% endif %}" +
+	"{% if message['role'] == 'user' %}{{ bos_token + '[INST] ' + content.strip() + ' [/INST]' }}{% elif message['role'] == 'assistant' %}{{ ' '  + content.strip() + ' ' + eos_token }}{% endif %}{% endfor %}"
 
 // vocabFrom reads an SPM tokenizer (tokens, scores, types, special ids)
 // from a GGUF file.

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# bench.sh: make bench's side-by-side with lm-eval's Hugging Face backend.
+# The random-weight F16 Llama that cmd/lmeval-bench measures (134M
+# parameters, Llama's 32k vocabulary) on make parity's tasks, both programs
+# on the same threads in one run: wall seconds per task and the ratio
+# (scripts/parity/parity.py --speed_only). Needs make parity's venv
+# (build/parity/venv): make bench uses no PyPI, so without it this part is
+# skipped, saying so.
+#
+# usage: scripts/parity/bench.sh [LMEVAL]
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+LMEVAL=$(realpath "${1:-./lmeval}")
+PY=build/parity/venv/bin/python
+if [ ! -f build/parity/venv/.stamp ]; then
+	echo
+	echo "lm-eval HF side-by-side: skipped (no build/parity/venv; run make parity once, which needs PyPI)"
+	exit 0
+fi
+eval "$(make -s env)"
+random=build/parity/models/random/random-768x12-f16.gguf
+mkdir -p "$(dirname "$random")"
+go run ./cmd/lmeval-bench -write-model "$random"
+export NLTK_DATA=$ROOT/build/parity/nltk_data
+"$PY" scripts/parity/punkt.py "$(go list -m -f '{{.Dir}}' github.com/neurosnap/sentences)/data/english.json" "$NLTK_DATA"
+tasks_dir=../shared/lm-eval/lm_eval/tasks
+[ -d "$tasks_dir" ] || tasks_dir=$("$PY" -c 'import lm_eval, os; print(os.path.join(os.path.dirname(lm_eval.__file__), "tasks"))')
+echo
+echo "lm-eval HF side-by-side ($(cat build/parity/venv/lm-eval-source)):"
+"$PY" scripts/parity/parity.py --speed_only --lmeval "$LMEVAL" --out build/parity/bench --tasks_dir "$tasks_dir" \
+	--model "random-f16:f16=$random" --note "Machine load average at start: $(cut -d' ' -f1-3 /proc/loadavg)."
