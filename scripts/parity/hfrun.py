@@ -82,7 +82,9 @@ def main():
                 for s in samples:
                     f.write(json.dumps(s, default=str, ensure_ascii=False) + "\n")
         json.dump(res, open(os.path.join(d, "results.json"), "w"), default=str, indent=1)
-        print(f"hf: {run['name']}: {wall:.1f}s", file=sys.stderr, flush=True)
+        print(f"hf: {run['name']}: {wall:.1f}s (cpu {cpu:.1f}s)", file=sys.stderr, flush=True)
+        # After every run: a run cut short keeps the timings so far.
+        json.dump(timings, open(os.path.join(a.out, "timings.json"), "w"), indent=1)
     json.dump(timings, open(os.path.join(a.out, "timings.json"), "w"), indent=1)
 
 

@@ -405,6 +405,7 @@ def main():
     ap.add_argument("--tasks_dir", help="lm-eval's lm_eval/tasks (default ../shared/lm-eval's, else the installed lm_eval's)")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--note", action="append", default=[], help="a line for the report's head")
+    ap.add_argument("--runs", help="comma-separated run names (tasks.py; default all)")
     ap.add_argument("--compare_only", action="store_true", help="compare the outputs of an earlier run in --out (no runs)")
     ap.add_argument("--speed_only", action="store_true", help="make bench: the timings only (no tokenizer check, no verdict)")
     a = ap.parse_args()
@@ -415,6 +416,12 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     include = os.path.join(a.out, "yaml")
     runs = parity_tasks.write(os.path.abspath(a.tasks_dir), include)
+    if a.runs:
+        names = a.runs.split(",")
+        unknown = sorted(set(names) - {r["name"] for r in runs})
+        if unknown:
+            raise SystemExit(f"parity: --runs: no run {', '.join(unknown)} (runs: {', '.join(r['name'] for r in runs)})")
+        runs = [r for r in runs if r["name"] in names]
     runs_file = os.path.join(a.out, "runs.json")
     json.dump([dict(r, gen_kwargs=GEN_KWARGS) for r in runs], open(runs_file, "w"), indent=1)
 

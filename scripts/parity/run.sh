@@ -12,8 +12,9 @@
 #      build/parity/run/report.md; exit 1 beyond the tolerances.
 #
 # usage: scripts/parity/run.sh [LMEVAL]   (after make: ./lmeval)
-# PARITY_MODELS=stories,random,gemma selects models; PARITY_THREADS the
-# threads of both programs (default: all CPUs).
+# PARITY_MODELS=stories,random,gemma selects models; PARITY_RUNS the runs
+# (tasks.py's names: fid_arc_easy,...,chat; default all); PARITY_THREADS
+# the threads of both programs (default: all CPUs).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -69,7 +70,7 @@ fi
 notes+=("Machine: $(nproc) CPUs, $(free -g | awk '/Mem:/{print $2}') GiB; load average at start $(cut -d' ' -f1-3 /proc/loadavg).")
 set +e
 "$PY" scripts/parity/parity.py --lmeval "$LMEVAL" --out "$OUT" --tasks_dir "$tasks_dir" \
-	${PARITY_THREADS:+--threads "$PARITY_THREADS"} "${args[@]}" "${notes[@]/#/--note=}"
+	${PARITY_THREADS:+--threads "$PARITY_THREADS"} ${PARITY_RUNS:+--runs "$PARITY_RUNS"} "${args[@]}" "${notes[@]/#/--note=}"
 rc=$?
 set -e
 echo "parity: report in $OUT/report.md; $(($(date +%s) - t0)) s wall" >&2
