@@ -405,7 +405,7 @@ def main():
     ap.add_argument("--tasks_dir", help="lm-eval's lm_eval/tasks (default ../shared/lm-eval's, else the installed lm_eval's)")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--note", action="append", default=[], help="a line for the report's head")
-    ap.add_argument("--runs", help="comma-separated run names (tasks.py; default all)")
+    ap.add_argument("--runs", help="comma-separated run names (tasks.py; default: all for the F32 model, tasks.CORE for the others)")
     ap.add_argument("--compare_only", action="store_true", help="compare the outputs of an earlier run in --out (no runs)")
     ap.add_argument("--speed_only", action="store_true", help="make bench: the timings only (no tokenizer check, no verdict)")
     a = ap.parse_args()
@@ -436,6 +436,8 @@ def main():
         log(f"{name}: {path}")
         chat_ok = has_chat_template(lmeval, path)
         mruns = [r for r in runs if chat_ok or not r.get("chat")]
+        if not a.runs and kind != "f32":
+            mruns = [r for r in mruns if r["name"] in parity_tasks.CORE]
         mruns_file = os.path.join(mdir, "runs.json")
         os.makedirs(mdir, exist_ok=True)
         json.dump([dict(r, gen_kwargs=GEN_KWARGS) for r in mruns], open(mruns_file, "w"), indent=1)

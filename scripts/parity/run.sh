@@ -13,7 +13,8 @@
 #
 # usage: scripts/parity/run.sh [LMEVAL]   (after make: ./lmeval)
 # PARITY_MODELS=stories,random,gemma selects models; PARITY_RUNS the runs
-# (tasks.py's names: fid_arc_easy,...,chat; default all); PARITY_THREADS
+# (tasks.py's names: fid_arc_easy,...,chat; default every run for
+# stories260K and tasks.py's CORE for the larger two); PARITY_THREADS
 # the threads of both programs (default: all CPUs).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)

@@ -46,7 +46,7 @@ t0=$(date +%s)
 "$PY" -m pip download --quiet --no-deps --dest "$WHEELS" "${reqs[@]/#/-r}" >&2
 # Source-only packages (langdetect) become wheels once, so the offline
 # install below needs no build dependencies.
-for sdist in "$WHEELS"/*.tar.gz; do
+for sdist in "$WHEELS"/*.tar.gz "$WHEELS"/*.zip; do
 	[ -e "$sdist" ] && [ ! -e "$sdist.built" ] || continue
 	"$PY" -m pip wheel --quiet --no-deps --wheel-dir "$WHEELS" "$sdist" >&2
 	touch "$sdist.built"

@@ -39,6 +39,13 @@ EXTRA = [
      "kind": "gen"},
 ]
 
+# The runs of the larger models (F16, Q4_K_M) unless --runs says otherwise:
+# lm-eval's HF backend needs minutes of CPU per task on them, and make
+# parity has about ten minutes in CI. Multiple choice with and without
+# few-shot, rolling, few-shot generation and the instruct run; stories260K
+# runs every task.
+CORE = ["fid_arc_easy", "fid_hellaswag", "fid_mmlu_anatomy", "fid_lambada_openai", "fid_wikitext", "fid_gsm8k", "chat"]
+
 # The instruct run: --apply_chat_template --fewshot_as_multiturn
 # --system_instruction over a few-shot generation task and a
 # multiple-choice one.
