@@ -158,6 +158,7 @@ class Stats:
         self.ll_worst = []  # (Δ, task, doc, idx)
         self.over = []  # loglikelihood requests beyond the tolerance
         self.tok_explained = []  # (task, doc, idx, kind, Δ or texts): the two tokenizers differ on it
+        self.flips = []  # (task, doc, metric, hf, lmeval, hf margin, |Δ| in the same units)
 
     def summary(self):
         def q(xs, p):
@@ -176,6 +177,7 @@ class Stats:
             "generations_equal": self.gen_eq, "generations_differ": len(self.gen_ne),
             "prompts_differ": len(self.arg_ne), "missing": len(self.missing),
             "loglik_over_tolerance": len(self.over), "tokenization_explained": len(self.tok_explained),
+            "mc_flips": len(self.flips), "mc_flips_near_tie": sum(1 for f in self.flips if f[5] is not None and f[5] <= f[6]),
         }
 
 
@@ -225,8 +227,32 @@ def compare_samples(task, hf, lm, st, count_tokens, tol, tok_differs):
             elif k == "loglikelihood_rolling":
                 d = abs(float(hv) - float(lv))
                 st.roll.append((d, count_tokens(ha[i][0]) if i < len(ha) else 1))
+        mc_flips(task, hs, ls, ha, st)
         if len(hs["resps"]) != len(ls["resps"]):
             st.missing.append((task, hs["doc_id"], "requests %d vs %d" % (len(hs["resps"]), len(ls["resps"]))))
+
+
+def mc_flips(task, hs, ls, ha, st):
+    """A multiple-choice document whose acc or acc_norm differs: the margin
+    between lm-eval's two best choices (log-likelihood, or per character
+    of the choice for acc_norm) beside the largest |Δ| of the document in
+    the same units. A flip with a margin below that |Δ| is a near tie."""
+    if not ha or any(kind_of(a) != "loglikelihood" for a in ha) or len(set(a[0] for a in ha)) != 1:
+        return
+    try:
+        hl = [float(r[0][0]) for r in hs["resps"]]
+        ll = [float(r[0][0]) for r in ls["resps"]]
+    except (TypeError, ValueError, IndexError):
+        return
+    # lm-eval's acc_norm divides by len(choice); the continuation is the
+    # target delimiter (a space) and the choice.
+    lens = [max(1, len(a[1]) - (1 if a[1].startswith(" ") else 0)) for a in ha]
+    for metric, div in (("acc", [1] * len(hl)), ("acc_norm", lens)):
+        if metric not in hs or metric not in ls or hs[metric] == ls[metric]:
+            continue
+        h = sorted((x / n for x, n in zip(hl, div)), reverse=True)
+        d = max(abs(x - y) / n for x, y, n in zip(hl, ll, div))
+        st.flips.append((task, hs["doc_id"], metric, hs[metric], ls[metric], h[0] - h[1] if len(h) > 1 else None, d))
 
 
 def compare_metrics(task, hres, lres, loglik_tol):
@@ -505,6 +531,7 @@ def main():
         m["requests"] = st.summary()
         m["worst"] = [list(x) for x in sorted(st.ll_worst, reverse=True)[:5]]
         m["over"] = [list(x) for x in sorted(st.over, reverse=True)[:10]]
+        m["mc_flips"] = [list(x) for x in st.flips[:30]]
         m["tokenization_explained"] = [list(x) for x in st.tok_explained[:30]]
         m["greedy_diffs"] = st.greedy_diffs[:20]
         m["generation_diffs"] = [list(x) for x in st.gen_ne[:20]]
@@ -551,6 +578,9 @@ def verdict(m, tol):
         bad.append(f"{q['prompts_differ']} requests with different prompts")
     if q["missing"]:
         bad.append(f"{q['missing']} documents or requests missing")
+    far = [f for f in m.get("mc_flips", []) if f[5] is None or f[5] > f[6]]
+    if far:
+        bad.append(f"{len(far)} multiple-choice answers differ where lm-eval's margin exceeds the |Δ| (not a near tie)")
     # A greedy flag or a generation may differ only where the two models'
     # numbers differ: never for the F32 model; for the others, only at a
     # near tie (docs/parity.md), and the metrics then may too.
@@ -666,6 +696,9 @@ def details_markdown(report):
         for t, doc, i, k, d in m.get("tokenization_explained", [])[:6]:
             det.append(f"- tokenized differently, set apart: {t} doc {doc} request {i} ({k}): " +
                        (f"|Δ| {d:.3g}" if isinstance(d, float) else json.dumps(d)[:160]))
+        for t, doc, metric, hv, lv, margin, d in m.get("mc_flips", [])[:8]:
+            det.append(f"- {metric} differs: {t} doc {doc}: lm-eval {hv}, lmeval {lv}; lm-eval's two best choices {fmt(margin)} apart, "
+                       f"largest |Δ| of the document {fmt(d)} ({'a near tie' if margin is not None and margin <= d else 'NOT a near tie'})")
         for d, t, doc, i, hv in m.get("over", [])[:5]:
             det.append(f"- beyond tolerance: {t} doc {doc} request {i}: |Δ| {d:.3g} (lm-eval {hv:.6g})")
         tk = m.get("tokenizer") or {}
