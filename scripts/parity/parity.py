@@ -250,6 +250,8 @@ def mc_flips(task, hs, ls, ha, st):
     for metric, div in (("acc", [1] * len(hl)), ("acc_norm", lens)):
         if metric not in hs or metric not in ls or hs[metric] == ls[metric]:
             continue
+        if {float(hs[metric]), float(ls[metric])} != {0.0, 1.0}:
+            continue  # not a decision (truthfulqa_mc2's acc is a probability mass)
         h = sorted((x / n for x, n in zip(hl, div)), reverse=True)
         d = max(abs(x - y) / n for x, y, n in zip(hl, ll, div))
         st.flips.append((task, hs["doc_id"], metric, hs[metric], ls[metric], h[0] - h[1] if len(h) > 1 else None, d))
