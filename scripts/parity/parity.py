@@ -189,8 +189,16 @@ def compare_samples(task, hf, lm, st, count_tokens, tol, tok_differs):
     """Compares two runs' samples of one task request by request. A request
     whose text the two tokenizers split differently (tok_differs) is set
     apart: its numbers are not the same computation."""
-    by_doc = {s["doc_id"]: s for s in lm}
+    by_doc = {}
+    for s in lm:
+        by_doc.setdefault(s["doc_id"], s)
+    seen = set()
     for hs in hf:
+        # A task with several filters logs a document once per filter,
+        # with the same requests: compare each document once.
+        if hs["doc_id"] in seen:
+            continue
+        seen.add(hs["doc_id"])
         ls = by_doc.get(hs["doc_id"])
         if ls is None:
             st.missing.append((task, hs["doc_id"]))
@@ -348,13 +356,20 @@ def encode_pair(enc, context, continuation):
     return ctx, whole[len(ctx):]
 
 
-def mismatch_class(text, hf, llama):
+def mismatch_class(piece, hf, llama):
     """The known kind of a tokenizer mismatch, or "other". "dummy prefix":
-    the text starts with a space and llama.cpp's SentencePiece tokenizer
-    (as sentencepiece itself with add_dummy_prefix) writes the dummy "▁"
-    before it while transformers' tokenizer built from the GGUF folds it
-    into the text's own space: llama.cpp = [▁] + transformers."""
-    if text[:1].isspace() and llama[1:] == hf:
+    at the first difference llama.cpp's SentencePiece tokenizer writes
+    SentencePiece's dummy "▁" where transformers' tokenizer built from the
+    GGUF does not: a text that starts with a space (llama.cpp "▁" "▁=",
+    transformers "▁=") or text right after a special token ("<s>[INST]":
+    llama.cpp "▁[", transformers "["). llama.cpp does what sentencepiece
+    (add_dummy_prefix) and Llama's own tokenizer do. piece maps an id to
+    its token text."""
+    i, _, _ = divergence(hf, llama)
+    if i >= len(hf) or i >= len(llama):
+        return "other"
+    pl, ph = piece(llama[i]), piece(hf[i])
+    if pl == "▁" + ph or (pl == "▁" and i + 1 < len(llama) and llama[i + 1] == hf[i]):
         return "dummy prefix"
     return "other"
 
@@ -376,12 +391,16 @@ def tokenizer_check(hf_tok, server, samples_by_run):
     res = {"contexts": 0, "context_mismatch": 0, "continuations": 0, "continuation_mismatch": 0,
            "examples": [], "classes": {}}
 
+    def piece(i):
+        return hf_tok.convert_ids_to_tokens(int(i))
+
     def note(task, text, h, l):
-        c = mismatch_class(text, h, l)
+        c = mismatch_class(piece, h, l)
         res["classes"][c] = res["classes"].get(c, 0) + 1
         if sum(1 for e in res["examples"] if e["class"] == c) < 3:
             i, hh, ll = divergence(h, l)
-            res["examples"].append({"task": task, "class": c, "text": text[:80], "at": i, "hf": hh, "llama": ll})
+            res["examples"].append({"task": task, "class": c, "text": text[:80], "at": i, "hf": hh, "llama": ll,
+                                    "hf_pieces": [piece(x) for x in hh], "llama_pieces": [piece(x) for x in ll]})
     differs = set()
     for run, by_task in samples_by_run.items():
         for task, samples in by_task.items():
@@ -694,7 +713,8 @@ def details_markdown(report):
         for t, doc, i, hv, lv in m.get("greedy_diffs", [])[:5]:
             det.append(f"- is_greedy differs: {t} doc {doc} request {i} (loglik lm-eval {hv:.6g}, lmeval {lv:.6g})")
         for t, doc, hv, lv in m.get("generation_diffs", [])[:5]:
-            det.append(f"- generation differs: {t} doc {doc}: lm-eval {json.dumps(hv[:80])} vs lmeval {json.dumps(lv[:80])}")
+            k = next((j for j, (x, y) in enumerate(zip(hv, lv)) if x != y), min(len(hv), len(lv)))
+            det.append(f"- generation differs: {t} doc {doc} from character {k}: lm-eval …{json.dumps(hv[max(0, k - 20):k + 40], ensure_ascii=False)} vs lmeval …{json.dumps(lv[max(0, k - 20):k + 40], ensure_ascii=False)}")
         for t, doc, i, k, d in m.get("tokenization_explained", [])[:6]:
             det.append(f"- tokenized differently, set apart: {t} doc {doc} request {i} ({k}): " +
                        (f"|Δ| {d:.3g}" if isinstance(d, float) else json.dumps(d)[:160]))
@@ -707,7 +727,8 @@ def details_markdown(report):
         if tk.get("classes"):
             det.append("- tokenizer mismatches by kind: " + ", ".join(f"{k}: {v}" for k, v in sorted(tk["classes"].items())))
         for e in tk.get("examples", [])[:6]:
-            det.append(f"- tokenizer mismatch ({e['class']}, {e['task']}): {json.dumps(e['text'])}: from token {e['at']}, transformers {e['hf']} vs llama.cpp {e['llama']}")
+            det.append(f"- tokenizer mismatch ({e['class']}, {e['task']}): {json.dumps(e['text'])}: from token {e['at']}, "
+                       f"transformers {e['hf']} {json.dumps(e.get('hf_pieces', []), ensure_ascii=False)} vs llama.cpp {e['llama']} {json.dumps(e.get('llama_pieces', []), ensure_ascii=False)}")
         if tk:
             det.append(f"- BOS of an encoded text: transformers {tk.get('bos_hf')}, llama.cpp {tk.get('bos_llama')}")
         if det:
