@@ -23,6 +23,8 @@ random=build/parity/models/random/random-768x12-f16.gguf
 mkdir -p "$(dirname "$random")"
 go run ./cmd/lmeval-bench -write-model "$random"
 export NLTK_DATA=$ROOT/build/parity/nltk_data
+# Everything is local: no Hub lookups (and no retries when it is unreachable).
+export HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 "$PY" scripts/parity/punkt.py "$(go list -m -f '{{.Dir}}' github.com/neurosnap/sentences)/data/english.json" "$NLTK_DATA"
 tasks_dir=../shared/lm-eval/lm_eval/tasks
 [ -d "$tasks_dir" ] || tasks_dir=$("$PY" -c 'import lm_eval, os; print(os.path.join(os.path.dirname(lm_eval.__file__), "tasks"))')

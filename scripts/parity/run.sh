@@ -37,6 +37,8 @@ fi
 eval "$(make -s env)"
 "$PY" scripts/parity/punkt.py "$(go list -m -f '{{.Dir}}' github.com/neurosnap/sentences)/data/english.json" build/parity/nltk_data
 export NLTK_DATA=$ROOT/build/parity/nltk_data
+# Everything is local: no Hub lookups (and no retries when it is unreachable).
+export HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 
 CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/lmeval/parity
 mkdir -p build/parity/models
