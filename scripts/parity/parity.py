@@ -47,11 +47,16 @@ GEN_KWARGS = "max_gen_toks=32"
 # quantized activations (docs/parity.md, "Why the numbers differ").
 # "loglik_rel" adds a part relative to |log-likelihood|: lm-eval's HF model
 # sums a continuation's log-probs in float32 (logits.sum()), 1e-6 is ~8
-# float32 ulps of the sum.
+# float32 ulps of the sum; with Q4_K_M weights the difference grows with
+# the continuation's length. The F16 and Q4_K_M bounds are regression
+# guards at about twice what was measured; the measured distributions are
+# in docs/parity.md.
 TOLERANCES = {
     "f32": {"loglik": 1e-4, "loglik_rel": 1e-6, "rolling_per_token": 1e-5},
     "f16": {"loglik": 5e-2, "loglik_rel": 0, "rolling_per_token": 5e-3},
-    "q4_k_m": {"loglik": 2e-1, "loglik_rel": 0, "rolling_per_token": 2e-2},
+    # Measured on Gemma 3 270M: up to 0.66 on a 40-token continuation summing
+    # to -41.7 (1.6%), 0.024 per token rolling (docs/parity.md).
+    "q4_k_m": {"loglik": 1e-1, "loglik_rel": 3e-2, "rolling_per_token": 5e-2},
 }
 
 
