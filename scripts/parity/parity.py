@@ -55,8 +55,9 @@ TOLERANCES = {
     "f32": {"loglik": 1e-4, "loglik_rel": 1e-6, "rolling_per_token": 1e-5},
     "f16": {"loglik": 5e-2, "loglik_rel": 0, "rolling_per_token": 5e-3},
     # Measured on Gemma 3 270M: up to 0.66 on a 40-token continuation summing
-    # to -41.7 (1.6%), 0.024 per token rolling (docs/parity.md).
-    "q4_k_m": {"loglik": 1e-1, "loglik_rel": 3e-2, "rolling_per_token": 5e-2},
+    # to -41.7 (1.6%), 0.225 on one lambada word (-3.59), 0.024 per token
+    # rolling (docs/parity.md).
+    "q4_k_m": {"loglik": 3e-1, "loglik_rel": 3e-2, "rolling_per_token": 5e-2},
 }
 
 
