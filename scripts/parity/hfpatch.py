@@ -52,21 +52,16 @@ _legacy.load_gguf_checkpoint = _load_gguf_checkpoint
 
 def deterministic_langdetect():
     """lm-eval's ifeval detects languages with langdetect, random unless
-    seeded: seed 0 and the profiles loaded in file-name order, as lmeval's
-    port and its vectors have it (ports/ifeval/testdata/refsetup.py)."""
+    seeded: seeded as lmeval's port and its vectors have it
+    (ports/ifeval/testdata/seeded_langdetect.py)."""
     import os
+    import sys
 
-    from langdetect import detector_factory
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                    "ports", "ifeval", "testdata"))
+    import seeded_langdetect
 
-    detector_factory.DetectorFactory.seed = 0
-    factory = detector_factory.DetectorFactory()
-    pdir = detector_factory.PROFILES_DIRECTORY
-    profiles = []
-    for name in sorted(os.listdir(pdir)):
-        with open(os.path.join(pdir, name), encoding="utf-8") as f:
-            profiles.append(f.read())
-    factory.load_json_profile(profiles)
-    detector_factory._factory = factory
+    seeded_langdetect.seed()
 
 
 deterministic_langdetect()

@@ -78,18 +78,9 @@ def _find(name, *a, **k):
 nltk.data.find = _find
 nltk.download = lambda *a, **k: True
 
-import langdetect  # noqa: E402
-from langdetect import detector_factory  # noqa: E402
+import seeded_langdetect  # noqa: E402  (beside this file)
 
-detector_factory.DetectorFactory.seed = 0
-_factory = detector_factory.DetectorFactory()
-_pdir = detector_factory.PROFILES_DIRECTORY
-_profiles = []
-for _name in sorted(os.listdir(_pdir)):
-    with open(os.path.join(_pdir, _name), encoding="utf-8") as f:
-        _profiles.append(f.read())
-_factory.load_json_profile(_profiles)
-detector_factory._factory = _factory
+seeded_langdetect.seed()
 
 from lm_eval.tasks.ifeval import instructions as ifeval_instructions  # noqa: E402
 from lm_eval.tasks.ifeval import instructions_registry as ifeval_registry  # noqa: E402
