@@ -25,7 +25,7 @@ GOENV = set -a && . ./$(BUILD)/cgo.env && set +a && \
 	export CGO_CFLAGS CGO_ENABLED=1 &&
 LDFLAGS = -X github.com/lmeval/lmeval/engine.LlamaCppCommit=$$LMEVAL_LLAMA_COMMIT
 
-.PHONY: all lmeval native test bench parity bundle device-check device-pack cuda metal vulkan env clean chat-vectors
+.PHONY: all lmeval native test bench bench-engine parity bundle device-check device-pack cuda metal vulkan env clean chat-vectors
 
 all: lmeval
 
@@ -39,11 +39,16 @@ test: native
 	$(GOENV) $(GO) test -ldflags "$(LDFLAGS)" $(TESTFLAGS) $(TESTPKGS)
 
 # BENCH_ARGS are passed to the benchmark program (see docs/engine.md).
-bench: lmeval
-	$(GOENV) $(GO) run -ldflags "$(LDFLAGS)" ./cmd/lmeval-bench $(BENCH_ARGS)
+# bench-engine is that program alone (scripts/device-check.sh runs it on a
+# GPU); bench adds the task registry, the bootstrap and lm-eval's HF
+# backend side by side.
+bench: bench-engine
 	$(GOENV) $(GO) test -ldflags "$(LDFLAGS)" -run '^$$' -bench RegistryCorpus -benchtime 5x ./cmd/lmeval
 	$(GO) test -run '^$$' -bench Bootstrap -benchtime 3x ./stats
 	scripts/parity/bench.sh ./lmeval
+
+bench-engine: lmeval
+	$(GOENV) $(GO) run -ldflags "$(LDFLAGS)" ./cmd/lmeval-bench $(BENCH_ARGS)
 
 # lmeval beside lm-eval's Hugging Face backend on the same GGUF files
 # (docs/parity.md): needs PyPI the first time (a venv under build/parity,

@@ -10,7 +10,7 @@
 #      (LMEVAL_REQUIRE_GPU=1: a build that finds no GPU fails): GPU-vs-CPU
 #      log-likelihoods, greedy generations, partial offload, auto sizing from
 #      the device's memory, --device;
-#   3. runs the engine benchmark (make bench) with every workload on the GPU
+#   3. runs the engine benchmark (make bench-engine) with every workload on the GPU
 #      and, side by side, on the CPU (n_gpu_layers=0) of the same binary, at
 #      the automatic cache size and at n_ctx 4096;
 #   4. writes OUT/report.md (and the full logs next to it).
@@ -127,11 +127,9 @@ if step "build (make BACKEND=$backend lmeval)" "$out/build.log" make BACKEND="$b
 		status=1
 	fi
 	export LMEVAL_REQUIRE_GPU=1
+	# Verbose: the report quotes the GPU-vs-CPU comparisons from this log.
 	step "GPU tests (engine, backend/llama, cmd/lmeval; every layer on the GPU)" "$out/test.log" \
-		make BACKEND="$backend" TESTPKGS="./engine ./backend/llama ./cmd/lmeval" TESTFLAGS="${tests:+-run '$tests'}" test || true
-	# The GPU-vs-CPU comparisons again, verbose, for the report.
-	step "GPU-vs-CPU details (go test -run GPU -v)" "$out/gpu-tests.log" \
-		make BACKEND="$backend" TESTPKGS="./engine" TESTFLAGS="-run GPU -v -count=1" test || true
+		make BACKEND="$backend" TESTPKGS="./engine ./backend/llama ./cmd/lmeval" TESTFLAGS="-v ${tests:+-run '$tests'}" test || true
 	if [ $quick = 1 ]; then
 		# Small enough for lavapipe, which decodes stories260K at ~30-100
 		# tokens/s on two cores.
@@ -139,8 +137,8 @@ if step "build (make BACKEND=$backend lmeval)" "$out/build.log" make BACKEND="$b
 	else
 		args="-compare-cpu"
 	fi
-	step "bench, GPU and CPU side by side (make bench BENCH_ARGS='$args')" "$out/bench.log" \
-		make BACKEND="$backend" BENCH_ARGS="$args" bench || true
+	step "bench, GPU and CPU side by side (make bench-engine BENCH_ARGS='$args')" "$out/bench.log" \
+		make BACKEND="$backend" BENCH_ARGS="$args" bench-engine || true
 fi
 
 {
@@ -154,11 +152,11 @@ fi
 		echo
 		sed 's/^/    /' "$out/version.txt"
 	fi
-	if [ -f "$out/gpu-tests.log" ]; then
+	if [ -f "$out/test.log" ]; then
 		echo
 		echo "## GPU against CPU"
 		echo
-		grep -E 'gpu_test.go:[0-9]+:|--- (PASS|FAIL|SKIP)' "$out/gpu-tests.log" | sed 's/^[[:space:]]*/    /' || true
+		grep -E 'gpu_test.go:[0-9]+:|--- (PASS|FAIL|SKIP): Test[A-Za-z]*(GPU|RunDevice)' "$out/test.log" | sed 's/^[[:space:]]*/    /' || true
 	fi
 	if [ -f "$out/bench.log" ]; then
 		echo

@@ -16,8 +16,12 @@
 # and installed editable; without ../shared, PyPI's lm-eval release in
 # requirements-fallback.txt, and make parity says so.
 #
-# usage: scripts/parity/setup.sh        (prints the venv's python on stdout)
+# usage: scripts/parity/setup.sh          (prints the venv's python on stdout)
+#        scripts/parity/setup.sh --fetch  (only downloads the wheels into the
+#        cache: CI runs it in the background while it compiles)
 set -euo pipefail
+fetch_only=0
+[ "${1:-}" = --fetch ] && fetch_only=1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HERE=$ROOT/scripts/parity
 VENV=$ROOT/build/parity/venv
@@ -36,7 +40,7 @@ else
 fi
 # The venv is rebuilt when the pins, lm-eval's source or Python change.
 stamp=$(cat "${reqs[@]}" <(echo "$lmeval_src") <("$PY" --version 2>&1) | sha256sum | cut -c1-16)
-if [ -f "$VENV/.stamp" ] && [ "$(cat "$VENV/.stamp")" = "$stamp" ]; then
+if [ $fetch_only = 0 ] && [ -f "$VENV/.stamp" ] && [ "$(cat "$VENV/.stamp")" = "$stamp" ]; then
 	echo "$VENV/bin/python"
 	exit 0
 fi
@@ -52,6 +56,10 @@ for sdist in "$WHEELS"/*.tar.gz "$WHEELS"/*.zip; do
 	touch "$sdist.built"
 done
 t1=$(date +%s)
+if [ $fetch_only = 1 ]; then
+	echo "parity wheels: downloads $((t1 - t0)) s, in $WHEELS" >&2
+	exit 0
+fi
 rm -rf "$VENV"
 "$PY" -m venv "$VENV"
 "$VENV/bin/pip" install --quiet --no-deps --no-index --find-links "$WHEELS" "${reqs[@]/#/-r}" >&2
