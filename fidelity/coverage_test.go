@@ -41,7 +41,7 @@ var pendingDirs = map[string]string{
 	"portuguese_bench":    "2 of 3 cases: assin2 STS not sampled yet",
 	"putnam_axiom":        "lm-eval's putnam_axiom/utils.py needs antlr4-python3-runtime 4.11 (sympy's parse_latex); Debian has 4.9, so no expected values here (its answer extraction has vectors)",
 	"libra":               "every task aggregates with pymorphy3 (unavailable); its filter and process_results have vectors",
-	// Registered unavailable (task.Unavailable), so there is nothing to
+	// Registered unavailable (task.RegisterUnavailable), so there is nothing to
 	// compare:
 	"cnn_dailymail":    "its process_results gives BERTScore (the distilbert-base-uncased model); registered unavailable",
 	"discrim_eval":     "its aggregation fits statsmodels' MixedLM; registered unavailable (process_results has vectors)",

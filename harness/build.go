@@ -396,7 +396,7 @@ func (tr *taskRun) prepare(predictOnly bool) error {
 				// A function metric with lm-eval's metric signature
 				// (references, predictions): generate_until only.
 				if f, ok := m["metric"].(*task.Func); ok && c.ProcessResults == nil {
-					if fn, ok := f.Fn.(task.MetricFunc); ok {
+					if fn := f.Hook.Metric; fn != nil {
 						if c.OutputType != task.OutputGenerateUntil {
 							return fmt.Errorf("metric_list: function metric %s: only generate_until tasks are supported, not %s", f.Name, c.OutputType)
 						}
@@ -437,7 +437,11 @@ func (tr *taskRun) prepare(predictOnly bool) error {
 	if len(c.FilterList) > 0 {
 		l := make([]any, len(c.FilterList))
 		for i, f := range c.FilterList {
-			if l[i], err = nativeFilters(nativeFilterFns(f)); err != nil {
+			nf, err := nativeFilterFns(f)
+			if err != nil {
+				return fmt.Errorf("filter_list[%d]: %w", i, err)
+			}
+			if l[i], err = nativeFilters(nf); err != nil {
 				return fmt.Errorf("filter_list[%d]: %w", i, err)
 			}
 		}
@@ -491,17 +495,15 @@ func metricEntry(m map[string]any) (map[string]any, metrics.DocFunc, error) {
 	}
 	var doc metrics.DocFunc
 	if isFunc {
-		switch fn := f.Fn.(type) {
-		case metrics.DocFunc:
-			doc = fn
-		case func(metrics.Spec, *metrics.DocResult) (any, error):
-			doc = fn
-		case task.MetricFunc:
+		switch h := f.Hook; {
+		case h.DocMetric != nil:
+			doc = h.DocMetric
+		case h.Metric != nil:
 			// Called by the evaluator (scoreFuncs); a name it shares
 			// with a built-in metric (f1, chrf) must not run that one.
 			doc = metrics.Skip
 		default:
-			return nil, nil, fmt.Errorf("metric %s: registered %T, want metrics.DocFunc or task.MetricFunc", f.Name, f.Fn)
+			return nil, nil, fmt.Errorf("metric %s: the port of %s is registered as a %s hook, not metric", f.Name, h.Helper.Key(), h.Kind)
 		}
 		out["metric"] = funcMetricName(f)
 		if _, ok := out["aggregation"]; !ok {
@@ -509,12 +511,9 @@ func metricEntry(m map[string]any) (map[string]any, metrics.DocFunc, error) {
 		}
 	}
 	if isAgg {
-		agg, ok := a.Fn.(*metrics.Aggregation)
-		if !ok {
-			return nil, nil, fmt.Errorf("aggregation %s: registered %T, want *metrics.Aggregation", a.Name, a.Fn)
-		}
-		if reg, ok := metrics.LookupAggregation(agg.Name); !ok || reg != agg {
-			return nil, nil, fmt.Errorf("aggregation %s: %q is not registered with the metrics package", a.Name, agg.Name)
+		agg := a.Hook.Aggregation
+		if agg == nil {
+			return nil, nil, fmt.Errorf("aggregation %s: the port of %s is registered as a %s hook, not aggregation", a.Name, a.Hook.Helper.Key(), a.Hook.Kind)
 		}
 		out["aggregation"] = agg.Name
 	}
@@ -540,14 +539,9 @@ func nativeFilters(f map[string]any) (map[string]any, error) {
 		if !ok {
 			continue
 		}
-		var factory filters.Factory
-		switch x := fn.Fn.(type) {
-		case filters.Factory:
-			factory = x
-		case func(map[string]any) (filters.Filter, error):
-			factory = x
-		default:
-			return nil, fmt.Errorf("filter %s: registered %T, want filters.Factory", fn.Name, fn.Fn)
+		factory := fn.Hook.Filter
+		if factory == nil {
+			return nil, fmt.Errorf("filter %s: the port of %s is registered as a %s hook, not filter", fn.Name, fn.Hook.Helper.Key(), fn.Hook.Kind)
 		}
 		m := maps.Clone(sm)
 		m["function"] = filters.Native{Name: fn.Name, Factory: factory}
@@ -576,10 +570,10 @@ func (tr *taskRun) higherIsBetter(set func(name string, hib bool)) {
 // nativeFilterFns gives the filters package a copy of a filter_list
 // entry in which each step's `filter_fn: !function` (the custom filter)
 // is the registered Go function itself.
-func nativeFilterFns(f map[string]any) map[string]any {
+func nativeFilterFns(f map[string]any) (map[string]any, error) {
 	steps, ok := f["filter"].([]any)
 	if !ok {
-		return f
+		return f, nil
 	}
 	out := maps.Clone(f)
 	cp := make([]any, len(steps))
@@ -587,14 +581,17 @@ func nativeFilterFns(f map[string]any) map[string]any {
 		cp[i] = st
 		if m, ok := st.(map[string]any); ok {
 			if fn, ok := m["filter_fn"].(*task.Func); ok {
+				if fn.Hook.FilterFunc == nil {
+					return nil, fmt.Errorf("filter_fn %s: the port of %s is registered as a %s hook, not filter_fn", fn.Name, fn.Hook.Helper.Key(), fn.Hook.Kind)
+				}
 				m = maps.Clone(m)
-				m["filter_fn"] = fn.Fn
+				m["filter_fn"] = fn.Hook.FilterFunc
 				cp[i] = m
 			}
 		}
 	}
 	out["filter"] = cp
-	return out
+	return out, nil
 }
 
 // funcMetricName is a function metric's name as lm-eval reports it: the

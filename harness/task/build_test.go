@@ -324,9 +324,9 @@ func TestLoadYAMLPathAndProcessResults(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "base.yaml"), []byte("dataset_path: mem/qa\ntest_split: test\noutput_type: multiple_choice\ndoc_to_choice: choices\ndoc_to_target: answer\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "mine.yaml"), []byte("include: base.yaml\ntask: mine\ndoc_to_text: \"{{question}}\"\nprocess_results: !function scoring.score\n"), 0o644)
-	RegisterFunction(filepath.Base(dir), "scoring.score", ProcessResultsFunc(func(doc Doc, results []any) (map[string]any, error) {
+	RegisterProcessResults(helperAt(filepath.Base(dir), "scoring.score"), func(doc Doc, results []any) (map[string]any, error) {
 		return map[string]any{"n": len(results), "q": doc["question"]}, nil
-	}))
+	})
 	r := testTasks(t)
 	path := filepath.Join(dir, "mine.yaml")
 	sel, err := r.Load([]string{path})

@@ -15,7 +15,7 @@ import (
 // metrics its aggregation() and higher_is_better() give, and its own
 // construct_requests.
 //
-// A port registers with RegisterClass, keyed like a helper by lm-eval's
+// A port registers with RegisterClass (hooks.go), keyed like a helper by lm-eval's
 // file and class name ("scrolls/task.py", "QuALITY") and the sha256 of the
 // class's source (scripts/pyhelpers/scan.py records classes, and the
 // module-level names they use, as it does functions), so a class whose
@@ -65,18 +65,6 @@ type ClassRequest struct {
 	GenKwargs map[string]any
 }
 
-// RegisterClass registers the port of a Python class task, for its file
-// and class and for every file of lm-eval's tree with an identical class
-// (see RegisterHelper, whose table and staleness check it shares). It
-// panics on an incomplete registration or a sha256 that is not the one
-// lm-eval's source has.
-func RegisterClass(c *Class) {
-	if c.File == "" || c.Name == "" || c.Setup == nil || c.Requests == nil {
-		panic(fmt.Sprintf("task: RegisterClass(%s): incomplete registration", c.Key()))
-	}
-	RegisterHelper(Helper{File: c.File, Function: c.Name, SHA256: c.SHA256, Fn: c})
-}
-
 // classReasons say why a Python class task has no port, by lm-eval's
 // file:class, for classes that need more than lmeval can offer.
 var classReasons = map[string]string{
@@ -97,8 +85,11 @@ func (r *Registry) classTask(e *Entry, raw map[string]any) (*Task, error) {
 	if !ok {
 		return nil, &UnavailableError{Task: e.Name, File: e.File, Reason: fmt.Sprintf("class: %v is not a !function tag", raw["class"])}
 	}
-	h, key := lookupHelper(ref.Dir, ref.Name)
-	cls, _ := classOf(h)
+	h, key := lookupHook(ref.Dir, ref.Name)
+	var cls *Class
+	if h != nil {
+		cls = h.Class
+	}
 	if cls == nil {
 		reason := classReasons[key]
 		if reason == "" {
@@ -112,7 +103,7 @@ func (r *Registry) classTask(e *Entry, raw map[string]any) (*Task, error) {
 	}
 	cfg := map[string]any{
 		"task":     e.Name,
-		"class":    &Func{Dir: ref.Dir, Name: ref.Name, Fn: cls},
+		"class":    &Func{Dir: ref.Dir, Name: ref.Name, Hook: h},
 		"metadata": map[string]any{"version": cls.Version},
 	}
 	c, warnings, err := parseConfig(cfg, e.File)
@@ -141,18 +132,34 @@ func (r *Registry) classTask(e *Entry, raw map[string]any) (*Task, error) {
 	return newTask(c), nil
 }
 
-func classOf(h *Helper) (*Class, bool) {
-	if h == nil {
-		return nil, false
-	}
-	c, ok := h.Fn.(*Class)
-	return c, ok
-}
-
 // fewshotError is what lm-eval does with few-shot examples for a class
 // task: ConfigurableTask.fewshot_context calls doc_to_text(doc,
 // fewshot_config.doc_to_text), which the classes' one-argument overrides
 // reject with a TypeError.
 func (c *Class) fewshotError() error {
 	return fmt.Errorf("num_fewshot > 0: lm-eval's class %s cannot build few-shot prompts (ConfigurableTask.fewshot_context calls %s.doc_to_text with two arguments and fails with a TypeError); run it zero-shot", strings.TrimSuffix(c.Key(), ".py"), c.Name)
+}
+
+// The methods of a Python class task that its port's Setup sets as the
+// Config's hooks (DocToText, ProcessDocs, ProcessResults, ...): name is
+// the method as lm-eval names it ("task.QuALITY.doc_to_text").
+
+// ClassDocFunc is a class's doc_to_text, doc_to_target or doc_to_choice.
+func ClassDocFunc(name string, fn DocFunc) *Func {
+	return classMethod(name, Hook{Kind: HookDocFunc, DocFunc: fn})
+}
+
+// ClassProcessDocs is a class's document processing.
+func ClassProcessDocs(name string, m MapDocs) *Func {
+	return classMethod(name, Hook{Kind: HookProcessDocs, ProcessDocs: &m})
+}
+
+// ClassProcessResults is a class's process_results.
+func ClassProcessResults(name string, fn ProcessResultsFunc) *Func {
+	return classMethod(name, Hook{Kind: HookProcessResults, ProcessResults: fn})
+}
+
+func classMethod(name string, h Hook) *Func {
+	h.Helper.Function = name
+	return &Func{Name: name, Hook: &h}
 }

@@ -17,9 +17,9 @@ var testClass = &Class{
 	Setup: func(c *Config) error {
 		c.DatasetPath, c.DatasetName = "hub/echo", "default"
 		c.ValidationSplit = "validation"
-		c.DocToText = &Func{Name: "task.Echo.doc_to_text", Fn: DocFunc(func(d Doc) (any, error) { return "Q: " + d["q"].(string), nil })}
-		c.DocToTarget = &Func{Name: "task.Echo.doc_to_target", Fn: DocFunc(func(d Doc) (any, error) { return " " + d["a"].(string), nil })}
-		c.ProcessResults = &Func{Name: "task.Echo.process_results", Fn: ProcessResultsFunc(func(Doc, []any) (map[string]any, error) { return map[string]any{"m": 1}, nil })}
+		c.DocToText = ClassDocFunc("task.Echo.doc_to_text", func(d Doc) (any, error) { return "Q: " + d["q"].(string), nil })
+		c.DocToTarget = ClassDocFunc("task.Echo.doc_to_target", func(d Doc) (any, error) { return " " + d["a"].(string), nil })
+		c.ProcessResults = ClassProcessResults("task.Echo.process_results", func(Doc, []any) (map[string]any, error) { return map[string]any{"m": 1}, nil })
 		c.MetricList = []map[string]any{{"metric": "m", "aggregation": "mean", "higher_is_better": true}}
 		return nil
 	},

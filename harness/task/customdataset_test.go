@@ -13,13 +13,13 @@ func TestCustomDatasetLoader(t *testing.T) {
 		"cl/hub.yaml": {Data: []byte("task: hub_custom\ncustom_dataset: !function utils.load\ndataset_kwargs:\n  data_file: part.parquet\n" +
 			"test_split: train\noutput_type: multiple_choice\ndoc_to_text: \"{{q}}\"\ndoc_to_choice: [a, b]\ndoc_to_target: 0\n")},
 	}
-	RegisterFunction("cl", "utils.load", CustomDatasetLoaderFunc(func(ctx context.Context, kw map[string]any, load DocLoader) (map[string][]Doc, error) {
+	RegisterDatasetLoader(helperAt("cl", "utils.load"), func(ctx context.Context, kw map[string]any, load DocLoader) (map[string][]Doc, error) {
 		if load == nil {
 			return nil, ErrNotLocal
 		}
 		docs, err := load(ctx, DatasetSpec{Path: "owner/repo", Kwargs: map[string]any{"data_files": kw["data_file"]}}, "train")
 		return map[string][]Doc{"train": docs}, err
-	}))
+	})
 	r := NewRegistry()
 	if err := r.AddFS("", fsys); err != nil {
 		t.Fatal(err)

@@ -5,9 +5,12 @@
 // directories) by their top-level task, group and tag keys; Load resolves
 // names, groups, tags, wildcards and file paths into a Selection of Tasks
 // and Groups, merging `include:` files, applying group overrides and
-// resolving `!function module.fn` tags to native Go functions registered
-// with RegisterFunction. A task whose function has no native
-// implementation is reported unavailable while every other task loads.
+// resolving `!function module.fn` tags to the native ports registered for
+// lm-eval's helpers (hooks.go: one registration function per hook kind,
+// keyed by lm-eval's file, function and source sha256; provenance.go:
+// the generated table they are checked against). A task whose function
+// has no native implementation is reported unavailable while every other
+// task loads.
 //
 // Task.Build loads a task's documents through a DocLoader and reproduces
 // lm-eval's ConfigurableTask: doc_to_text, doc_to_target and doc_to_choice,

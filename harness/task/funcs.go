@@ -19,9 +19,8 @@ import (
 type Doc = map[string]any
 
 // Native stand-ins for the Python functions task YAML names with
-// `!function module.fn`. RegisterFunction accepts these types (and, for
-// hooks the task layer does not call itself — metrics, aggregations,
-// filters — any value, which the evaluator type-asserts).
+// `!function module.fn`, each registered with its kind's registration
+// function (hooks.go).
 type (
 	// ProcessDocsFunc is process_docs: it maps a split's documents.
 	// Columns it adds go after the dataset's, sorted; register a MapDocs
@@ -49,20 +48,6 @@ type (
 	CustomDatasetLoaderFunc func(ctx context.Context, kwargs map[string]any, load DocLoader) (map[string][]Doc, error)
 )
 
-// Unavailable is registered for a helper lmeval cannot run at all (it
-// needs a neural model, a hosted service, a package with no offline
-// equivalent): a task whose YAML names it is unavailable, and Reason, in
-// words a user understands, says why.
-//
-// A helper that several tasks share, only some of which need what lmeval
-// lacks, sets If (true for the task configurations that cannot run) and
-// Port (the port serving the others).
-type Unavailable struct {
-	Reason string
-	If     func(cfg map[string]any) bool
-	Port   any
-}
-
 // SampleValuer is a per-document metric value (of a native
 // process_results) that a samples file records as SampleValue(): the
 // JSON-like form of the Python value lm-eval logs, a tuple as []any, a
@@ -76,19 +61,19 @@ type SampleValuer interface{ SampleValue() any }
 func resolveFuncs(v any, missing, stale map[string]bool, unavailable map[string]string) any {
 	switch x := v.(type) {
 	case FuncRef:
-		fn, ok := LookupFunction(x.Dir, x.Name)
+		h, ok := LookupHook(x.Dir, x.Name)
 		if !ok {
 			missing[x.Name] = true
 			return x
 		}
-		if u, ok := fn.(Unavailable); ok && u.If == nil {
-			unavailable[x.Name] = u.Reason
+		if h.Kind == HookUnavailable {
+			unavailable[x.Name] = h.Unavailable
 			return x
 		}
 		if w := checkStale(x.Dir, x.Name); w != "" {
 			stale[w] = true
 		}
-		return &Func{Dir: x.Dir, Name: x.Name, Fn: fn}
+		return &Func{Dir: x.Dir, Name: x.Name, Hook: h}
 	case map[string]any:
 		for k, e := range x {
 			x[k] = resolveFuncs(e, missing, stale, unavailable)
@@ -101,20 +86,16 @@ func resolveFuncs(v any, missing, stale map[string]bool, unavailable map[string]
 	return v
 }
 
-// resolveConditional settles the Unavailable helpers with an If in a
-// resolved configuration: those the configuration needs are unavailable
-// (with their reason), the others become their Port.
+// resolveConditional settles the ports registered unavailable to some
+// configurations (RegisterUnavailableIf) in a resolved configuration:
+// those this configuration cannot use are unavailable, with their reason.
 func resolveConditional(cfg map[string]any, unavailable map[string]string) {
 	var walk func(v any)
 	walk = func(v any) {
 		switch x := v.(type) {
 		case *Func:
-			if u, ok := x.Fn.(Unavailable); ok {
-				if u.If(cfg) {
-					unavailable[x.Name] = u.Reason
-				} else {
-					x.Fn = u.Port
-				}
+			if r := x.Hook.unavailableFor(cfg); r != "" {
+				unavailable[x.Name] = r
 			}
 		case map[string]any:
 			for _, e := range x {
@@ -142,7 +123,7 @@ func undefinedFuncs(v any, out map[string]string) {
 			return // not on disk (embedded tree) or no such module
 		}
 		src := string(data)
-		if pyDefinition(src, function) != "" || strings.Contains(src, "globals()") || pyImportsName(src, function) {
+		if _, ok := PySource(src, function); ok || strings.Contains(src, "globals()") || pyImportsName(src, function) {
 			return
 		}
 		out[x.Name] = path.Base(file)
@@ -183,33 +164,12 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// callDoc calls a doc_to_* function, accepting the handful of shapes a
-// native function may reasonably have.
+// callDoc calls a doc_to_* function.
 func callDoc(f *Func, doc Doc) (any, error) {
-	var (
-		v   any
-		err error
-	)
-	switch fn := f.Fn.(type) {
-	case DocFunc:
-		v, err = fn(doc)
-	case func(Doc) (any, error):
-		v, err = fn(doc)
-	case func(Doc) any:
-		v = fn(doc)
-	case func(Doc) string:
-		v = fn(doc)
-	case func(Doc) (string, error):
-		v, err = fn(doc)
-	case func(Doc) int:
-		v = fn(doc)
-	case func(Doc) []string:
-		v = fn(doc)
-	case func(Doc) ([]string, error):
-		v, err = fn(doc)
-	default:
-		return nil, fmt.Errorf("%s: registered %T, want task.DocFunc", f.Name, f.Fn)
+	if f.Hook.DocFunc == nil {
+		return nil, f.Hook.kindError(f.Name, HookDocFunc)
 	}
+	v, err := f.Hook.DocFunc(doc)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Name, err)
 	}
@@ -251,18 +211,16 @@ type MapDocs struct {
 
 // drawsModuleRandom reports a process_docs registered with MapDocs.FnRand.
 func drawsModuleRandom(f *Func) bool {
-	m, ok := f.Fn.(MapDocs)
-	return ok && m.FnRand != nil
+	m := f.Hook.ProcessDocs
+	return m != nil && m.FnRand != nil
 }
 
 // UsesGlobalRandom reports whether the task's process_docs draws from
 // Python's module-level generator (MapDocs.GlobalRandom).
 func (c *Config) UsesGlobalRandom() bool {
 	for _, f := range []*Func{c.ProcessDocs, c.Fewshot.ProcessDocs} {
-		if f != nil {
-			if m, ok := f.Fn.(MapDocs); ok && m.GlobalRandom {
-				return true
-			}
+		if f != nil && f.Hook.ProcessDocs != nil && f.Hook.ProcessDocs.GlobalRandom {
+			return true
 		}
 	}
 	return false
@@ -271,7 +229,7 @@ func (c *Config) UsesGlobalRandom() bool {
 // addedColumns is the order a process_docs gives the columns it adds (nil:
 // unknown, sorted).
 func addedColumns(f *Func) []string {
-	if m, ok := f.Fn.(MapDocs); ok {
+	if m := f.Hook.ProcessDocs; m != nil {
 		return m.Columns
 	}
 	return nil
@@ -281,28 +239,21 @@ func addedColumns(f *Func) []string {
 // column order is cols (nil when unknown); rnd gives a MapDocs.FnRand its
 // stream.
 func callProcessDocs(f *Func, docs []Doc, cols *pyval.Columns, rnd func() *pyrand.Rand) ([]Doc, error) {
+	m := f.Hook.ProcessDocs
+	if m == nil {
+		return nil, f.Hook.kindError(f.Name, HookProcessDocs)
+	}
 	var (
 		out []Doc
 		err error
 	)
-	switch fn := f.Fn.(type) {
-	case MapDocs:
-		switch {
-		case fn.FnRand != nil:
-			out, err = fn.FnRand(docs, rnd())
-		case fn.FnColumns != nil:
-			out, err = fn.FnColumns(docs, cols)
-		default:
-			out, err = fn.Fn(docs)
-		}
-	case ProcessDocsFunc:
-		out, err = fn(docs)
-	case func([]Doc) ([]Doc, error):
-		out, err = fn(docs)
-	case func([]Doc) []Doc:
-		out = fn(docs)
+	switch {
+	case m.FnRand != nil:
+		out, err = m.FnRand(docs, rnd())
+	case m.FnColumns != nil:
+		out, err = m.FnColumns(docs, cols)
 	default:
-		return nil, fmt.Errorf("%s: registered %T, want task.ProcessDocsFunc", f.Name, f.Fn)
+		out, err = m.Fn(docs)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Name, err)

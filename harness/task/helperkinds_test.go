@@ -17,9 +17,9 @@ import (
 // the helper's reason (helpers with the same reason named together),
 // before any functions with no port at all.
 func TestUnavailableHelper(t *testing.T) {
-	RegisterFunction("unavail", "utils.bertscore", Unavailable{Reason: "it needs a neural model"})
-	RegisterFunction("unavail", "utils.bertscore2", Unavailable{Reason: "it needs a neural model"})
-	RegisterFunction("unavail", "utils.ok", DocFunc(func(Doc) (any, error) { return "x", nil }))
+	RegisterUnavailable(helperAt("unavail", "utils.bertscore"), "it needs a neural model")
+	RegisterUnavailable(helperAt("unavail", "utils.bertscore2"), "it needs a neural model")
+	RegisterDocFunc(helperAt("unavail", "utils.ok"), func(Doc) (any, error) { return "x", nil })
 	fsys := fstest.MapFS{
 		"unavail/a.yaml": {Data: []byte("task: ua\ndataset_path: x\ntest_split: test\noutput_type: generate_until\ndoc_to_text: !function utils.ok\ndoc_to_target: t\n" +
 			"metric_list:\n  - metric: m\n    aggregation: !function utils.bertscore\n")},
@@ -45,7 +45,7 @@ func TestUnavailableHelper(t *testing.T) {
 // A MapDocs with FnColumns gets the split's column order.
 func TestMapDocsColumns(t *testing.T) {
 	var got []string
-	RegisterFunction("mapcols", "utils.process", MapDocs{Columns: []string{"keys"},
+	RegisterMapDocs(helperAt("mapcols", "utils.process"), MapDocs{Columns: []string{"keys"},
 		FnColumns: func(docs []Doc, cols *pyval.Columns) ([]Doc, error) {
 			got = cols.Keys(docs[0])
 			out := make([]Doc, len(docs))
@@ -87,7 +87,7 @@ func TestMapDocsColumns(t *testing.T) {
 // shots, and each split once.
 func TestMapDocsModuleRandom(t *testing.T) {
 	var order []string
-	RegisterFunction("maprand", "utils.process", MapDocs{Columns: []string{"draw"},
+	RegisterMapDocs(helperAt("maprand", "utils.process"), MapDocs{Columns: []string{"draw"},
 		FnRand: func(docs []Doc, rnd *pyrand.Rand) ([]Doc, error) {
 			order = append(order, docs[0]["split"].(string))
 			out := make([]Doc, len(docs))

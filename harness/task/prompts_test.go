@@ -71,18 +71,18 @@ func memLoader(dir string) DocLoader {
 // Winogrande's helpers (lm_eval/tasks/winogrande/preprocess_winogrande.py),
 // registered for the test tasks' directory.
 func init() {
-	RegisterFunction("prompts/tasks", "preprocess_wino.doc_to_text", DocFunc(func(doc Doc) (any, error) {
+	RegisterDocFunc(helperAt("prompts/tasks", "preprocess_wino.doc_to_text"), func(doc Doc) (any, error) {
 		return map[string]int{"1": 0, "2": 1}[doc["answer"].(string)], nil
-	}))
-	RegisterFunction("prompts/tasks", "preprocess_wino.doc_to_target", DocFunc(func(doc Doc) (any, error) {
+	})
+	RegisterDocFunc(helperAt("prompts/tasks", "preprocess_wino.doc_to_target"), func(doc Doc) (any, error) {
 		s := doc["sentence"].(string)
 		return strings.TrimSpace(s[strings.Index(s, "_")+1:]), nil
-	}))
-	RegisterFunction("prompts/tasks", "preprocess_wino.doc_to_choice", DocFunc(func(doc Doc) (any, error) {
+	})
+	RegisterDocFunc(helperAt("prompts/tasks", "preprocess_wino.doc_to_choice"), func(doc Doc) (any, error) {
 		s := doc["sentence"].(string)
 		i := strings.Index(s, "_")
 		return []string{s[:i] + doc["option1"].(string), s[:i] + doc["option2"].(string)}, nil
-	}))
+	})
 }
 
 // testChatTemplate is gen_expected.py's chat_template.

@@ -331,7 +331,7 @@ func TestYAMLSemantics(t *testing.T) {
 		"d/tl.yaml":          {Data: []byte("dataset_path: shared\ntest_split: test\ntag: tl_tag\ntask_list:\n  - tl_one\n  - task: tl_two\n    dataset_name: two\n")},
 		"d/quoted.yaml":      {Data: []byte("\"task\": \"quoted_task\"\n\"tag\": \"qtag\"\n\"dataset_path\": \"q\"\n\"test_split\": \"t\"\n")},
 	}
-	RegisterFunction("b", "utils.my_processor", ProcessDocsFunc(func(d []Doc) ([]Doc, error) { return d, nil }))
+	RegisterProcessDocs(helperAt("b", "utils.my_processor"), func(d []Doc) ([]Doc, error) { return d, nil })
 	r := NewRegistry()
 	if err := r.AddFS("", fsys); err != nil {
 		t.Fatal(err)
@@ -399,10 +399,10 @@ func TestYAMLSemantics(t *testing.T) {
 	}
 }
 
-func TestLookupFunction(t *testing.T) {
-	RegisterFunction("lf/x", "utils.f", "inner")
-	RegisterFunction("x", "utils.f", "outer")
-	RegisterFunction("", "utils.g", "any")
+func TestLookupHook(t *testing.T) {
+	RegisterUnavailable(helperAt("lf/x", "utils.f"), "inner")
+	RegisterUnavailable(helperAt("x", "utils.f"), "outer")
+	RegisterUnavailable(helperAt("", "utils.g"), "any")
 	for _, c := range []struct{ dir, name, want string }{
 		{"/abs/tasks/lf/x", "utils.f", "inner"},
 		{"lf/x", "utils.f", "inner"},
@@ -411,9 +411,9 @@ func TestLookupFunction(t *testing.T) {
 		{"xx", "utils.f", ""},
 		{"anything", "utils.g", "any"},
 	} {
-		got, ok := LookupFunction(c.dir, c.name)
-		if (c.want == "") == ok || (ok && got != c.want) {
-			t.Errorf("LookupFunction(%q, %q) = %v, %v; want %q", c.dir, c.name, got, ok, c.want)
+		got, ok := LookupHook(c.dir, c.name)
+		if (c.want == "") == ok || (ok && got.Unavailable != c.want) {
+			t.Errorf("LookupHook(%q, %q) = %v, %v; want %q", c.dir, c.name, got, ok, c.want)
 		}
 	}
 }

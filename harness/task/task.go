@@ -442,15 +442,13 @@ func (t *Task) loadSplit(ctx context.Context, opts BuildOptions, split string) (
 			for k, v := range c.Metadata {
 				kw[k] = v
 			}
-			switch fn := c.CustomDataset.Fn.(type) {
-			case CustomDatasetFunc:
-				t.dataset, err = fn(kw)
-			case func(map[string]any) (map[string][]Doc, error):
-				t.dataset, err = fn(kw)
-			case CustomDatasetLoaderFunc:
-				t.dataset, err = fn(ctx, kw, opts.Loader)
+			switch h := c.CustomDataset.Hook; {
+			case h.Dataset != nil:
+				t.dataset, err = h.Dataset(kw)
+			case h.DatasetLoader != nil:
+				t.dataset, err = h.DatasetLoader(ctx, kw, opts.Loader)
 			default:
-				return nil, fmt.Errorf("custom_dataset %s: registered %T, want task.CustomDatasetFunc", c.CustomDataset.Name, c.CustomDataset.Fn)
+				return nil, h.kindError("custom_dataset "+c.CustomDataset.Name, HookDataset)
 			}
 			if err != nil {
 				return nil, fmt.Errorf("custom_dataset %s: %w", c.CustomDataset.Name, err)
@@ -583,13 +581,10 @@ func (t *Task) fewshotDocs(ctx context.Context, opts BuildOptions) ([]Doc, error
 			docs, err = callProcessDocs(c.Fewshot.ProcessDocs, docs, nil, t.moduleRand)
 		}
 	case c.Fewshot.SamplesFunc != nil:
-		switch fn := c.Fewshot.SamplesFunc.Fn.(type) {
-		case SamplesFunc:
-			docs, err = fn()
-		case func() ([]Doc, error):
-			docs, err = fn()
-		default:
-			err = fmt.Errorf("fewshot_config.samples %s: registered %T, want task.SamplesFunc", c.Fewshot.SamplesFunc.Name, fn)
+		if h := c.Fewshot.SamplesFunc.Hook; h.Samples != nil {
+			docs, err = h.Samples()
+		} else {
+			err = h.kindError("fewshot_config.samples "+c.Fewshot.SamplesFunc.Name, HookSamples)
 		}
 	case c.TrainingSplit != "":
 		docs, err = t.processedSplit(ctx, opts, c.TrainingSplit)
@@ -822,15 +817,10 @@ func (t *Task) ProcessResults(doc Doc, results []any) (m map[string]any, ok bool
 	if f == nil {
 		return nil, false, nil
 	}
-	switch fn := f.Fn.(type) {
-	case ProcessResultsFunc:
-		m, err = fn(doc, results)
-	case func(Doc, []any) (map[string]any, error):
-		m, err = fn(doc, results)
-	default:
-		return nil, true, fmt.Errorf("process_results %s: registered %T, want task.ProcessResultsFunc", f.Name, f.Fn)
+	if f.Hook.ProcessResults == nil {
+		return nil, true, f.Hook.kindError("process_results "+f.Name, HookProcessResults)
 	}
-	if err != nil {
+	if m, err = f.Hook.ProcessResults(doc, results); err != nil {
 		return nil, true, fmt.Errorf("process_results %s: %w", f.Name, err)
 	}
 	return m, true, nil

@@ -27,11 +27,11 @@ type FuncRef struct {
 
 func (f FuncRef) String() string { return "!function " + f.Name }
 
-// Func is a `!function` tag resolved to a registered native function.
+// Func is a `!function` tag resolved to its registered port.
 type Func struct {
 	Dir  string
 	Name string
-	Fn   any
+	Hook *Hook
 }
 
 func (f *Func) String() string { return "!function " + f.Name }

@@ -402,11 +402,10 @@ func needsPlanner(cfg map[string]any) bool {
 func init() {
 	filters.Register("ACP_grammar_filter", NewGrammarFilter)
 	const file = "acpbench/gen_2shot/acp_utils.py"
-	task.RegisterHelper(task.Helper{File: file, Function: "ACPGrammarFilter",
-		SHA256: "d1b20ac486f1c739bc69a2e2a9513d715a895fdab4db55c51a6d8b0b06c04f96",
-		Fn:     filters.Factory(NewGrammarFilter)})
-	task.RegisterHelper(task.Helper{File: file, Function: "process_acp_results",
-		SHA256: "106c4be1a51d390341bd8ce6a143ce73cafacb067d6be87cb3493ae42f1d2815",
-		Fn: task.Unavailable{Reason: plannerReason, If: needsPlanner,
-			Port: task.ProcessResultsFunc(ProcessACPResults)}})
+	task.RegisterFilter(task.Helper{File: file, Function: "ACPGrammarFilter",
+		SHA256: "d1b20ac486f1c739bc69a2e2a9513d715a895fdab4db55c51a6d8b0b06c04f96"}, NewGrammarFilter)
+	results := task.Helper{File: file, Function: "process_acp_results",
+		SHA256: "106c4be1a51d390341bd8ce6a143ce73cafacb067d6be87cb3493ae42f1d2815"}
+	task.RegisterProcessResults(results, ProcessACPResults)
+	task.RegisterUnavailableIf(results, plannerReason, needsPlanner)
 }

@@ -93,7 +93,7 @@ func TestPortsMatchLmEval(t *testing.T) {
 	for i, v := range vs {
 		dir := path.Dir(v.File)
 		name := strings.TrimSuffix(path.Base(v.File), ".py") + "." + v.Function
-		fn, ok := task.LookupFunction(dir, name)
+		fn, ok := task.LookupHook(dir, name)
 		if !ok {
 			t.Errorf("vector %d: no port of %s:%s", i, v.File, v.Function)
 			continue
@@ -103,7 +103,7 @@ func TestPortsMatchLmEval(t *testing.T) {
 		switch v.Kind {
 		case "doc":
 			d := decode[task.Doc](t, v.Input)
-			got, err = fn.(task.DocFunc)(d)
+			got, err = fn.DocFunc(d)
 		case "process_docs":
 			got, err = processDocsFn(fn)(docs(t, v.Input))
 		case "process_docs_calls":
@@ -136,14 +136,14 @@ func TestPortsMatchLmEval(t *testing.T) {
 				Doc     task.Doc `json:"doc"`
 				Results []any    `json:"results"`
 			}](t, v.Input)
-			got, err = fn.(task.ProcessResultsFunc)(in.Doc, in.Results)
+			got, err = fn.ProcessResults(in.Doc, in.Results)
 		case "filter":
 			in := decode[struct {
 				Docs  []map[string]any `json:"docs"`
 				Resps []any            `json:"resps"`
 			}](t, v.Input)
 			var f filters.Filter
-			if f, err = fn.(filters.Factory)(yamlInts(v.Args).(map[string]any)); err == nil {
+			if f, err = fn.Filter(yamlInts(v.Args).(map[string]any)); err == nil {
 				got, err = f.Apply(in.Resps, in.Docs)
 			}
 		case "aggregation":
@@ -152,7 +152,7 @@ func TestPortsMatchLmEval(t *testing.T) {
 				items = append(items, metrics.Pair{Gold: p[0], Pred: p[1]})
 			}
 			var x float64
-			if x, err = fn.(*metrics.Aggregation).Fn(items); err == nil {
+			if x, err = fn.Aggregation.Fn(items); err == nil {
 				if w := want.(float64); math.Abs(x-w) > 1e-12 {
 					t.Errorf("vector %d (%s:%s): %v, want %v", i, v.File, v.Function, x, w)
 				}
@@ -172,9 +172,4 @@ func TestPortsMatchLmEval(t *testing.T) {
 }
 
 // processDocsFn is a process_docs port's function (a MapDocs's Fn).
-func processDocsFn(fn any) task.ProcessDocsFunc {
-	if m, ok := fn.(task.MapDocs); ok {
-		return m.Fn
-	}
-	return fn.(task.ProcessDocsFunc)
-}
+func processDocsFn(h *task.Hook) task.ProcessDocsFunc { return h.ProcessDocs.Fn }

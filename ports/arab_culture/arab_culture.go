@@ -184,13 +184,10 @@ func (s Settings) DocToTarget(doc task.Doc) (any, error) {
 
 func init() {
 	const file = "arab_culture/utils_mcq.py"
-	task.RegisterHelper(task.Helper{File: file, Function: "doc_to_text",
-		SHA256: "a6cc9a65ed92969079bbdfd9431514aac045266a41ded9fbc60c90e30209155d",
-		Fn:     task.DocFunc(func(d task.Doc) (any, error) { return Env().DocToText(d) })})
-	task.RegisterHelper(task.Helper{File: file, Function: "doc_to_choice",
-		SHA256: "60f791d0372928ffa5252e7c0c191ab5421e3b7956fa724a75a14316d11ccd5e",
-		Fn:     task.DocFunc(func(d task.Doc) (any, error) { return Env().DocToChoice(d) })})
-	task.RegisterHelper(task.Helper{File: file, Function: "doc_to_target",
-		SHA256: "a2ae9dfd8ed353c15a9b0aa165e1d902b0132d53ae8fa328a2f577062a9553de",
-		Fn:     task.DocFunc(func(d task.Doc) (any, error) { return Env().DocToTarget(d) })})
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_text",
+		SHA256: "a6cc9a65ed92969079bbdfd9431514aac045266a41ded9fbc60c90e30209155d"}, func(d task.Doc) (any, error) { return Env().DocToText(d) })
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_choice",
+		SHA256: "60f791d0372928ffa5252e7c0c191ab5421e3b7956fa724a75a14316d11ccd5e"}, func(d task.Doc) (any, error) { return Env().DocToChoice(d) })
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_target",
+		SHA256: "a2ae9dfd8ed353c15a9b0aa165e1d902b0132d53ae8fa328a2f577062a9553de"}, func(d task.Doc) (any, error) { return Env().DocToTarget(d) })
 }

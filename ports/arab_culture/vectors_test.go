@@ -12,15 +12,16 @@ import (
 // TestVectors replays lm-eval's own helpers, imported under each setting
 // of the environment (testdata/gen_vectors.py).
 func TestVectors(t *testing.T) {
-	vectest.RunWith(t, "testdata/vectors.json", func(v vectest.Vector) any {
+	vectest.RunWith(t, "testdata/vectors.json", func(v vectest.Vector) *task.Hook {
 		s := arab_culture.SettingsFrom(func(k string) (string, bool) { x, ok := v.Env[k]; return x, ok })
+		doc := func(fn task.DocFunc) *task.Hook { return &task.Hook{Kind: task.HookDocFunc, DocFunc: fn} }
 		switch v.Function {
 		case "doc_to_text":
-			return task.DocFunc(func(d task.Doc) (any, error) { return s.DocToText(d) })
+			return doc(func(d task.Doc) (any, error) { return s.DocToText(d) })
 		case "doc_to_choice":
-			return task.DocFunc(s.DocToChoice)
+			return doc(s.DocToChoice)
 		case "doc_to_target":
-			return task.DocFunc(s.DocToTarget)
+			return doc(s.DocToTarget)
 		}
 		return nil
 	}, "arab_culture/utils_mcq.py:doc_to_text", "arab_culture/utils_mcq.py:doc_to_choice", "arab_culture/utils_mcq.py:doc_to_target")

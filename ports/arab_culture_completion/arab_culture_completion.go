@@ -55,11 +55,10 @@ func DocToTarget(doc task.Doc) (any, error) {
 
 func init() {
 	const file = "arab_culture_completion/utils_completion.py"
-	task.RegisterHelper(task.Helper{File: file, Function: "doc_to_text",
-		SHA256: "eb2dc8f5420810316987932ae2555a8bb3b21ed5a769fb952dc43b5f615d23bc",
-		Fn:     task.DocFunc(func(d task.Doc) (any, error) { return DocToText(arab_culture.Env(), d) })})
-	task.RegisterHelper(task.Helper{File: file, Function: "doc_to_choice",
-		SHA256: "7a2c16456ba6e27d446213d86dac2c022a05c96dd1f79dab18b8695ad72af88e", Fn: task.DocFunc(DocToChoice)})
-	task.RegisterHelper(task.Helper{File: file, Function: "doc_to_target",
-		SHA256: "43dacd3ea059adfde61d4424875326eb96cbe2c3a5b1de0624021b88f892ba03", Fn: task.DocFunc(DocToTarget)})
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_text",
+		SHA256: "eb2dc8f5420810316987932ae2555a8bb3b21ed5a769fb952dc43b5f615d23bc"}, func(d task.Doc) (any, error) { return DocToText(arab_culture.Env(), d) })
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_choice",
+		SHA256: "7a2c16456ba6e27d446213d86dac2c022a05c96dd1f79dab18b8695ad72af88e"}, DocToChoice)
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_target",
+		SHA256: "43dacd3ea059adfde61d4424875326eb96cbe2c3a5b1de0624021b88f892ba03"}, DocToTarget)
 }

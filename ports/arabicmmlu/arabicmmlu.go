@@ -102,10 +102,8 @@ func DocToChoice(doc task.Doc) ([]string, error) {
 }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "arabicmmlu/utils.py", Function: "doc_to_text",
-		SHA256: "4a1c2e7725f777909a11c67a733779cf562137744e69f0be7fa448273581fda4",
-		Fn:     task.DocFunc(func(d task.Doc) (any, error) { return DocToText(d) })})
-	task.RegisterHelper(task.Helper{File: "arabicmmlu/utils.py", Function: "doc_to_choice",
-		SHA256: "aaece4bcdf34390f9ea7e3e53aa8151ffba53931b0b5957cb9292dd798075871",
-		Fn:     task.DocFunc(func(d task.Doc) (any, error) { return DocToChoice(d) })})
+	task.RegisterDocFunc(task.Helper{File: "arabicmmlu/utils.py", Function: "doc_to_text",
+		SHA256: "4a1c2e7725f777909a11c67a733779cf562137744e69f0be7fa448273581fda4"}, func(d task.Doc) (any, error) { return DocToText(d) })
+	task.RegisterDocFunc(task.Helper{File: "arabicmmlu/utils.py", Function: "doc_to_choice",
+		SHA256: "aaece4bcdf34390f9ea7e3e53aa8151ffba53931b0b5957cb9292dd798075871"}, func(d task.Doc) (any, error) { return DocToChoice(d) })
 }

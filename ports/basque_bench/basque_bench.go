@@ -55,10 +55,10 @@ func PawsProcessDocs(docs []task.Doc) ([]task.Doc, error) {
 
 func init() {
 	const f = "basque_bench/utils.py"
-	task.RegisterHelper(task.Helper{File: f, Function: "xcopa_doc_to_text",
-		SHA256: "6d85cbfd9a80feed83d38acc7d2caf66a3687c4cd7456aca2d45a6b8a2b3a0de", Fn: task.DocFunc(XcopaDocToText)})
-	task.RegisterHelper(task.Helper{File: f, Function: "xcopa_doc_to_choice",
-		SHA256: "e4fec5c7f9a0f5b238a80bac05424968b4aae340b91ddc2f8ebe5bc9f43b293b", Fn: task.DocFunc(XcopaDocToChoice)})
-	task.RegisterHelper(task.Helper{File: f, Function: "paws_process_docs",
-		SHA256: "9aebacc64bd9ea5e6d29c64263f587363ce7785e1dfcfac5a708e30d40978029", Fn: task.ProcessDocsFunc(PawsProcessDocs)})
+	task.RegisterDocFunc(task.Helper{File: f, Function: "xcopa_doc_to_text",
+		SHA256: "6d85cbfd9a80feed83d38acc7d2caf66a3687c4cd7456aca2d45a6b8a2b3a0de"}, XcopaDocToText)
+	task.RegisterDocFunc(task.Helper{File: f, Function: "xcopa_doc_to_choice",
+		SHA256: "e4fec5c7f9a0f5b238a80bac05424968b4aae340b91ddc2f8ebe5bc9f43b293b"}, XcopaDocToChoice)
+	task.RegisterProcessDocs(task.Helper{File: f, Function: "paws_process_docs",
+		SHA256: "9aebacc64bd9ea5e6d29c64263f587363ce7785e1dfcfac5a708e30d40978029"}, PawsProcessDocs)
 }

@@ -171,10 +171,8 @@ var VaxxF1 = &metrics.Aggregation{Name: "vaxx_f1_score", Fn: func(items []any) (
 
 func init() {
 	metrics.RegisterAggregation(VaxxF1)
-	reg := func(fn, sha string, f any) {
-		task.RegisterHelper(task.Helper{File: "basqueglue/utils.py", Function: fn, SHA256: sha, Fn: f})
-	}
-	reg("coref_doc_to_text", "3891605bd372736eef7d3dfcb09873feac96a37a453577abab92ce58c07df829", task.DocFunc(CorefDocToText))
-	reg("process_wic_docs", "557c7be22a988d07e021757da934bdb423c9046865884e4175a8c3a1dbd0fb00", task.ProcessDocsFunc(ProcessWicDocs))
-	reg("vaxx_f1_score", "12dfe22e3ec162ecc7d60fd172ad150b1805503c33999e4e622c18645cbae33f", VaxxF1)
+
+	task.RegisterDocFunc(task.Helper{File: "basqueglue/utils.py", Function: "coref_doc_to_text", SHA256: "3891605bd372736eef7d3dfcb09873feac96a37a453577abab92ce58c07df829"}, CorefDocToText)
+	task.RegisterProcessDocs(task.Helper{File: "basqueglue/utils.py", Function: "process_wic_docs", SHA256: "557c7be22a988d07e021757da934bdb423c9046865884e4175a8c3a1dbd0fb00"}, ProcessWicDocs)
+	task.RegisterAggregation(task.Helper{File: "basqueglue/utils.py", Function: "vaxx_f1_score", SHA256: "12dfe22e3ec162ecc7d60fd172ad150b1805503c33999e4e622c18645cbae33f"}, VaxxF1)
 }

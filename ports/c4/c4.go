@@ -87,8 +87,8 @@ func ProcessResults(doc task.Doc, results []any) (map[string]any, error) {
 }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "c4/preprocess_c4.py", Function: "c4_detokenizer",
-		SHA256: "0fd0294cb1115fdc3d26b5de18ca575ea3a58bb3439c860a7b2041ce5e6d4d15", Fn: task.DocFunc(C4Detokenizer)})
-	task.RegisterHelper(task.Helper{File: "c4/preprocess_c4.py", Function: "process_results",
-		SHA256: "2d9daff5604f3b3473b18c700c736c598f08fc618c4617716449a4d27a4197b3", Fn: task.ProcessResultsFunc(ProcessResults)})
+	task.RegisterDocFunc(task.Helper{File: "c4/preprocess_c4.py", Function: "c4_detokenizer",
+		SHA256: "0fd0294cb1115fdc3d26b5de18ca575ea3a58bb3439c860a7b2041ce5e6d4d15"}, C4Detokenizer)
+	task.RegisterProcessResults(task.Helper{File: "c4/preprocess_c4.py", Function: "process_results",
+		SHA256: "2d9daff5604f3b3473b18c700c736c598f08fc618c4617716449a4d27a4197b3"}, ProcessResults)
 }

@@ -159,30 +159,26 @@ func ProcessResultsCoqcat(doc task.Doc, results []any) (map[string]any, error) {
 }
 
 func init() {
-	reg := func(file, fn, sha string, f any) {
-		task.RegisterHelper(task.Helper{File: file, Function: fn, SHA256: sha, Fn: f})
-	}
+
 	const f = "catalan_bench/utils.py"
 	// rouge1 serves galician, spanish, french_bench and noticia too;
 	// rouge1_agg french_bench's (galician's and spanish's is another
 	// source, the same computation).
-	reg(f, "rouge1", "7f960226c8fd8c795041c396d4147431375c901ec68703af1e39702a71124e9a", rouge.Passthrough)
-	reg(f, "rouge1_agg", "a0e246459ac18d242c67bf1b37c4f1b6748b6ed3a87f547db23b72a2b451376c", rouge.Agg)
-	reg(f, "process_doc_nli", "bfb6e71d592834253677830416cad8088e56f19a51b2d7aa70ce2152ea7ba8ee", task.ProcessDocsFunc(ProcessDocNLI))
-	reg(f, "process_doc_cabreu", "d3081146a91cfc8abb4204d2fd832df4a11c1d82bf625bead192f403c9c56009", task.ProcessDocsFunc(ProcessDocCabreu))
-	reg(f, "process_docs_paraphrases", "c5ae06eaea708fc26e5ba09123ba22a124c27439a14b586911de647025822592", task.ProcessDocsFunc(ProcessDocsParaphrases))
-	reg(f, "process_docs_copa_ca", "1ac4f3a9518917409b2ad3094c6d0544067ede8ec5a6b8b3d41bead6433f6e1c", task.ProcessDocsFunc(ibero.CopaLower))
-	reg(f, "process_results_coqcat", "03a9d9a745cf88caa51c3ef80c1f5b1b5fa21d3117ec9faf5533e045b3dc3f69", task.ProcessResultsFunc(ProcessResultsCoqcat))
-	reg(f, "process_results_qa", "7db6281da1abc36bb54171ec9992d055ddde8fb90c2bc8a9c1d98c16785eea5e", task.ProcessResultsFunc(ProcessResultsQA))
+	task.RegisterMetric(task.Helper{File: f, Function: "rouge1", SHA256: "7f960226c8fd8c795041c396d4147431375c901ec68703af1e39702a71124e9a"}, rouge.Passthrough)
+	task.RegisterAggregation(task.Helper{File: f, Function: "rouge1_agg", SHA256: "a0e246459ac18d242c67bf1b37c4f1b6748b6ed3a87f547db23b72a2b451376c"}, rouge.Agg)
+	task.RegisterProcessDocs(task.Helper{File: f, Function: "process_doc_nli", SHA256: "bfb6e71d592834253677830416cad8088e56f19a51b2d7aa70ce2152ea7ba8ee"}, ProcessDocNLI)
+	task.RegisterProcessDocs(task.Helper{File: f, Function: "process_doc_cabreu", SHA256: "d3081146a91cfc8abb4204d2fd832df4a11c1d82bf625bead192f403c9c56009"}, ProcessDocCabreu)
+	task.RegisterProcessDocs(task.Helper{File: f, Function: "process_docs_paraphrases", SHA256: "c5ae06eaea708fc26e5ba09123ba22a124c27439a14b586911de647025822592"}, ProcessDocsParaphrases)
+	task.RegisterProcessDocs(task.Helper{File: f, Function: "process_docs_copa_ca", SHA256: "1ac4f3a9518917409b2ad3094c6d0544067ede8ec5a6b8b3d41bead6433f6e1c"}, ibero.CopaLower)
+	task.RegisterProcessResults(task.Helper{File: f, Function: "process_results_coqcat", SHA256: "03a9d9a745cf88caa51c3ef80c1f5b1b5fa21d3117ec9faf5533e045b3dc3f69"}, ProcessResultsCoqcat)
+	task.RegisterProcessResults(task.Helper{File: f, Function: "process_results_qa", SHA256: "7db6281da1abc36bb54171ec9992d055ddde8fb90c2bc8a9c1d98c16785eea5e"}, ProcessResultsQA)
 	const va = "catalan_bench/truthfulqa_va/utils.py"
 	// galician_bench's process_docs_gen is the same source (and appends
 	// the Galician "Non teño ningún comentario." here too).
-	reg(va, "process_docs_gen", "ddcb43a2788eeb832150edc934282807835921efde36034e90dd0cd6cbddae2e",
-		task.MapDocs{Fn: func(d []task.Doc) ([]task.Doc, error) {
-			return ibero.ProcessDocsGen(d, "Non teño ningún comentario.")
-		},
-			Columns: ibero.GenColumns})
+	task.RegisterMapDocs(task.Helper{File: va, Function: "process_docs_gen", SHA256: "ddcb43a2788eeb832150edc934282807835921efde36034e90dd0cd6cbddae2e"}, task.MapDocs{Fn: func(d []task.Doc) ([]task.Doc, error) {
+		return ibero.ProcessDocsGen(d, "Non teño ningún comentario.")
+	},
+		Columns: ibero.GenColumns})
 	// truthfulqa's process_results_gen, word for word.
-	reg(va, "process_results_gen", "9aa9c0b6e2453fd08860d8245e40a231557193c196688799d3830a8b76101995",
-		task.ProcessResultsFunc(truthfulqa.ProcessResultsGen))
+	task.RegisterProcessResults(task.Helper{File: va, Function: "process_results_gen", SHA256: "9aa9c0b6e2453fd08860d8245e40a231557193c196688799d3830a8b76101995"}, truthfulqa.ProcessResultsGen)
 }

@@ -274,17 +274,15 @@ var cultureSHA = map[string]string{
 }
 
 func init() {
-	reg := func(file, fn, sha string, f any) {
-		task.RegisterHelper(task.Helper{File: file, Function: fn, SHA256: sha, Fn: f})
-	}
+
 	const cul, lang = "click/click_cul/utils.py", "click/click_lang/utils.py"
-	reg(cul, "get_context", "b6c2aa20444588db0c597b8661c47cd8ab2253df5d36fbc8cc86b5f069d4ac8c", task.DocFunc(GetContext))
-	reg(cul, "get_target", "83fe63eae68ff752d98e9823e8987ff31216255223b6542d5a1f03462ee2de3a", task.DocFunc(GetTarget))
-	reg(cul, "get_choices", "d597421ba11745e05813ef01cd7c2e7ed3b8b006a1261c7ad025ac50723dcc19", task.DocFunc(GetChoices))
+	task.RegisterDocFunc(task.Helper{File: cul, Function: "get_context", SHA256: "b6c2aa20444588db0c597b8661c47cd8ab2253df5d36fbc8cc86b5f069d4ac8c"}, GetContext)
+	task.RegisterDocFunc(task.Helper{File: cul, Function: "get_target", SHA256: "83fe63eae68ff752d98e9823e8987ff31216255223b6542d5a1f03462ee2de3a"}, GetTarget)
+	task.RegisterDocFunc(task.Helper{File: cul, Function: "get_choices", SHA256: "d597421ba11745e05813ef01cd7c2e7ed3b8b006a1261c7ad025ac50723dcc19"}, GetChoices)
 	for k, f := range Culture {
-		reg(cul, "extract_"+k, cultureSHA[k], task.ProcessDocsFunc(f))
+		task.RegisterProcessDocs(task.Helper{File: cul, Function: "extract_" + k, SHA256: cultureSHA[k]}, f)
 	}
-	reg(lang, "extract_text", "d984a0333ee76fdc48a61bc60a81a465251b5fd27a852c34cb397c3665d6f99a", task.ProcessDocsFunc(idFilter(ExtractText)))
-	reg(lang, "extract_grammar", "32eef80f623490fadd9d56165cfecec87af065ff39ca128011b5f3034751caf8", task.ProcessDocsFunc(idFilter(ExtractGrammar)))
-	reg(lang, "extract_function", "cee380518e8bab4a90c2f71273f0146d430aa94cea21a5b3c0346c61e55b3fa8", task.ProcessDocsFunc(idFilter(ExtractFunction)))
+	task.RegisterProcessDocs(task.Helper{File: lang, Function: "extract_text", SHA256: "d984a0333ee76fdc48a61bc60a81a465251b5fd27a852c34cb397c3665d6f99a"}, idFilter(ExtractText))
+	task.RegisterProcessDocs(task.Helper{File: lang, Function: "extract_grammar", SHA256: "32eef80f623490fadd9d56165cfecec87af065ff39ca128011b5f3034751caf8"}, idFilter(ExtractGrammar))
+	task.RegisterProcessDocs(task.Helper{File: lang, Function: "extract_function", SHA256: "cee380518e8bab4a90c2f71273f0146d430aa94cea21a5b3c0346c61e55b3fa8"}, idFilter(ExtractFunction))
 }

@@ -219,10 +219,10 @@ func smoothedBleu4Metric(_ context.Context, references, predictions []any, _ map
 
 func init() {
 	const dir = "code_x_glue/code-text/"
-	task.RegisterHelper(task.Helper{File: dir + "utils.py", Function: "doc_to_text",
-		SHA256: "286f68133fe42cc40d0259f057312bd31e61ab0fed7d4a6e1816f26d3da03f5d", Fn: task.DocFunc(DocToText)})
-	task.RegisterHelper(task.Helper{File: dir + "utils.py", Function: "doc_to_target",
-		SHA256: "bcc9bc4bf34a6945f72eebcae6c10eaf96086ba92cfdffbcb998c22acce9cae8", Fn: task.DocFunc(DocToTarget)})
-	task.RegisterHelper(task.Helper{File: dir + "bleu.py", Function: "smoothed_bleu_4",
-		SHA256: "b70776c7ef7c21f866c7b7889394ae3bd76d3bba1971573a9644f191198e8606", Fn: task.MetricFunc(smoothedBleu4Metric)})
+	task.RegisterDocFunc(task.Helper{File: dir + "utils.py", Function: "doc_to_text",
+		SHA256: "286f68133fe42cc40d0259f057312bd31e61ab0fed7d4a6e1816f26d3da03f5d"}, DocToText)
+	task.RegisterDocFunc(task.Helper{File: dir + "utils.py", Function: "doc_to_target",
+		SHA256: "bcc9bc4bf34a6945f72eebcae6c10eaf96086ba92cfdffbcb998c22acce9cae8"}, DocToTarget)
+	task.RegisterMetric(task.Helper{File: dir + "bleu.py", Function: "smoothed_bleu_4",
+		SHA256: "b70776c7ef7c21f866c7b7889394ae3bd76d3bba1971573a9644f191198e8606"}, smoothedBleu4Metric)
 }

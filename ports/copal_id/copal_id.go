@@ -9,9 +9,8 @@ import (
 )
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "copal_id/utils.py", Function: "doc_to_text_id",
-		SHA256: "77f67cc5cc72bace07bbc630baa2e1889b980432dca521db0fd3c27f9463a60b",
-		Fn: task.DocFunc(func(d task.Doc) (any, error) {
-			return xcopa.DocToText(d, map[string]string{"cause": "karena", "effect": "maka"})
-		})})
+	task.RegisterDocFunc(task.Helper{File: "copal_id/utils.py", Function: "doc_to_text_id",
+		SHA256: "77f67cc5cc72bace07bbc630baa2e1889b980432dca521db0fd3c27f9463a60b"}, func(d task.Doc) (any, error) {
+		return xcopa.DocToText(d, map[string]string{"cause": "karena", "effect": "maka"})
+	})
 }

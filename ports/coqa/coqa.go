@@ -189,10 +189,10 @@ func ProcessResults(doc task.Doc, results []any) (map[string]any, error) {
 }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "coqa/utils.py", Function: "doc_to_text",
-		SHA256: "3a03eed23b1d0311dd156532e2538258a2bd3f2d1b47cf52bfe0aa4e044df179", Fn: task.DocFunc(DocToText)})
-	task.RegisterHelper(task.Helper{File: "coqa/utils.py", Function: "doc_to_target",
-		SHA256: "80256023c9d0bca9fe8829f2570179474bfac3b1ff2d51772e8c0d454d57773c", Fn: task.DocFunc(DocToTarget)})
-	task.RegisterHelper(task.Helper{File: "coqa/utils.py", Function: "process_results",
-		SHA256: "255761430ebee5fe42aab539e7fa182ec0b72dad4ec8b1ad8feaf05d3f0ef301", Fn: task.ProcessResultsFunc(ProcessResults)})
+	task.RegisterDocFunc(task.Helper{File: "coqa/utils.py", Function: "doc_to_text",
+		SHA256: "3a03eed23b1d0311dd156532e2538258a2bd3f2d1b47cf52bfe0aa4e044df179"}, DocToText)
+	task.RegisterDocFunc(task.Helper{File: "coqa/utils.py", Function: "doc_to_target",
+		SHA256: "80256023c9d0bca9fe8829f2570179474bfac3b1ff2d51772e8c0d454d57773c"}, DocToTarget)
+	task.RegisterProcessResults(task.Helper{File: "coqa/utils.py", Function: "process_results",
+		SHA256: "255761430ebee5fe42aab539e7fa182ec0b72dad4ec8b1ad8feaf05d3f0ef301"}, ProcessResults)
 }

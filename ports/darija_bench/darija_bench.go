@@ -7,7 +7,7 @@
 // BERTScore (Hugging Face evaluate's bertscore over a BERT model:
 // DarijaBERT, mBERT, AraBERT, CamemBERT, ...), which needs the neural
 // model run by Python's bert_score: lmeval cannot compute it, so those
-// aggregations are registered as task.Unavailable and the tasks say why.
+// aggregations are registered unavailable (task.RegisterUnavailable) and the tasks say why.
 // Only the sentiment tasks run.
 package darija_bench
 
@@ -130,16 +130,16 @@ func Items(_ metrics.Spec, d *metrics.DocResult) (any, error) {
 	return []any{d.Golds[0], d.Result}, nil
 }
 
-// bertScore is the Unavailable reason of an aggregation computing
-// BERTScore with model.
-func bertScore(model string) task.Unavailable {
-	return task.Unavailable{Reason: fmt.Sprintf("its aggregation is BERTScore F1 with the neural model %s "+
-		"(Hugging Face evaluate's bertscore runs the model in Python); lmeval cannot compute BERTScore", model)}
+// bertScore is why an aggregation computing BERTScore with model cannot
+// run (task.RegisterUnavailable).
+func bertScore(model string) string {
+	return fmt.Sprintf("its aggregation is BERTScore F1 with the neural model %s "+
+		"(Hugging Face evaluate's bertscore runs the model in Python); lmeval cannot compute BERTScore", model)
 }
 
-// rouge is the Unavailable reason of summarization's ROUGE aggregations.
-var rouge = task.Unavailable{Reason: "ROUGE as Hugging Face evaluate computes it (rouge_score, " +
-	"bootstrap-aggregated with numpy's random generator) is not ported: darija_summarization also needs BERTScore, which lmeval cannot compute"}
+// rouge is why summarization's ROUGE aggregations cannot run.
+const rouge = "ROUGE as Hugging Face evaluate computes it (rouge_score, " +
+	"bootstrap-aggregated with numpy's random generator) is not ported: darija_summarization also needs BERTScore, which lmeval cannot compute"
 
 // Direction is a translation direction's process_docs:
 // dataset.filter(lambda x: x["direction"] == direction).

@@ -37,7 +37,6 @@ func ProcessDoc(doc task.Doc) (task.Doc, error) {
 func ProcessDocs(docs []task.Doc) ([]task.Doc, error) { return pydoc.Map(docs, ProcessDoc) }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "darijahellaswag/utils.py", Function: "process_docs",
-		SHA256: "eda1a207b7e2a9bc284398635679e5eb50a4acb5bf315a4fc3612c760d76c223",
-		Fn:     task.MapDocs{Fn: ProcessDocs, Columns: []string{"query", "choices", "gold"}}})
+	task.RegisterMapDocs(task.Helper{File: "darijahellaswag/utils.py", Function: "process_docs",
+		SHA256: "eda1a207b7e2a9bc284398635679e5eb50a4acb5bf315a4fc3612c760d76c223"}, task.MapDocs{Fn: ProcessDocs, Columns: []string{"query", "choices", "gold"}})
 }

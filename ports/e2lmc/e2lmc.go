@@ -40,6 +40,6 @@ var LoglikelihoodDiff = &metrics.Aggregation{Name: "e2lmc.loglikelihood_diff", F
 
 func init() {
 	metrics.RegisterAggregation(LoglikelihoodDiff)
-	task.RegisterHelper(task.Helper{File: "e2lmc/mmlu_early_training/custom_metrics.py", Function: "loglikelihood_diff",
-		SHA256: "3683e74f06120383b54bcd07eed1bee99a746d1afced0531c3a0e7b07619539c", Fn: LoglikelihoodDiff})
+	task.RegisterAggregation(task.Helper{File: "e2lmc/mmlu_early_training/custom_metrics.py", Function: "loglikelihood_diff",
+		SHA256: "3683e74f06120383b54bcd07eed1bee99a746d1afced0531c3a0e7b07619539c"}, LoglikelihoodDiff)
 }

@@ -15,7 +15,6 @@ const Prompt = "ده سؤال متعدد الاختيار (مع إجابته) ع
 func DocToText(doc task.Doc) (string, error) { return darijammlu.DocToText(doc, Prompt, "egy_subject") }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "egymmlu/utils.py", Function: "doc_to_text",
-		SHA256: "6dbd5a566734585b0db3f04d6ee43f24d59fae2cf1d66a2c0faa526a235c2328",
-		Fn:     task.DocFunc(func(d task.Doc) (any, error) { return DocToText(d) })})
+	task.RegisterDocFunc(task.Helper{File: "egymmlu/utils.py", Function: "doc_to_text",
+		SHA256: "6dbd5a566734585b0db3f04d6ee43f24d59fae2cf1d66a2c0faa526a235c2328"}, func(d task.Doc) (any, error) { return DocToText(d) })
 }

@@ -204,14 +204,9 @@ func init() {
 	for _, a := range []*metrics.Aggregation{AccAmbig, AccDisambig, BiasAmbig, BiasDisambig} {
 		metrics.RegisterAggregation(a)
 	}
-	for _, h := range []task.Helper{
-		{Function: "process_results", SHA256: "7dee44a07ccc294ca88afa830f6ad7588edc79b1943dd275e5eda720bef18169", Fn: task.ProcessResultsFunc(ProcessResults)},
-		{Function: "acc_ambig_agg", SHA256: "3424a411578fa7138ca2e50ece52563d1e7c2abc5a36b7f3bf347dce31a1b1c3", Fn: AccAmbig},
-		{Function: "acc_disambig_agg", SHA256: "d57ecc36c297f4426bb0fb4dbcf7ecea8a76009b3832d3fa6b37a6ecb24358ab", Fn: AccDisambig},
-		{Function: "bias_score_ambig_agg", SHA256: "663080100022f01da72d13402e2685f7d7bcac55e81315a904088ca9f10a9b3d", Fn: BiasAmbig},
-		{Function: "bias_score_disambig_agg", SHA256: "9670bf83a5e76775a2a1a80f3bae1d7268529c96c236a4fe944ad05235d07a6b", Fn: BiasDisambig},
-	} {
-		h.File = file
-		task.RegisterHelper(h)
-	}
+	task.RegisterProcessResults(task.Helper{File: file, Function: "process_results", SHA256: "7dee44a07ccc294ca88afa830f6ad7588edc79b1943dd275e5eda720bef18169"}, ProcessResults)
+	task.RegisterAggregation(task.Helper{File: file, Function: "acc_ambig_agg", SHA256: "3424a411578fa7138ca2e50ece52563d1e7c2abc5a36b7f3bf347dce31a1b1c3"}, AccAmbig)
+	task.RegisterAggregation(task.Helper{File: file, Function: "acc_disambig_agg", SHA256: "d57ecc36c297f4426bb0fb4dbcf7ecea8a76009b3832d3fa6b37a6ecb24358ab"}, AccDisambig)
+	task.RegisterAggregation(task.Helper{File: file, Function: "bias_score_ambig_agg", SHA256: "663080100022f01da72d13402e2685f7d7bcac55e81315a904088ca9f10a9b3d"}, BiasAmbig)
+	task.RegisterAggregation(task.Helper{File: file, Function: "bias_score_disambig_agg", SHA256: "9670bf83a5e76775a2a1a80f3bae1d7268529c96c236a4fe944ad05235d07a6b"}, BiasDisambig)
 }

@@ -63,12 +63,10 @@ func Text(doc task.Doc, withContext bool) (any, error) {
 }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "eus_reading/utils.py", Function: "doc_to_text_context",
-		SHA256: "3d3f23a14e4c182c14a191b25a3d8744b9d26f79e4026e0ce89e79203935ecf1",
-		Fn:     task.DocFunc(func(d task.Doc) (any, error) { return Text(d, true) })})
-	task.RegisterHelper(task.Helper{File: "eus_reading/utils.py", Function: "doc_to_choice",
-		SHA256: "ae8f97117295724d2de3bb059eb66dc825eb70bf4adaae453b93815677be7108", Fn: task.DocFunc(Choices)})
-	task.RegisterHelper(task.Helper{File: "eus_trivia/utils.py", Function: "doc_to_text",
-		SHA256: "a55270fad49060a43d8b83c81490c804d774b11ee096f88c7711c93032144182",
-		Fn:     task.DocFunc(func(d task.Doc) (any, error) { return Text(d, false) })})
+	task.RegisterDocFunc(task.Helper{File: "eus_reading/utils.py", Function: "doc_to_text_context",
+		SHA256: "3d3f23a14e4c182c14a191b25a3d8744b9d26f79e4026e0ce89e79203935ecf1"}, func(d task.Doc) (any, error) { return Text(d, true) })
+	task.RegisterDocFunc(task.Helper{File: "eus_reading/utils.py", Function: "doc_to_choice",
+		SHA256: "ae8f97117295724d2de3bb059eb66dc825eb70bf4adaae453b93815677be7108"}, Choices)
+	task.RegisterDocFunc(task.Helper{File: "eus_trivia/utils.py", Function: "doc_to_text",
+		SHA256: "a55270fad49060a43d8b83c81490c804d774b11ee096f88c7711c93032144182"}, func(d task.Doc) (any, error) { return Text(d, false) })
 }

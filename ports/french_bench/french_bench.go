@@ -96,14 +96,12 @@ func WikitextProcessResults(doc task.Doc, results []any) (map[string]any, error)
 }
 
 func init() {
-	reg := func(file, fn, sha string, f any) {
-		task.RegisterHelper(task.Helper{File: file, Function: fn, SHA256: sha, Fn: f})
-	}
+
 	const f = "french_bench/utils.py"
-	reg(f, "exact", "bc0f31759dba2e87890c98cb22351ba1929ea811a6bc509da6e047e9f8328fdd", Exact)
-	reg(f, "f1", "754fb311248909d4dc2e42aa4c6656b9f4dd03ea6f8a01b921f2d300138dd6ad", F1)
-	reg(f, "is_included", "6b3ced28676f5d43017c391052bf039130697f4cff5253fac1e50cf8f99ff21f", IsIncluded)
+	task.RegisterMetric(task.Helper{File: f, Function: "exact", SHA256: "bc0f31759dba2e87890c98cb22351ba1929ea811a6bc509da6e047e9f8328fdd"}, Exact)
+	task.RegisterMetric(task.Helper{File: f, Function: "f1", SHA256: "754fb311248909d4dc2e42aa4c6656b9f4dd03ea6f8a01b921f2d300138dd6ad"}, F1)
+	task.RegisterMetric(task.Helper{File: f, Function: "is_included", SHA256: "6b3ced28676f5d43017c391052bf039130697f4cff5253fac1e50cf8f99ff21f"}, IsIncluded)
 	const w = "french_bench/preprocess_wikitext.py"
-	reg(w, "wikitext_detokenizer", "1e21dc38acec55e48d750e757a849170ed6bed6f3a73d77e2de5ab989256ec22", task.DocFunc(WikitextDetokenizer))
-	reg(w, "process_results", "eadbf5915cfef1a9173f8b42f084bb160c9733500db29c7a0670fe3eb61b2691", task.ProcessResultsFunc(WikitextProcessResults))
+	task.RegisterDocFunc(task.Helper{File: w, Function: "wikitext_detokenizer", SHA256: "1e21dc38acec55e48d750e757a849170ed6bed6f3a73d77e2de5ab989256ec22"}, WikitextDetokenizer)
+	task.RegisterProcessResults(task.Helper{File: w, Function: "process_results", SHA256: "eadbf5915cfef1a9173f8b42f084bb160c9733500db29c7a0670fe3eb61b2691"}, WikitextProcessResults)
 }

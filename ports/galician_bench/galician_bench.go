@@ -53,20 +53,14 @@ func ProcessResultsMC2(doc task.Doc, results []any) (map[string]any, error) {
 }
 
 func init() {
-	reg := func(fn, sha string, f any) {
-		task.RegisterHelper(task.Helper{File: "galician_bench/utils.py", Function: fn, SHA256: sha, Fn: f})
-	}
+
 	// Also spanish_bench's rouge1_agg (the same source).
-	reg("rouge1_agg", "58ab3dd33a954797c10bac45d997aa7dc56bb9558c57cf8773e7f7101cefded9", rouge.Agg)
-	reg("process_doc_nli", "a7b100341cf1bb30299cbf020dbd66612effda76609c81ca83686496f46b4cce", task.ProcessDocsFunc(ProcessDocNLI))
-	reg("process_docs_paraphrases", "a72a761d6ec4b5d07aae3532e46982bfc8fa42cc25f756d97a2252c8d0bda248",
-		task.ProcessDocsFunc(func(d []task.Doc) ([]task.Doc, error) { return ibero.Paraphrases(d, "Frase", "Paráfrase", true) }))
-	reg("process_docs_paws", "008efff7779fdde828ed498917708776c8fe7fd41052a49a50117daa23bfc112",
-		task.ProcessDocsFunc(func(d []task.Doc) ([]task.Doc, error) { return ibero.Paraphrases(d, "sentence1", "sentence2", true) }))
-	reg("process_summarization", "d6677d7d2a7821804841fbc8983e193d41e3cdb46e794305fa9e63ef47f0f436",
-		task.ProcessDocsFunc(func(d []task.Doc) ([]task.Doc, error) { return ibero.Summaries(d, "text", "summary") }))
+	task.RegisterAggregation(task.Helper{File: "galician_bench/utils.py", Function: "rouge1_agg", SHA256: "58ab3dd33a954797c10bac45d997aa7dc56bb9558c57cf8773e7f7101cefded9"}, rouge.Agg)
+	task.RegisterProcessDocs(task.Helper{File: "galician_bench/utils.py", Function: "process_doc_nli", SHA256: "a7b100341cf1bb30299cbf020dbd66612effda76609c81ca83686496f46b4cce"}, ProcessDocNLI)
+	task.RegisterProcessDocs(task.Helper{File: "galician_bench/utils.py", Function: "process_docs_paraphrases", SHA256: "a72a761d6ec4b5d07aae3532e46982bfc8fa42cc25f756d97a2252c8d0bda248"}, func(d []task.Doc) ([]task.Doc, error) { return ibero.Paraphrases(d, "Frase", "Paráfrase", true) })
+	task.RegisterProcessDocs(task.Helper{File: "galician_bench/utils.py", Function: "process_docs_paws", SHA256: "008efff7779fdde828ed498917708776c8fe7fd41052a49a50117daa23bfc112"}, func(d []task.Doc) ([]task.Doc, error) { return ibero.Paraphrases(d, "sentence1", "sentence2", true) })
+	task.RegisterProcessDocs(task.Helper{File: "galician_bench/utils.py", Function: "process_summarization", SHA256: "d6677d7d2a7821804841fbc8983e193d41e3cdb46e794305fa9e63ef47f0f436"}, func(d []task.Doc) ([]task.Doc, error) { return ibero.Summaries(d, "text", "summary") })
 	// Also tinyBenchmarks' utils_truthfulqa.py (the same source).
-	reg("process_results_mc2", "f1a9ba0850bb10d0bca0676caa17248374667610551bef7af952424c62b25840", task.ProcessResultsFunc(ProcessResultsMC2))
-	reg("process_results_gen", "9aa9c0b6e2453fd08860d8245e40a231557193c196688799d3830a8b76101995",
-		task.ProcessResultsFunc(truthfulqa.ProcessResultsGen))
+	task.RegisterProcessResults(task.Helper{File: "galician_bench/utils.py", Function: "process_results_mc2", SHA256: "f1a9ba0850bb10d0bca0676caa17248374667610551bef7af952424c62b25840"}, ProcessResultsMC2)
+	task.RegisterProcessResults(task.Helper{File: "galician_bench/utils.py", Function: "process_results_gen", SHA256: "9aa9c0b6e2453fd08860d8245e40a231557193c196688799d3830a8b76101995"}, truthfulqa.ProcessResultsGen)
 }

@@ -12,11 +12,9 @@ const (
 
 func init() {
 	for _, s := range Subjects {
-		task.RegisterHelper(task.Helper{File: "global_mmlu/full/am/utils.py", Function: "process_" + s, SHA256: fullSHA,
-			Fn: task.ProcessDocsFunc(func(docs []task.Doc) ([]task.Doc, error) { return Filter(docs, "subject", s), nil })})
+		task.RegisterProcessDocs(task.Helper{File: "global_mmlu/full/am/utils.py", Function: "process_" + s, SHA256: fullSHA}, func(docs []task.Doc) ([]task.Doc, error) { return Filter(docs, "subject", s), nil })
 	}
 	for _, c := range Categories {
-		task.RegisterHelper(task.Helper{File: "global_mmlu/default/en/utils.py", Function: CategoryFunc(c), SHA256: defaultSHA,
-			Fn: task.ProcessDocsFunc(func(docs []task.Doc) ([]task.Doc, error) { return Filter(docs, "subject_category", c), nil })})
+		task.RegisterProcessDocs(task.Helper{File: "global_mmlu/default/en/utils.py", Function: CategoryFunc(c), SHA256: defaultSHA}, func(docs []task.Doc) ([]task.Doc, error) { return Filter(docs, "subject_category", c), nil })
 	}
 }

@@ -25,6 +25,6 @@ func MNLIDocToText(doc task.Doc) (any, error) {
 }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "glue/mnli/utils.py", Function: "doc_to_text",
-		SHA256: "6c48c3d9f85f25417b42fb2ed3463e208028b71c0bb09d7f787b2d51e7efc71c", Fn: task.DocFunc(MNLIDocToText)})
+	task.RegisterDocFunc(task.Helper{File: "glue/mnli/utils.py", Function: "doc_to_text",
+		SHA256: "6c48c3d9f85f25417b42fb2ed3463e208028b71c0bb09d7f787b2d51e7efc71c"}, MNLIDocToText)
 }

@@ -36,7 +36,6 @@ func ProcessDocs(docs []task.Doc) ([]task.Doc, error) {
 }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "groundcocoa/utils.py", Function: "process_docs",
-		SHA256: "cc949f84044f229d71623c0523078515df694111ba53b1b0cfab6368af975caa",
-		Fn:     task.MapDocs{Fn: ProcessDocs, Columns: []string{"criteria", "choices", "gold"}}})
+	task.RegisterMapDocs(task.Helper{File: "groundcocoa/utils.py", Function: "process_docs",
+		SHA256: "cc949f84044f229d71623c0523078515df694111ba53b1b0cfab6368af975caa"}, task.MapDocs{Fn: ProcessDocs, Columns: []string{"criteria", "choices", "gold"}})
 }

@@ -6,12 +6,11 @@ package hellaswag
 import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "hellaswag/utils.py", Function: "process_docs",
-		SHA256: "6e0be8de844d15018a3506cf91436fe29c4d7eb093c6f214224018493c2dfca7",
-		Fn:     task.MapDocs{Fn: ProcessDocs, Columns: Columns}})
+	task.RegisterMapDocs(task.Helper{File: "hellaswag/utils.py", Function: "process_docs",
+		SHA256: "6e0be8de844d15018a3506cf91436fe29c4d7eb093c6f214224018493c2dfca7"}, task.MapDocs{Fn: ProcessDocs, Columns: Columns})
 	// lmeval's own: its built-in hellaswag.yaml lists the endings through
 	// it (lm-eval's YAML uses the template "{{choices}}").
-	task.RegisterFunction("hellaswag", "utils.doc_to_choice", task.DocFunc(func(d task.Doc) (any, error) {
+	task.RegisterDocFunc(task.Helper{File: "hellaswag/utils.py", Function: "doc_to_choice"}, func(d task.Doc) (any, error) {
 		return DocToChoice(d)
-	}))
+	})
 }

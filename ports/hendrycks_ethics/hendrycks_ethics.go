@@ -44,8 +44,8 @@ func DocToTarget(doc task.Doc) (any, error) {
 }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "hendrycks_ethics/utils.py", Function: "doc_to_text",
-		SHA256: "85360ef915bedb0404a0d5df09231fe3cffa09c9e5e7b0d6577a7ef9a945b756", Fn: task.DocFunc(DocToText)})
-	task.RegisterHelper(task.Helper{File: "hendrycks_ethics/utils.py", Function: "doc_to_target",
-		SHA256: "57b43885c388855464203495de9f44bd313dc6c0051484e47a50a9eed7bb880e", Fn: task.DocFunc(DocToTarget)})
+	task.RegisterDocFunc(task.Helper{File: "hendrycks_ethics/utils.py", Function: "doc_to_text",
+		SHA256: "85360ef915bedb0404a0d5df09231fe3cffa09c9e5e7b0d6577a7ef9a945b756"}, DocToText)
+	task.RegisterDocFunc(task.Helper{File: "hendrycks_ethics/utils.py", Function: "doc_to_target",
+		SHA256: "57b43885c388855464203495de9f44bd313dc6c0051484e47a50a9eed7bb880e"}, DocToTarget)
 }

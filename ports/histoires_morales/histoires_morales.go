@@ -37,7 +37,6 @@ func ProcessDocs(docs []task.Doc) ([]task.Doc, error) {
 
 func init() {
 	// moral_stories/utils.py:process_docs is the same source
-	task.RegisterHelper(task.Helper{File: "histoires_morales/utils.py", Function: "process_docs",
-		SHA256: "e0e6ada785af33c326adbad7f376b93c9514ecebf44b896702b556a9f03db15e",
-		Fn:     task.MapDocs{Fn: ProcessDocs, Columns: []string{"query", "choices", "label"}}})
+	task.RegisterMapDocs(task.Helper{File: "histoires_morales/utils.py", Function: "process_docs",
+		SHA256: "e0e6ada785af33c326adbad7f376b93c9514ecebf44b896702b556a9f03db15e"}, task.MapDocs{Fn: ProcessDocs, Columns: []string{"query", "choices", "label"}})
 }

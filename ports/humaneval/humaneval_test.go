@@ -76,11 +76,11 @@ func TestBuildPredictions(t *testing.T) {
 // []any shape.
 func TestRegisteredFilter(t *testing.T) {
 	v := load(t)
-	fn, ok := task.LookupFunction("lm_eval/tasks/humaneval", "utils.build_predictions_instruct")
+	fn, ok := task.LookupHook("lm_eval/tasks/humaneval", "utils.build_predictions_instruct")
 	if !ok {
 		t.Fatal("utils.build_predictions_instruct is not registered for humaneval")
 	}
-	if _, ok := task.LookupFunction("humaneval_infilling", "utils.build_predictions"); ok {
+	if _, ok := task.LookupHook("humaneval_infilling", "utils.build_predictions"); ok {
 		t.Error("humaneval's port also answers for humaneval_infilling")
 	}
 	in := make([]any, len(v.Resps))
@@ -91,9 +91,7 @@ func TestRegisteredFilter(t *testing.T) {
 		}
 		in[i] = l
 	}
-	out, err := fn.(interface {
-		Apply([]any, []map[string]any) ([]any, error)
-	}).Apply(in, v.Docs)
+	out, err := fn.FilterFunc.Apply(in, v.Docs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,29 +7,28 @@ import (
 
 	"github.com/lmeval/lmeval/harness/filters"
 	"github.com/lmeval/lmeval/harness/task"
-	"github.com/lmeval/lmeval/ports/internal/pysource"
 )
 
-// Source is one ported Python function: its file relative to
-// lm_eval/tasks/, its name, and the sha256 of its source text
-// (ast.get_source_segment, UTF-8) as testdata/gen.py computes it.
-type Source = pysource.Source
+// The helpers this package registers ports of.
+var (
+	srcBuildPredictions         = task.Helper{File: "humaneval/utils.py", Function: "build_predictions", SHA256: "0ea53cd7e07642ad8d6816ec4e86c68b4a28846d6c0b2abea1585b64a6a00f0d"}
+	srcBuildPredictionsInstruct = task.Helper{File: "humaneval/utils.py", Function: "build_predictions_instruct", SHA256: "dd781f6f2d0ae6397498d4e1ea2d9dcfce85f9f8385326cfd798b855bc85116d"}
+	srcPassAtK                  = task.Helper{File: "humaneval/utils.py", Function: "pass_at_k", SHA256: "50ced366a9c95645899dd3c6fba919f9f9c2f408e5e428a3b2b4832ed3d2d859"}
+)
 
 // Sources are the lm-eval functions this package reproduces.
-var Sources = []Source{
-	{File: "humaneval/utils.py", Func: "build_predictions", SHA256: "0ea53cd7e07642ad8d6816ec4e86c68b4a28846d6c0b2abea1585b64a6a00f0d"},
-	{File: "humaneval/utils.py", Func: "build_predictions_instruct", SHA256: "dd781f6f2d0ae6397498d4e1ea2d9dcfce85f9f8385326cfd798b855bc85116d"},
-	{File: "humaneval/utils.py", Func: "pass_at_k", SHA256: "50ced366a9c95645899dd3c6fba919f9f9c2f408e5e428a3b2b4832ed3d2d859"},
+var Sources = []task.Helper{
+	srcBuildPredictions,
+	srcBuildPredictionsInstruct,
+	srcPassAtK,
 }
 
 func init() {
 	// pass_at_k's source is the same in humaneval_infilling/utils.py: this
 	// registration serves both.
-	pysource.Register(Sources, "humaneval/utils.py", []task.Helper{
-		{Function: "build_predictions", Fn: filters.ListFunc(BuildPredictions)},
-		{Function: "build_predictions_instruct", Fn: filters.ListFunc(BuildPredictionsInstruct)},
-		{Function: "pass_at_k", Fn: task.MetricFunc(PassAtKMetric)},
-	})
+	task.RegisterFilterFunc(srcBuildPredictions, filters.ListFunc(BuildPredictions))
+	task.RegisterFilterFunc(srcBuildPredictionsInstruct, filters.ListFunc(BuildPredictionsInstruct))
+	task.RegisterMetric(srcPassAtK, PassAtKMetric)
 }
 
 // PassAtKMetric is the utils.pass_at_k metric hook: it calls PassAtK as

@@ -37,7 +37,7 @@ func TestSources(t *testing.T) {
 	// pass_at_k is served by humaneval's port only because the Python
 	// source is the same.
 	for _, s := range humaneval.Sources {
-		if s.Func == "pass_at_k" && s.SHA256 != v.Sources["pass_at_k"] {
+		if s.Function == "pass_at_k" && s.SHA256 != v.Sources["pass_at_k"] {
 			t.Errorf("humaneval's pass_at_k %s differs from humaneval_infilling's %s", s.SHA256, v.Sources["pass_at_k"])
 		}
 	}

@@ -23,6 +23,6 @@ func DocToTarget(doc task.Doc) (any, error) {
 }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "icelandic_winogrande/preprocess_winogrande.py", Function: "doc_to_target",
-		SHA256: "fed4540aa61e62ce051cd746e64bed572d8295f6df5c19c089d65e55630a802d", Fn: task.DocFunc(DocToTarget)})
+	task.RegisterDocFunc(task.Helper{File: "icelandic_winogrande/preprocess_winogrande.py", Function: "doc_to_target",
+		SHA256: "fed4540aa61e62ce051cd746e64bed572d8295f6df5c19c089d65e55630a802d"}, DocToTarget)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/ports/internal/pysource"
 )
 
@@ -25,12 +26,12 @@ func TestSourcesRecorded(t *testing.T) {
 		}
 		want[[2]string{f[0], f[1]}] = f[2]
 	}
-	for _, s := range append(append([]pysource.Source(nil), Hooks...), Dependencies...) {
-		sha, ok := want[[2]string{s.File, s.Func}]
+	for _, s := range append(append([]task.Helper(nil), Hooks...), Dependencies...) {
+		sha, ok := want[[2]string{s.File, s.Function}]
 		if !ok {
-			t.Errorf("%s:%s is not in sources.txt", s.File, s.Func)
+			t.Errorf("%s:%s is not in sources.txt", s.File, s.Function)
 		} else if sha != s.SHA256 {
-			t.Errorf("%s:%s: register.go has sha256 %s, lm-eval's source has %s", s.File, s.Func, s.SHA256, sha)
+			t.Errorf("%s:%s: register.go has sha256 %s, lm-eval's source has %s", s.File, s.Function, s.SHA256, sha)
 		}
 	}
 	if got := len(IDs()); got != 25 {

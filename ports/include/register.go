@@ -25,7 +25,6 @@ var firstFile = map[string]string{
 func init() {
 	for _, c := range Categories {
 		name := FuncName(c)
-		task.RegisterHelper(task.Helper{File: "include/" + firstFile[name] + "/utils.py", Function: name, SHA256: moduleSHA,
-			Fn: task.ProcessDocsFunc(func(docs []task.Doc) ([]task.Doc, error) { return ProcessDocs(docs, c), nil })})
+		task.RegisterProcessDocs(task.Helper{File: "include/" + firstFile[name] + "/utils.py", Function: name, SHA256: moduleSHA}, func(docs []task.Doc) ([]task.Doc, error) { return ProcessDocs(docs, c), nil })
 	}
 }

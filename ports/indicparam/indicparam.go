@@ -93,14 +93,13 @@ var filterSHA = map[string]string{
 
 func init() {
 	const f = "indicparam/utils.py"
-	task.RegisterHelper(task.Helper{File: f, Function: "doc_to_text",
-		SHA256: "997512a7d023ee6d600b9e362b1a5a2f3ab6827b7c40e2ee6a602017b3bf8d8f", Fn: task.DocFunc(DocToText)})
-	task.RegisterHelper(task.Helper{File: f, Function: "doc_to_choice",
-		SHA256: "ce7dd0c92520f0d585c4f7a8e0716bb87e492bc65388f164f87d07b163c64a03", Fn: task.DocFunc(DocToChoice)})
-	task.RegisterHelper(task.Helper{File: f, Function: "doc_to_target",
-		SHA256: "d10038a2d659762762da662c766ee96778bf2c754f0b8100d0dece15749e8fd2", Fn: task.DocFunc(DocToTarget)})
+	task.RegisterDocFunc(task.Helper{File: f, Function: "doc_to_text",
+		SHA256: "997512a7d023ee6d600b9e362b1a5a2f3ab6827b7c40e2ee6a602017b3bf8d8f"}, DocToText)
+	task.RegisterDocFunc(task.Helper{File: f, Function: "doc_to_choice",
+		SHA256: "ce7dd0c92520f0d585c4f7a8e0716bb87e492bc65388f164f87d07b163c64a03"}, DocToChoice)
+	task.RegisterDocFunc(task.Helper{File: f, Function: "doc_to_target",
+		SHA256: "d10038a2d659762762da662c766ee96778bf2c754f0b8100d0dece15749e8fd2"}, DocToTarget)
 	for k, subject := range SubjectMap {
-		task.RegisterHelper(task.Helper{File: f, Function: "process_docs_" + k, SHA256: filterSHA[k],
-			Fn: task.ProcessDocsFunc(Filter(subject))})
+		task.RegisterProcessDocs(task.Helper{File: f, Function: "process_docs_" + k, SHA256: filterSHA[k]}, Filter(subject))
 	}
 }

@@ -32,19 +32,19 @@ func TestVectors(t *testing.T) {
 		t.Fatalf("%d vectors", len(vs))
 	}
 	for i, v := range vs {
-		fn, ok := task.LookupFunction("infinitebench", "utils."+v.Function)
+		fn, ok := task.LookupHook("infinitebench", "utils."+v.Function)
 		if !ok {
 			t.Errorf("%s has no port", v.Function)
 			continue
 		}
 		doc := pydoc.FromJSON(v.Doc).(map[string]any)
 		var got any
-		switch f := fn.(type) {
-		case task.DocFunc:
-			got, err = f(doc)
-		case task.ProcessResultsFunc:
+		switch {
+		case fn.DocFunc != nil:
+			got, err = fn.DocFunc(doc)
+		case fn.ProcessResults != nil:
 			var m map[string]any
-			m, err = f(doc, v.Results)
+			m, err = fn.ProcessResults(doc, v.Results)
 			if err == nil {
 				got = map[string]any{"score": m["score"]}
 			}

@@ -130,14 +130,11 @@ func HellaswagProcessDoc(docs []task.Doc) ([]task.Doc, error) {
 }
 
 func init() {
-	reg := func(fn, sha string, f any) {
-		task.RegisterHelper(task.Helper{File: "kobest/utils.py", Function: fn, SHA256: sha, Fn: f})
-	}
-	reg("copa_doc_to_text", "9eb1f949b44217ee3c74bcdd6edda0a9532d2d9178212f4657845f7b076647c8", task.DocFunc(CopaDocToText))
-	reg("copa_doc_to_target", "f18b7a5a4d0700467a63e1527162c2f1e675f1046cdefa8ee4836ff04bbee5eb", task.DocFunc(CopaDocToTarget))
-	reg("copa_doc_to_choice", "2c5ffb9f60bf040650c3a013e9303b6d7130265f3fe7aef5937bfe498b7f9cae", task.DocFunc(CopaDocToChoice))
-	reg("sentineg_doc_to_text", "41fc89b07c195818397a3e74b7f91f02806df7f450c26c64d102369f8c3b822d", task.DocFunc(SentinegDocToText))
-	reg("wic_doc_to_text", "e9498107961acfdafe19526909a9492ea7c24cea5bd8a8f1344e40af20b65d1a", task.DocFunc(WicDocToText))
-	reg("hellaswag_process_doc", "347af973bdb9d57b2853ac1164e0dc728bab6fb807f48394b08339b2d5e7e705",
-		task.MapDocs{Fn: HellaswagProcessDoc, Columns: HellaswagColumns})
+
+	task.RegisterDocFunc(task.Helper{File: "kobest/utils.py", Function: "copa_doc_to_text", SHA256: "9eb1f949b44217ee3c74bcdd6edda0a9532d2d9178212f4657845f7b076647c8"}, CopaDocToText)
+	task.RegisterDocFunc(task.Helper{File: "kobest/utils.py", Function: "copa_doc_to_target", SHA256: "f18b7a5a4d0700467a63e1527162c2f1e675f1046cdefa8ee4836ff04bbee5eb"}, CopaDocToTarget)
+	task.RegisterDocFunc(task.Helper{File: "kobest/utils.py", Function: "copa_doc_to_choice", SHA256: "2c5ffb9f60bf040650c3a013e9303b6d7130265f3fe7aef5937bfe498b7f9cae"}, CopaDocToChoice)
+	task.RegisterDocFunc(task.Helper{File: "kobest/utils.py", Function: "sentineg_doc_to_text", SHA256: "41fc89b07c195818397a3e74b7f91f02806df7f450c26c64d102369f8c3b822d"}, SentinegDocToText)
+	task.RegisterDocFunc(task.Helper{File: "kobest/utils.py", Function: "wic_doc_to_text", SHA256: "e9498107961acfdafe19526909a9492ea7c24cea5bd8a8f1344e40af20b65d1a"}, WicDocToText)
+	task.RegisterMapDocs(task.Helper{File: "kobest/utils.py", Function: "hellaswag_process_doc", SHA256: "347af973bdb9d57b2853ac1164e0dc728bab6fb807f48394b08339b2d5e7e705"}, task.MapDocs{Fn: HellaswagProcessDoc, Columns: HellaswagColumns})
 }

@@ -90,17 +90,15 @@ func ProcessResults(doc task.Doc, results []any) (map[string]any, error) {
 
 func init() {
 	const file = "libra/utils.py"
-	task.RegisterHelper(task.Helper{File: file, Function: "filter_dataset_by_page_lengths",
-		SHA256: "2b85567c0b037952b4b2f690caef9bff689a652a79c14bd6a943e24ffb80bfb0",
-		Fn:     task.CustomDatasetLoaderFunc(FilterDatasetByPageLengths)})
-	task.RegisterHelper(task.Helper{File: file, Function: "process_results",
-		SHA256: "b08b2f087ecef7ed3b96e6422b0a0a7e9b14c46833558292496f5c60ac37eb3c",
-		Fn:     task.ProcessResultsFunc(ProcessResults)})
+	task.RegisterDatasetLoader(task.Helper{File: file, Function: "filter_dataset_by_page_lengths",
+		SHA256: "2b85567c0b037952b4b2f690caef9bff689a652a79c14bd6a943e24ffb80bfb0"}, FilterDatasetByPageLengths)
+	task.RegisterProcessResults(task.Helper{File: file, Function: "process_results",
+		SHA256: "b08b2f087ecef7ed3b96e6422b0a0a7e9b14c46833558292496f5c60ac37eb3c"}, ProcessResults)
 	for fn, sha := range map[string]string{
 		"aggregate_results_em":          "91f1ab8cac93d2743d1fa99d7714de70af24fc393fc15b0cbffdb58750896e94",
 		"aggregate_results_f1":          "f59460c9a032875194299f9aad6c68404da2d88904ccde90fd8f7dcf326e26e7",
 		"aggregate_results_count_score": "9a40315b758888e8cfb64a2603d56cc6f2fce7e403d68910c7184425adbbad3e",
 	} {
-		task.RegisterHelper(task.Helper{File: file, Function: fn, SHA256: sha, Fn: task.Unavailable{Reason: Pymorphy3Reason}})
+		task.RegisterUnavailable(task.Helper{File: file, Function: fn, SHA256: sha}, Pymorphy3Reason)
 	}
 }

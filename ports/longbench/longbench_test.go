@@ -32,12 +32,12 @@ func TestVectors(t *testing.T) {
 		t.Fatalf("%d vectors", len(vs))
 	}
 	for i, v := range vs {
-		fn, ok := task.LookupFunction("longbench", "metrics."+v.Function)
+		fn, ok := task.LookupHook("longbench", "metrics."+v.Function)
 		if !ok {
 			t.Errorf("%s has no port", v.Function)
 			continue
 		}
-		got, err := fn.(task.ProcessResultsFunc)(v.Doc, v.Results)
+		got, err := fn.ProcessResults(v.Doc, v.Results)
 		if v.Error != "" {
 			exc, _, _ := strings.Cut(v.Error, ":")
 			if err == nil || !strings.Contains(err.Error(), exc) {

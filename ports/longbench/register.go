@@ -18,6 +18,6 @@ func init() {
 		{"get_rouge_zh_with_score", "e6457315f6e7919c06b14c9262e47e8e6e5440a26035334b9880d165cc4961b6", rougeZh},
 		{"get_code_sim_with_score", "1622483032a07a48fa4396cee00f813a98ad7df3ecb8c5a87613739cb569714f", codeSim},
 	} {
-		task.RegisterHelper(task.Helper{File: file, Function: h.fn, SHA256: h.sha, Fn: h.port})
+		task.RegisterProcessResults(task.Helper{File: file, Function: h.fn, SHA256: h.sha}, h.port)
 	}
 }

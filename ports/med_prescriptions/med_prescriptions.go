@@ -556,16 +556,10 @@ func DocToTarget(doc task.Doc) (any, error) {
 
 func init() {
 	const file = "med_prescriptions/utils.py"
-	for _, h := range []task.Helper{
-		{Function: "process_docs", SHA256: "d44dca92158592d09b226736ba3f520601b5aa355148785e960564faddfa4c5f",
-			Fn: task.MapDocs{Fn: ProcessDocs, Columns: []string{"keep", "gold", "gold_position"}}},
-		{Function: "doc_to_text_easy", SHA256: "193ed8d45503986f8c563fa330f3376089032943d7cd4c454839ef1a309d4044", Fn: docText("easy")},
-		{Function: "doc_to_text_hard", SHA256: "b5d554beb5a140cb28f4fd2dea28aa63bea3c08ae051f1e6e512e750c00fb93b", Fn: docText("hard")},
-		{Function: "doc_to_choice_easy", SHA256: "25648a0ede2e1ea47474a6f267abeb9a4dd649437f48bf496e343edad25706d1", Fn: docChoice("easy")},
-		{Function: "doc_to_choice_hard", SHA256: "98918dea63b6734461d090336f51a36cc8f2156407a756ce026561f2edaac925", Fn: docChoice("hard")},
-		{Function: "doc_to_target", SHA256: "fd3604a2ad868673324b0640598debf351d03a766ab317cd4ef4a1503d5c985d", Fn: task.DocFunc(DocToTarget)},
-	} {
-		h.File = file
-		task.RegisterHelper(h)
-	}
+	task.RegisterMapDocs(task.Helper{File: file, Function: "process_docs", SHA256: "d44dca92158592d09b226736ba3f520601b5aa355148785e960564faddfa4c5f"}, task.MapDocs{Fn: ProcessDocs, Columns: []string{"keep", "gold", "gold_position"}})
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_text_easy", SHA256: "193ed8d45503986f8c563fa330f3376089032943d7cd4c454839ef1a309d4044"}, docText("easy"))
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_text_hard", SHA256: "b5d554beb5a140cb28f4fd2dea28aa63bea3c08ae051f1e6e512e750c00fb93b"}, docText("hard"))
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_choice_easy", SHA256: "25648a0ede2e1ea47474a6f267abeb9a4dd649437f48bf496e343edad25706d1"}, docChoice("easy"))
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_choice_hard", SHA256: "98918dea63b6734461d090336f51a36cc8f2156407a756ce026561f2edaac925"}, docChoice("hard"))
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_target", SHA256: "fd3604a2ad868673324b0640598debf351d03a766ab317cd4ef4a1503d5c985d"}, DocToTarget)
 }

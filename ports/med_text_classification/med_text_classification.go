@@ -105,17 +105,12 @@ func DocToTargetHard(doc task.Doc) (any, error) {
 
 func init() {
 	const file = "med_text_classification/utils.py"
-	for _, h := range []task.Helper{
-		{Function: "process_docs", SHA256: "dd41faf99a8a0ba861ab2e06369343bba21d11169f642e8684aca36ab97e488e", Fn: task.ProcessDocsFunc(ProcessDocs)},
-		{Function: "process_docs_hard", SHA256: "46a2fafe3a9e4c5aa1ded43a0feee22fd72efaeadec4020995990dc10e3be3f5", Fn: task.ProcessDocsFunc(ProcessDocsHard)},
-		{Function: "doc_to_choice_easy", SHA256: "d53770d7fddb7be0e4bda66e5acf1bb9dc1226f2030a4e6507d6bb2283a18920", Fn: task.DocFunc(DocToChoiceEasy)},
-		{Function: "doc_to_text_easy", SHA256: "7ba974a06c26c70194baa33f6138089b67accb2b1bbb409b26ba273de95ed2bb", Fn: task.DocFunc(DocToTextEasy)},
-		{Function: "doc_to_target_easy", SHA256: "115a4720db26676d9ef846b8d6fa0692bdfd52103d1650a06d913263d7b3fa26", Fn: task.DocFunc(DocToTargetEasy)},
-		{Function: "doc_to_text_hard", SHA256: "c336ded3a7c84ef26e11e7cc2f07d3b219073b66ad9d763c6de2b8cafa503a7d", Fn: task.DocFunc(DocToTextHard)},
-		{Function: "doc_to_choice_hard", SHA256: "f93077e78b93296b8333f4f5deed571af0d303a077746cb145fa9497c6be327f", Fn: task.DocFunc(DocToChoiceHard)},
-		{Function: "doc_to_target_hard", SHA256: "4f0c3d29b76d245bd83348fbbfd9fb2489cc3d53ae299ab6f683d4eb706892f2", Fn: task.DocFunc(DocToTargetHard)},
-	} {
-		h.File = file
-		task.RegisterHelper(h)
-	}
+	task.RegisterProcessDocs(task.Helper{File: file, Function: "process_docs", SHA256: "dd41faf99a8a0ba861ab2e06369343bba21d11169f642e8684aca36ab97e488e"}, ProcessDocs)
+	task.RegisterProcessDocs(task.Helper{File: file, Function: "process_docs_hard", SHA256: "46a2fafe3a9e4c5aa1ded43a0feee22fd72efaeadec4020995990dc10e3be3f5"}, ProcessDocsHard)
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_choice_easy", SHA256: "d53770d7fddb7be0e4bda66e5acf1bb9dc1226f2030a4e6507d6bb2283a18920"}, DocToChoiceEasy)
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_text_easy", SHA256: "7ba974a06c26c70194baa33f6138089b67accb2b1bbb409b26ba273de95ed2bb"}, DocToTextEasy)
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_target_easy", SHA256: "115a4720db26676d9ef846b8d6fa0692bdfd52103d1650a06d913263d7b3fa26"}, DocToTargetEasy)
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_text_hard", SHA256: "c336ded3a7c84ef26e11e7cc2f07d3b219073b66ad9d763c6de2b8cafa503a7d"}, DocToTextHard)
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_choice_hard", SHA256: "f93077e78b93296b8333f4f5deed571af0d303a077746cb145fa9497c6be327f"}, DocToChoiceHard)
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_target_hard", SHA256: "4f0c3d29b76d245bd83348fbbfd9fb2489cc3d53ae299ab6f683d4eb706892f2"}, DocToTargetHard)
 }

@@ -33,14 +33,8 @@ func ProcessResults(doc task.Doc, results []any) (map[string]any, error) {
 }
 
 func init() {
-	for _, h := range []task.Helper{
-		{File: "mediqa_qa2019/utils.py", Function: "doc_to_text", SHA256: "6f87db1e4e4ef31b8da39b7af2ee6b9c8f1903761b1086cda7702f6066307d0c", Fn: DocToText},
-		{File: "mediqa_qa2019/utils.py", Function: "doc_to_target", SHA256: "5ba34a85e22897fccd3d1e0738ef8f19f79c7730b14c69d7ffd15bea02bd69cb", Fn: DocToTarget},
-		{File: "mediqa_qa2019/utils.py", Function: "process_results_gen", SHA256: "ff12ae80558f6025aff2439431e2ff914633ce426dccbca3ae1a396df03819bb",
-			Fn: medical.Unavailable(medical.BLEURTBERTScore, "mediqa_qa2019_perplexity")},
-		{File: "mediqa_qa2019/utils_perplexity.py", Function: "process_results", SHA256: "ad8d961b1870469440689f254719740cc716194705a949a13c8dd0cc6a7880c6",
-			Fn: task.ProcessResultsFunc(ProcessResults)},
-	} {
-		task.RegisterHelper(h)
-	}
+	task.RegisterDocFunc(task.Helper{File: "mediqa_qa2019/utils.py", Function: "doc_to_text", SHA256: "6f87db1e4e4ef31b8da39b7af2ee6b9c8f1903761b1086cda7702f6066307d0c"}, DocToText)
+	task.RegisterDocFunc(task.Helper{File: "mediqa_qa2019/utils.py", Function: "doc_to_target", SHA256: "5ba34a85e22897fccd3d1e0738ef8f19f79c7730b14c69d7ffd15bea02bd69cb"}, DocToTarget)
+	task.RegisterUnavailable(task.Helper{File: "mediqa_qa2019/utils.py", Function: "process_results_gen", SHA256: "ff12ae80558f6025aff2439431e2ff914633ce426dccbca3ae1a396df03819bb"}, medical.Unavailable(medical.BLEURTBERTScore, "mediqa_qa2019_perplexity"))
+	task.RegisterProcessResults(task.Helper{File: "mediqa_qa2019/utils_perplexity.py", Function: "process_results", SHA256: "ad8d961b1870469440689f254719740cc716194705a949a13c8dd0cc6a7880c6"}, ProcessResults)
 }

@@ -31,12 +31,7 @@ func DocToText(doc task.Doc) (any, error) {
 var DocToTarget = medical.Field("Summary")
 
 func init() {
-	for _, h := range []task.Helper{
-		{File: "meqsum/utils.py", Function: "doc_to_text", SHA256: "bece7dfd9f68b9d205b560e9222f1d7195562013cc0bda2b51d9c9b1f4dc16f9", Fn: task.DocFunc(DocToText)},
-		{File: "meqsum/utils.py", Function: "doc_to_target", SHA256: "449acfb97e1b4b6ebdb450db5b818b044770122998b51b34835364fe5f640e7c", Fn: DocToTarget},
-		{File: "meqsum/utils.py", Function: "process_results_gen", SHA256: "b257308df9416dc646bcadadb3174b1283c09ad80aae04c47c041ad43e4af324",
-			Fn: medical.Unavailable(medical.BLEURTBERTScore, "")},
-	} {
-		task.RegisterHelper(h)
-	}
+	task.RegisterDocFunc(task.Helper{File: "meqsum/utils.py", Function: "doc_to_text", SHA256: "bece7dfd9f68b9d205b560e9222f1d7195562013cc0bda2b51d9c9b1f4dc16f9"}, DocToText)
+	task.RegisterDocFunc(task.Helper{File: "meqsum/utils.py", Function: "doc_to_target", SHA256: "449acfb97e1b4b6ebdb450db5b818b044770122998b51b34835364fe5f640e7c"}, DocToTarget)
+	task.RegisterUnavailable(task.Helper{File: "meqsum/utils.py", Function: "process_results_gen", SHA256: "b257308df9416dc646bcadadb3174b1283c09ad80aae04c47c041ad43e4af324"}, medical.Unavailable(medical.BLEURTBERTScore, ""))
 }

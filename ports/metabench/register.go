@@ -63,14 +63,13 @@ func init() {
 				return mapDocs(p.name, docs, pyrand.New(pyrand.GlobalSeed()), p.fn)
 			})
 		}
-		task.RegisterHelper(task.Helper{File: p.file, Function: p.name, SHA256: p.sha,
-			Fn: task.MapDocs{Fn: fn, Columns: p.columns}})
+		task.RegisterMapDocs(task.Helper{File: p.file, Function: p.name, SHA256: p.sha}, task.MapDocs{Fn: fn, Columns: p.columns})
 	}
 	const file = "metabench/process_docs.py"
-	task.RegisterHelper(task.Helper{File: file, Function: "winogrande_doc_to_text",
-		SHA256: "81f45c10b58e2b87999f8080124da1483c2a005a0c64f7dc82bbdb62999596bd", Fn: task.DocFunc(WinograndeDocToText)})
-	task.RegisterHelper(task.Helper{File: file, Function: "winogrande_doc_to_target",
-		SHA256: "2670b66d7397730e9e80cb4e2e21d96e4afa37d969f634f5d9d9f20d243337fc", Fn: task.DocFunc(WinograndeDocToTarget)})
-	task.RegisterHelper(task.Helper{File: file, Function: "winogrande_doc_to_choice",
-		SHA256: "3548f47b0dd6b13565821c9c53e487ced2faa0a970bfbaefc411739ff505fd7a", Fn: task.DocFunc(WinograndeDocToChoice)})
+	task.RegisterDocFunc(task.Helper{File: file, Function: "winogrande_doc_to_text",
+		SHA256: "81f45c10b58e2b87999f8080124da1483c2a005a0c64f7dc82bbdb62999596bd"}, WinograndeDocToText)
+	task.RegisterDocFunc(task.Helper{File: file, Function: "winogrande_doc_to_target",
+		SHA256: "2670b66d7397730e9e80cb4e2e21d96e4afa37d969f634f5d9d9f20d243337fc"}, WinograndeDocToTarget)
+	task.RegisterDocFunc(task.Helper{File: file, Function: "winogrande_doc_to_choice",
+		SHA256: "3548f47b0dd6b13565821c9c53e487ced2faa0a970bfbaefc411739ff505fd7a"}, WinograndeDocToChoice)
 }

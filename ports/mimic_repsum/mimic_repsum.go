@@ -85,14 +85,8 @@ func DocToTarget(doc task.Doc) (any, error) {
 }
 
 func init() {
-	for _, h := range []task.Helper{
-		{File: "mimic_repsum/utils.py", Function: "doc_to_text", SHA256: "712b562bc3c785fec1a0bdb7b46cee25a5824db4e7b4014e42982dfc73f0cdcc", Fn: task.DocFunc(DocToText)},
-		{File: "mimic_repsum/utils.py", Function: "doc_to_target", SHA256: "d0f0015b20fcc05ca5cd2373484e96345f4cd11aa9857f10a401fd3080d4744e", Fn: task.DocFunc(DocToTarget)},
-		{File: "mimic_repsum/utils.py", Function: "process_results", SHA256: "1f4b8733931360f8d8f0aabc6fd0059e48cdd955e8b20546c362ce1c8368d40f",
-			Fn: medical.Unavailable(medical.BLEURTBERTScore+" and RadGraph F1 (radgraph)", "mimic_repsum_perplexity")},
-		{File: "mimic_repsum/utils_perplexity.py", Function: "process_results", SHA256: "07c279ab7f75f7e771a9cd5fd509b67ceffbf8ef03db0bff2deaf040b74ba51b",
-			Fn: medical.PerplexityOf(DocToTarget)},
-	} {
-		task.RegisterHelper(h)
-	}
+	task.RegisterDocFunc(task.Helper{File: "mimic_repsum/utils.py", Function: "doc_to_text", SHA256: "712b562bc3c785fec1a0bdb7b46cee25a5824db4e7b4014e42982dfc73f0cdcc"}, DocToText)
+	task.RegisterDocFunc(task.Helper{File: "mimic_repsum/utils.py", Function: "doc_to_target", SHA256: "d0f0015b20fcc05ca5cd2373484e96345f4cd11aa9857f10a401fd3080d4744e"}, DocToTarget)
+	task.RegisterUnavailable(task.Helper{File: "mimic_repsum/utils.py", Function: "process_results", SHA256: "1f4b8733931360f8d8f0aabc6fd0059e48cdd955e8b20546c362ce1c8368d40f"}, medical.Unavailable(medical.BLEURTBERTScore+" and RadGraph F1 (radgraph)", "mimic_repsum_perplexity"))
+	task.RegisterProcessResults(task.Helper{File: "mimic_repsum/utils_perplexity.py", Function: "process_results", SHA256: "07c279ab7f75f7e771a9cd5fd509b67ceffbf8ef03db0bff2deaf040b74ba51b"}, medical.PerplexityOf(DocToTarget))
 }

@@ -13,14 +13,12 @@ var resultsSHA = map[string]string{
 }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "mlqa/utils.py", Function: "process_docs",
-		SHA256: "b5196d1fedac3b20b04a45d8ab40f47ef0f1d6d5f4ce130c78adebf48e2cd502",
-		Fn:     task.MapDocs{Fn: ProcessDocs, Columns: Columns}})
+	task.RegisterMapDocs(task.Helper{File: "mlqa/utils.py", Function: "process_docs",
+		SHA256: "b5196d1fedac3b20b04a45d8ab40f47ef0f1d6d5f4ce130c78adebf48e2cd502"}, task.MapDocs{Fn: ProcessDocs, Columns: Columns})
 	for _, lang := range Langs {
-		task.RegisterHelper(task.Helper{File: "mlqa/utils.py", Function: "process_results_" + lang,
-			SHA256: resultsSHA[lang],
-			Fn: task.ProcessResultsFunc(func(d task.Doc, r []any) (map[string]any, error) {
-				return ProcessResultsLang(d, r, lang)
-			})})
+		task.RegisterProcessResults(task.Helper{File: "mlqa/utils.py", Function: "process_results_" + lang,
+			SHA256: resultsSHA[lang]}, func(d task.Doc, r []any) (map[string]any, error) {
+			return ProcessResultsLang(d, r, lang)
+		})
 	}
 }

@@ -27,15 +27,10 @@ func init() {
 		return func(d task.Doc) (any, error) { return fn(d) }
 	}
 	noAnswer := func(d task.Doc) (string, error) { return FormatCOTExample(d, false) }
-	for _, h := range []task.Helper{
-		{File: file, Function: "doc_to_text", SHA256: "40e65486a1298a70b479bab0774237b2955cdbb9ec64ca6193c4569aabb1f877", Fn: doc(noAnswer)},
-		{File: file, Function: "fewshot_to_text", SHA256: "f360e07842344e14b38a1cd3246d56b3eec017a381af09e3567b41bca67bd6d3", Fn: doc(noAnswer)},
-		{File: file, Function: "fewshot_to_target", SHA256: "1ba68d751ccec5e1585b040221ec01aa3719bea4fb7f24a452cabbc63da57ee8", Fn: doc(FormatCOTTarget)},
-	} {
-		task.RegisterHelper(h)
-	}
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_text", SHA256: "40e65486a1298a70b479bab0774237b2955cdbb9ec64ca6193c4569aabb1f877"}, doc(noAnswer))
+	task.RegisterDocFunc(task.Helper{File: file, Function: "fewshot_to_text", SHA256: "f360e07842344e14b38a1cd3246d56b3eec017a381af09e3567b41bca67bd6d3"}, doc(noAnswer))
+	task.RegisterDocFunc(task.Helper{File: file, Function: "fewshot_to_target", SHA256: "1ba68d751ccec5e1585b040221ec01aa3719bea4fb7f24a452cabbc63da57ee8"}, doc(FormatCOTTarget))
 	for name, subject := range Subjects {
-		task.RegisterHelper(task.Helper{File: file, Function: name, SHA256: subjectSHA[name],
-			Fn: task.ProcessDocsFunc(func(docs []task.Doc) ([]task.Doc, error) { return ProcessDocs(docs, subject), nil })})
+		task.RegisterProcessDocs(task.Helper{File: file, Function: name, SHA256: subjectSHA[name]}, func(docs []task.Doc) ([]task.Doc, error) { return ProcessDocs(docs, subject), nil })
 	}
 }

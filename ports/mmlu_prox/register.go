@@ -12,9 +12,7 @@ const (
 func init() {
 	for _, lang := range Languages() {
 		file := "mmlu_prox/" + lang + "/utils.py"
-		task.RegisterHelper(task.Helper{File: file, Function: "doc_to_text", SHA256: docToTextSHA,
-			Fn: task.DocFunc(func(d task.Doc) (any, error) { return FormatCOTExample(lang, d, false) })})
-		task.RegisterHelper(task.Helper{File: file, Function: "fewshot_to_text", SHA256: fewshotToTextSHA,
-			Fn: task.DocFunc(func(d task.Doc) (any, error) { return FormatCOTExample(lang, d, true) })})
+		task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_text", SHA256: docToTextSHA}, func(d task.Doc) (any, error) { return FormatCOTExample(lang, d, false) })
+		task.RegisterDocFunc(task.Helper{File: file, Function: "fewshot_to_text", SHA256: fewshotToTextSHA}, func(d task.Doc) (any, error) { return FormatCOTExample(lang, d, true) })
 	}
 }

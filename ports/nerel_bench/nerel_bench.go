@@ -236,18 +236,16 @@ var F1 = task.MetricFunc(func(_ context.Context, refs, preds []any, _ map[string
 })
 
 func init() {
-	reg := func(fn, sha string, f any) {
-		task.RegisterHelper(task.Helper{File: "nerel-bench/utils.py", Function: fn, SHA256: sha, Fn: f})
-	}
-	reg("process_docs", "bff5eb47270797d9bd8fd2f75b697e6831611df49a8a0a846f7568df97da3c10", task.MapDocs{Fn: ProcessDocs, Columns: Columns})
-	reg("chrf", "de3feaa252c0224e6ee1da623a28034642a6659c6e6edc67b62d1de4c1d1d2f2", ChrF)
-	reg("f1", "ddc3d417420000beeac57b441cd05e204e0780ae402a9484ca5e908d81d31fd9", F1)
+
+	task.RegisterMapDocs(task.Helper{File: "nerel-bench/utils.py", Function: "process_docs", SHA256: "bff5eb47270797d9bd8fd2f75b697e6831611df49a8a0a846f7568df97da3c10"}, task.MapDocs{Fn: ProcessDocs, Columns: Columns})
+	task.RegisterMetric(task.Helper{File: "nerel-bench/utils.py", Function: "chrf", SHA256: "de3feaa252c0224e6ee1da623a28034642a6659c6e6edc67b62d1de4c1d1d2f2"}, ChrF)
+	task.RegisterMetric(task.Helper{File: "nerel-bench/utils.py", Function: "f1", SHA256: "ddc3d417420000beeac57b441cd05e204e0780ae402a9484ca5e908d81d31fd9"}, F1)
 	for kind, sha := range map[string]string{
 		"ner": "6c176830b44c3a5287fc645ef3a4de28cf9bfd90acd854fea1e7afd7ff52c36b",
 		"re":  "efcd8e7518ae61bab8c56912b7beea9ccd8a0d83c0d402bcdf241f03a4860fb8",
 		"rd":  "6c3da6dff05c79a0146702de2e1573ba021de0510b032aaf7f55721e578d8a8b",
 		"ned": "a355c58aa41ee0912fc6afc283a5248c8b839e712ff73407bd6c75214f250eef",
 	} {
-		reg("fewshot_samples_for_"+kind, sha, task.SamplesFunc(func() ([]task.Doc, error) { return Samples(kind) }))
+		task.RegisterSamples(task.Helper{File: "nerel-bench/utils.py", Function: "fewshot_samples_for_" + kind, SHA256: sha}, func() ([]task.Doc, error) { return Samples(kind) })
 	}
 }

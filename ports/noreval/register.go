@@ -62,40 +62,29 @@ var norquadPrompts = []struct{ sha, template string }{
 }
 
 func init() {
-	reg := func(file, fn, sha string, f any) {
-		task.RegisterHelper(task.Helper{File: file, Function: fn, SHA256: sha, Fn: f})
-	}
+
 	for _, p := range prompts {
 		pr := p.p
-		reg(p.file, p.fn, p.sha, task.DocFunc(func(d task.Doc) (any, error) { return pr.Render(d) }))
+		task.RegisterDocFunc(task.Helper{File: p.file, Function: p.fn, SHA256: p.sha}, func(d task.Doc) (any, error) { return pr.Render(d) })
 	}
 	for i, p := range norquadPrompts {
 		f := NorquadPrompt(p.template)
-		reg("noreval/norquad/utils.py", "p"+string(rune('0'+i)), p.sha, task.DocFunc(func(d task.Doc) (any, error) { return f(d) }))
+		task.RegisterDocFunc(task.Helper{File: "noreval/norquad/utils.py", Function: "p" + string(rune('0'+i)), SHA256: p.sha}, func(d task.Doc) (any, error) { return f(d) })
 	}
-	reg("noreval/norquad/utils.py", "process_docs", "00c41a097506ca1a985d4207bcc7a07a66b2e543b26ae3da26d26119dafd9de7",
-		task.MapDocs{Fn: NorquadProcessDocs, Columns: NorquadColumns})
-	reg("noreval/norquad/utils.py", "process_results", "0526e4815c9b5204f4eb5096cc65889431e31a6e5bc0a0a1053549728f766dde",
-		task.ProcessResultsFunc(NorquadProcessResults))
+	task.RegisterMapDocs(task.Helper{File: "noreval/norquad/utils.py", Function: "process_docs", SHA256: "00c41a097506ca1a985d4207bcc7a07a66b2e543b26ae3da26d26119dafd9de7"}, task.MapDocs{Fn: NorquadProcessDocs, Columns: NorquadColumns})
+	task.RegisterProcessResults(task.Helper{File: "noreval/norquad/utils.py", Function: "process_results", SHA256: "0526e4815c9b5204f4eb5096cc65889431e31a6e5bc0a0a1053549728f766dde"}, NorquadProcessResults)
 	// preds, golds = zip(*items) names them backwards, but the macro F1 of
 	// f1_score(y_true, y_pred) is symmetric in its two arguments.
-	reg("noreval/norec/utils.py", "multi_f1", "876bd5d799170b95c809eba63d08f822cc5eaad69f72faf102a646cbf0b69552", f1score.Macro)
-	reg("noreval/noropenbookqa/utils.py", "filter_dataset", "66be315126477407e8b0398eb479fd513571ecf9cd54c11f63a47e48264602bd",
-		task.ProcessDocsFunc(FilterFact))
+	task.RegisterAggregation(task.Helper{File: "noreval/norec/utils.py", Function: "multi_f1", SHA256: "876bd5d799170b95c809eba63d08f822cc5eaad69f72faf102a646cbf0b69552"}, f1score.Macro)
+	task.RegisterProcessDocs(task.Helper{File: "noreval/noropenbookqa/utils.py", Function: "filter_dataset", SHA256: "66be315126477407e8b0398eb479fd513571ecf9cd54c11f63a47e48264602bd"}, FilterFact)
 	// noridiom's YAML names these lm_eval.tasks.noreval.noridiom.utils.*,
 	// a module path the helper table does not follow: registered unchecked.
-	reg("noreval/noridiom/utils.py", "process_results", "0fa8da71396b3198318571d8c6bcd407c5fae723af512f6004c3b86d389258ea",
-		task.ProcessResultsFunc(IdiomProcessResults))
-	reg("noreval/noridiom/utils.py", "filter_dataset_nb", "2a3a3a6b25ecf82f882a62a4700e2212c0e974f3589888d463d348620dba1b68",
-		task.ProcessDocsFunc(FilterLanguage("nob")))
-	reg("noreval/noridiom/utils.py", "filter_dataset_nn", "a4a67c0e19a7d18dd2897198216f4642f43522991d44154be88e14480b3d89b7",
-		task.ProcessDocsFunc(FilterLanguage("nno")))
-	reg("noreval/nortruthfulqa/generation/utils.py", "process_docs", "14cbb8b84ee5066e2b97ecc168445ac2315750f4aed75d18bcf4480f61a4281d",
-		task.MapDocs{Fn: GenProcessDocs, Columns: GenColumns})
-	reg("noreval/norsumm/utils.py", "process_results", "1bcf94d84f194fa2d952bde177504846bc5726b2581e254f936869b6390745d1",
-		task.Unavailable{Reason: "it scores with BERTScore, a BERT model (bert-base-multilingual-cased) run through Hugging Face evaluate, which lmeval does not reimplement"})
+	task.RegisterProcessResults(task.Helper{File: "noreval/noridiom/utils.py", Function: "process_results", SHA256: "0fa8da71396b3198318571d8c6bcd407c5fae723af512f6004c3b86d389258ea"}, IdiomProcessResults)
+	task.RegisterProcessDocs(task.Helper{File: "noreval/noridiom/utils.py", Function: "filter_dataset_nb", SHA256: "2a3a3a6b25ecf82f882a62a4700e2212c0e974f3589888d463d348620dba1b68"}, FilterLanguage("nob"))
+	task.RegisterProcessDocs(task.Helper{File: "noreval/noridiom/utils.py", Function: "filter_dataset_nn", SHA256: "a4a67c0e19a7d18dd2897198216f4642f43522991d44154be88e14480b3d89b7"}, FilterLanguage("nno"))
+	task.RegisterMapDocs(task.Helper{File: "noreval/nortruthfulqa/generation/utils.py", Function: "process_docs", SHA256: "14cbb8b84ee5066e2b97ecc168445ac2315750f4aed75d18bcf4480f61a4281d"}, task.MapDocs{Fn: GenProcessDocs, Columns: GenColumns})
+	task.RegisterUnavailable(task.Helper{File: "noreval/norsumm/utils.py", Function: "process_results", SHA256: "1bcf94d84f194fa2d952bde177504846bc5726b2581e254f936869b6390745d1"}, "it scores with BERTScore, a BERT model (bert-base-multilingual-cased) run through Hugging Face evaluate, which lmeval does not reimplement")
 	// The same BLEU (sacrebleu, intl) and ROUGE (rouge_score) scores as
 	// truthfulqa's process_results_gen.
-	reg("noreval/nortruthfulqa/generation/utils.py", "process_results", "19da5b4bbba8d53f2723e4724cc704c9f58d02642a9d71733f9a8d225f294429",
-		task.ProcessResultsFunc(truthfulqa.ProcessResultsGen))
+	task.RegisterProcessResults(task.Helper{File: "noreval/nortruthfulqa/generation/utils.py", Function: "process_results", SHA256: "19da5b4bbba8d53f2723e4724cc704c9f58d02642a9d71733f9a8d225f294429"}, truthfulqa.ProcessResultsGen)
 }

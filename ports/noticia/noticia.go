@@ -99,15 +99,10 @@ func init() {
 	metrics.RegisterAggregation(Rouge1)
 	metrics.RegisterAggregation(AvgLen)
 	const file = "noticia/utils.py"
-	for _, h := range []task.Helper{
-		// average_len(items) returns its argument, as rouge1 does: lm-eval
-		// calls it with [gold, result] after references=/predictions=
-		// raise TypeError.
-		{Function: "average_len", SHA256: "67c6920849782c1789ae70aa376be474c71d68f37cce2bb274f0c1808ea4d9b2", Fn: rouge.Passthrough},
-		{Function: "rouge1_agg", SHA256: "6c3abfe516744e39b80acc21223a0fe4774a880ad6988216f3affe72c544b670", Fn: Rouge1},
-		{Function: "average_len_agg", SHA256: "a802c1add8a34b1c33ee657238677ac053117b28f4cf13f1df4435a78edd51b0", Fn: AvgLen},
-	} {
-		h.File = file
-		task.RegisterHelper(h)
-	}
+	// average_len(items) returns its argument, as rouge1 does: lm-eval
+	// calls it with [gold, result] after references=/predictions=
+	// raise TypeError.
+	task.RegisterMetric(task.Helper{File: file, Function: "average_len", SHA256: "67c6920849782c1789ae70aa376be474c71d68f37cce2bb274f0c1808ea4d9b2"}, rouge.Passthrough)
+	task.RegisterAggregation(task.Helper{File: file, Function: "rouge1_agg", SHA256: "6c3abfe516744e39b80acc21223a0fe4774a880ad6988216f3affe72c544b670"}, Rouge1)
+	task.RegisterAggregation(task.Helper{File: file, Function: "average_len_agg", SHA256: "a802c1add8a34b1c33ee657238677ac053117b28f4cf13f1df4435a78edd51b0"}, AvgLen)
 }

@@ -23,15 +23,9 @@ func ProcessDocs(docs []task.Doc) ([]task.Doc, error) {
 }
 
 func init() {
-	for _, h := range []task.Helper{
-		{File: "olaph/utils.py", Function: "doc_to_text", SHA256: "1ce5b35f5265d44a79fe3fcb294d29ff37f58f1c75f0a3382610a0628f7cc728", Fn: DocToText},
-		{File: "olaph/utils.py", Function: "doc_to_target", SHA256: "8b867978eb30eab0699d4e24fa17dd31976688ab2bb238fdebca1439792b1851", Fn: DocToTarget},
-		{File: "olaph/utils.py", Function: "process_docs", SHA256: "61c593d762b93d969a79e1347c0a9910085a1ef98341a13c872a1da0c145440d", Fn: task.ProcessDocsFunc(ProcessDocs)},
-		{File: "olaph/utils.py", Function: "process_results", SHA256: "8c9d8514d90a8b04a0aa634524d89c5f51a18a4668a1317141553ad60b476fc2",
-			Fn: medical.Unavailable(medical.BLEURTBERTScore, "olaph_perplexity")},
-		{File: "olaph/utils_perplexity.py", Function: "process_results", SHA256: "07c279ab7f75f7e771a9cd5fd509b67ceffbf8ef03db0bff2deaf040b74ba51b",
-			Fn: medical.PerplexityOf(DocToTarget)},
-	} {
-		task.RegisterHelper(h)
-	}
+	task.RegisterDocFunc(task.Helper{File: "olaph/utils.py", Function: "doc_to_text", SHA256: "1ce5b35f5265d44a79fe3fcb294d29ff37f58f1c75f0a3382610a0628f7cc728"}, DocToText)
+	task.RegisterDocFunc(task.Helper{File: "olaph/utils.py", Function: "doc_to_target", SHA256: "8b867978eb30eab0699d4e24fa17dd31976688ab2bb238fdebca1439792b1851"}, DocToTarget)
+	task.RegisterProcessDocs(task.Helper{File: "olaph/utils.py", Function: "process_docs", SHA256: "61c593d762b93d969a79e1347c0a9910085a1ef98341a13c872a1da0c145440d"}, ProcessDocs)
+	task.RegisterUnavailable(task.Helper{File: "olaph/utils.py", Function: "process_results", SHA256: "8c9d8514d90a8b04a0aa634524d89c5f51a18a4668a1317141553ad60b476fc2"}, medical.Unavailable(medical.BLEURTBERTScore, "olaph_perplexity"))
+	task.RegisterProcessResults(task.Helper{File: "olaph/utils_perplexity.py", Function: "process_results", SHA256: "07c279ab7f75f7e771a9cd5fd509b67ceffbf8ef03db0bff2deaf040b74ba51b"}, medical.PerplexityOf(DocToTarget))
 }

@@ -11,7 +11,6 @@ const fileSHA = "49aaaf0034ee7413385b68533fa22f5d664dc4c97f814985c353156f6ad6a85
 
 func init() {
 	for _, s := range global_mmlu.Subjects {
-		task.RegisterHelper(task.Helper{File: "openai-mmmlu/default/utils.py", Function: "process_" + s, SHA256: fileSHA,
-			Fn: task.ProcessDocsFunc(func(docs []task.Doc) ([]task.Doc, error) { return FilterSubject(docs, s), nil })})
+		task.RegisterProcessDocs(task.Helper{File: "openai-mmmlu/default/utils.py", Function: "process_" + s, SHA256: fileSHA}, func(docs []task.Doc) ([]task.Doc, error) { return FilterSubject(docs, s), nil })
 	}
 }

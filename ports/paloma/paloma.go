@@ -18,7 +18,6 @@ func DocToTarget(doc task.Doc) (any, error) {
 }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "paloma/paloma_utils.py", Function: "doc_to_target",
-		SHA256: "c2799502f9a8fa08ea8cdd3e580b106b1a4a01fd2f6cb834f0e323fddfacefa1",
-		Fn:     task.DocFunc(DocToTarget)})
+	task.RegisterDocFunc(task.Helper{File: "paloma/paloma_utils.py", Function: "doc_to_target",
+		SHA256: "c2799502f9a8fa08ea8cdd3e580b106b1a4a01fd2f6cb834f0e323fddfacefa1"}, DocToTarget)
 }

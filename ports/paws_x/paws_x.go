@@ -15,6 +15,6 @@ func ProcessDocsParaphrases(docs []task.Doc) ([]task.Doc, error) {
 }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "paws-x/utils.py", Function: "process_docs_paraphrases",
-		SHA256: "9fef4c7de8cffbb569f56c7b854a806252c0a02ccc248018f1e172b953f2c897", Fn: task.ProcessDocsFunc(ProcessDocsParaphrases)})
+	task.RegisterProcessDocs(task.Helper{File: "paws-x/utils.py", Function: "process_docs_paraphrases",
+		SHA256: "9fef4c7de8cffbb569f56c7b854a806252c0a02ccc248018f1e172b953f2c897"}, ProcessDocsParaphrases)
 }

@@ -168,11 +168,9 @@ var PearsonCorr = &metrics.Aggregation{Name: "assin2_pearson_corr", Fn: func(ite
 
 func init() {
 	metrics.RegisterAggregation(PearsonCorr)
-	reg := func(fn, sha string, f any) {
-		task.RegisterHelper(task.Helper{File: "portuguese_bench/assin2_utils.py", Function: fn, SHA256: sha, Fn: f})
-	}
-	reg("process_results_sts", "eb95dfe3220d10acccfd6faa53a224dc301d5a42922d679b2dd1f622d5008fc7", task.ProcessResultsFunc(ProcessResultsSTS))
-	reg("pearson_corr", "85cfdb98a2c2a3a92342d72d1705da094118f7548c171395021092da4b38b73e", PearsonCorr)
+
+	task.RegisterProcessResults(task.Helper{File: "portuguese_bench/assin2_utils.py", Function: "process_results_sts", SHA256: "eb95dfe3220d10acccfd6faa53a224dc301d5a42922d679b2dd1f622d5008fc7"}, ProcessResultsSTS)
+	task.RegisterAggregation(task.Helper{File: "portuguese_bench/assin2_utils.py", Function: "pearson_corr", SHA256: "85cfdb98a2c2a3a92342d72d1705da094118f7548c171395021092da4b38b73e"}, PearsonCorr)
 	// golds, preds = zip(*items): sklearn's macro F1 of (gold, pred) pairs.
-	reg("macro_f1", "686f528f472b1661de94dfdfd0870e950de4a5bdf3f1454fe2291ab3ed034e08", f1score.Macro)
+	task.RegisterAggregation(task.Helper{File: "portuguese_bench/assin2_utils.py", Function: "macro_f1", SHA256: "686f528f472b1661de94dfdfd0870e950de4a5bdf3f1454fe2291ab3ed034e08"}, f1score.Macro)
 }

@@ -28,7 +28,6 @@ func DocToText(doc task.Doc) (any, error) {
 }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "pubmedqa/preprocess_pubmedqa.py", Function: "doc_to_text",
-		SHA256: "102f9afbef448e05914bb174b508f3d33024197d0a3c868c7dab9ab046fefc90",
-		Fn:     task.DocFunc(DocToText)})
+	task.RegisterDocFunc(task.Helper{File: "pubmedqa/preprocess_pubmedqa.py", Function: "doc_to_text",
+		SHA256: "102f9afbef448e05914bb174b508f3d33024197d0a3c868c7dab9ab046fefc90"}, DocToText)
 }

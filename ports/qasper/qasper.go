@@ -114,12 +114,10 @@ func F1Abstractive(_ context.Context, refs, preds []any, _ map[string]any) (any,
 
 func init() {
 	cols := []string{"title", "abstract", "question", "answer", "answer_type"}
-	task.RegisterHelper(task.Helper{File: "qasper/utils.py", Function: "process_docs_bool",
-		SHA256: "dcd530c892176d58c7c740962bd0fdbe383f9c3b9efc3fe4fed8dfb3857eee43",
-		Fn:     task.MapDocs{Fn: func(d []task.Doc) ([]task.Doc, error) { return ProcessDocs(d, "bool") }, Columns: cols}})
-	task.RegisterHelper(task.Helper{File: "qasper/utils.py", Function: "process_docs_freeform",
-		SHA256: "1e5309eb7654b9e9130bcf856fe85271c470e9a0afab6e1450e4f447318145aa",
-		Fn:     task.MapDocs{Fn: func(d []task.Doc) ([]task.Doc, error) { return ProcessDocs(d, "free form answer") }, Columns: cols}})
-	task.RegisterHelper(task.Helper{File: "qasper/metrics.py", Function: "f1_abstractive",
-		SHA256: "10d8089b30568139babdf593802208f3d9be1b571e30aed919d70827d3449ff6", Fn: task.MetricFunc(F1Abstractive)})
+	task.RegisterMapDocs(task.Helper{File: "qasper/utils.py", Function: "process_docs_bool",
+		SHA256: "dcd530c892176d58c7c740962bd0fdbe383f9c3b9efc3fe4fed8dfb3857eee43"}, task.MapDocs{Fn: func(d []task.Doc) ([]task.Doc, error) { return ProcessDocs(d, "bool") }, Columns: cols})
+	task.RegisterMapDocs(task.Helper{File: "qasper/utils.py", Function: "process_docs_freeform",
+		SHA256: "1e5309eb7654b9e9130bcf856fe85271c470e9a0afab6e1450e4f447318145aa"}, task.MapDocs{Fn: func(d []task.Doc) ([]task.Doc, error) { return ProcessDocs(d, "free form answer") }, Columns: cols})
+	task.RegisterMetric(task.Helper{File: "qasper/metrics.py", Function: "f1_abstractive",
+		SHA256: "10d8089b30568139babdf593802208f3d9be1b571e30aed919d70827d3449ff6"}, F1Abstractive)
 }

@@ -6,8 +6,7 @@ package realtoxicityprompts
 import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "realtoxicityprompts/metric.py", Function: "toxicity_perspective_api",
-		SHA256: "bf665db42745508755d62fde6cf315962e8d303b1238c3fbd811c702233db9a1",
-		Fn: task.Unavailable{Reason: "it scores every generation with Google's Perspective API, a hosted service " +
-			"(PERSPECTIVE_API_KEY) that lmeval does not call"}})
+	task.RegisterUnavailable(task.Helper{File: "realtoxicityprompts/metric.py", Function: "toxicity_perspective_api",
+		SHA256: "bf665db42745508755d62fde6cf315962e8d303b1238c3fbd811c702233db9a1"}, "it scores every generation with Google's Perspective API, a hosted service "+
+		"(PERSPECTIVE_API_KEY) that lmeval does not call")
 }

@@ -152,12 +152,9 @@ const (
 
 func init() {
 	metrics.RegisterAggregation(AggregateMetrics)
-	reg := func(file, fn, sha string, port any) {
-		task.RegisterHelper(task.Helper{File: "ruler/" + file, Function: fn, SHA256: sha, Fn: port})
-	}
-	reg("common_utils.py", "process_results", "783c7c9e0d0e2e1b7bb5e5bf2f54324d5ec06d489fdc0e3c280993dd9a81b4dc", processResults(StringMatchAll))
-	reg("common_utils.py", "process_results_part", "c6f947e4c4689b04e993a61b47b9b4722a7a8247827cc5849446e4ef0fbcb714", processResults(StringMatchPart))
-	reg("common_utils.py", "aggregate_metrics", "d77dbfc57097fc94322d77c3f5f790fd863b1bfe6e3cfa734b139ffb3753a0d5", AggregateMetrics)
+	task.RegisterProcessResults(task.Helper{File: "ruler/common_utils.py", Function: "process_results", SHA256: "783c7c9e0d0e2e1b7bb5e5bf2f54324d5ec06d489fdc0e3c280993dd9a81b4dc"}, processResults(StringMatchAll))
+	task.RegisterProcessResults(task.Helper{File: "ruler/common_utils.py", Function: "process_results_part", SHA256: "c6f947e4c4689b04e993a61b47b9b4722a7a8247827cc5849446e4ef0fbcb714"}, processResults(StringMatchPart))
+	task.RegisterAggregation(task.Helper{File: "ruler/common_utils.py", Function: "aggregate_metrics", SHA256: "d77dbfc57097fc94322d77c3f5f790fd863b1bfe6e3cfa734b139ffb3753a0d5"}, AggregateMetrics)
 	for _, h := range []struct{ file, fn, sha, why string }{
 		{"niah_utils.py", "niah_single_1", "be3e796619733ee08a32f08f597c749c7268a1ce3a86594696940252d602819d", synthesized + wonderwords},
 		{"niah_utils.py", "niah_single_2", "2bae2f16b567a9194aca1377d438529981c30a9aaff5fa80b966d34230c93b2e", synthesized + wonderwords + essays},
@@ -173,6 +170,6 @@ func init() {
 		{"qa_utils.py", "get_squad", "2b25563c852a9d72c64b394ed8867ed634d1f8b6bff423b6fa4dffb620727e11", synthesized + ", from SQuAD's JSON downloaded from the web at run time"},
 		{"vt_utils.py", "get_vt_dataset", "ae90a8efbbf1035026ec131a5d3da684082165a4979ac0a0885b37fce43eaaec", synthesized},
 	} {
-		reg(h.file, h.fn, h.sha, task.Unavailable{Reason: h.why})
+		task.RegisterUnavailable(task.Helper{File: "ruler/" + h.file, Function: h.fn, SHA256: h.sha}, h.why)
 	}
 }

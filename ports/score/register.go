@@ -21,10 +21,6 @@ var (
 	mmluProOptionLabels = mmluProLabels
 )
 
-func reg(file, fn, sha string, port any) {
-	task.RegisterHelper(task.Helper{File: file, Function: fn, SHA256: sha, Fn: port})
-}
-
 var agiPerPrompt = []string{
 	"fbb64709d6b38e7f480e02c4107aef75101e25270dcb2e7daa0a09d6a35790e2",
 	"201da6105dd7a13f334a96ec64430255e2f85c0f7eddad8842177fe073e6e6a1",
@@ -69,42 +65,42 @@ var mmluProPerOption = []string{
 }
 
 func init() {
-	reg(agiFile, "agi_eval_robustness_doc_to_text", "b1983da14243bf5e1554ed9a00fbb9b061075e5460990e7d3befee2ae9fffeb2", task.DocFunc(func(d task.Doc) (any, error) { return DocToText(d) }))
-	reg(mmluProFile, "mmlu_pro_robustness_doc_to_text", "6e9dca54afadd4fa0373a5996c865e9b7ac9671dd0500344866655f6d1ba21db", task.DocFunc(func(d task.Doc) (any, error) { return DocToText(d) }))
-	reg(agiFile, "prompt_robustness_process_docs", "8c2bff2d5ebd34e588ab8c08526500d4ec00604d934a3855258bcd2c50a28643", agi.promptDocs())
-	reg(agiFile, "option_order_robustness_process_docs", "9dd2801e5c6ad14110af0825f6b825fe46af992e66b91468de900cbac963969b", agi.optionDocs(agiOptionLabels))
-	reg(agiFile, "non_greedy_robustness_process_docs", "c1847bc30faf895d46f0ad745d5a8a24eaf4b70a7c225d2a8bb053e56f7124a8", agi.nonGreedyDocs())
-	reg(agiFile, "prompt_robustness_process_results", "900ec1e4980d6bc6c79bccfc365706b26cd79105f19f94e36fa2df0406d92556", task.ProcessResultsFunc(agi.promptResults))
-	reg(agiFile, "option_order_robustness_process_results", "63c9b60a7dee3dd816c875c4c6315be29d77ebef32698fd838748fac0a1838ec", task.ProcessResultsFunc(agi.optionResults))
-	reg(agiFile, "non_greedy_robustness_process_results", "3a70b723eeb44ae026c412b32b50bae6bcb21a145da1173e7dddd0817a9c32c4", task.ProcessResultsFunc(agi.nonGreedyResults))
-	reg(agiFile, "options_consistency_rate", "17ac7ab9937577a2f1c6a713d73331fa4b1914d9b271fbf92f87db7318e99231", agg("agi:options_consistency_rate", func(items []any) (float64, error) { return OptionsConsistencyRate(items, agi.labels) }))
-	reg(mmluProFile, "prompt_robustness_process_docs", "a96ed638570a0e67662e6e3199872cf1e5d0be6fe72dc36a7f91fa8cc20eeb0e", mmluPro.promptDocs())
-	reg(mmluProFile, "option_order_robustness_process_docs", "0e64a025c364ee815a70e760fbd8b2f384a98c39d7ec39bde4a4fc35aec42419", mmluPro.optionDocs(mmluProOptionLabels))
-	reg(mmluProFile, "non_greedy_robustness_process_docs", "03a3b56740b92b6b50fc823d6cfe975f3f982ebed58adde7cc254f3dccdefcb6", mmluPro.nonGreedyDocs())
-	reg(mmluProFile, "prompt_robustness_process_results", "3083989b4e682a23ddd03ab6aa089cc32cf9e46b43b0833683b3e53d41cd4938", task.ProcessResultsFunc(mmluPro.promptResults))
-	reg(mmluProFile, "option_order_robustness_process_results", "65152bab2e274efb563cce7f598d6d212eb38ef8267c3b2e41f40dc078bc1948", task.ProcessResultsFunc(mmluPro.optionResults))
-	reg(mmluProFile, "non_greedy_robustness_process_results", "7d44040e6aa189afae6d6f69cc97565cdc736eb664b242504f73c7b0b14024cd", task.ProcessResultsFunc(mmluPro.nonGreedyResults))
-	reg(mmluProFile, "options_consistency_rate", "17ac7ab9937577a2f1c6a713d73331fa4b1914d9b271fbf92f87db7318e99231", agg("mmlu_pro:options_consistency_rate", func(items []any) (float64, error) { return OptionsConsistencyRate(items, mmluPro.labels) }))
-	reg(agiFile, "agi_eval_prompt_consistency_rate", "0911259cb7354e3cc6fce2c0fddb3bcb797c5c052c58db81d5f16c5a9fb19d2e", agg("agi_eval:prompt_consistency_rate", PromptConsistencyRate))
-	reg(mmluProFile, "mmlu_pro_prompt_consistency_rate", "27f23c2fab4209c6b6c2dee975bc00e0730fa38830a19e8b555b3d3ae303cb27", agg("mmlu_pro:prompt_consistency_rate", PromptConsistencyRate))
-	reg(agiFile, "non_greedy_accuracy", "7d2e08add59a64da58e90a2625aa9b473c84b10c52f713973ff301652d4445fa", agg("agi_eval:non_greedy_accuracy", func(items []any) (float64, error) { return filteredAccuracy(items, 4, -1, nil, 1, 2, -1) }))
-	reg(mmluProFile, "non_greedy_macro_accuracy", "33f20ffa7cd4c04f13b4eb21b8e8484b69973386dd7c1855257fc2c9c6d8283b", agg("mmlu_pro:non_greedy_macro_accuracy", func(items []any) (float64, error) { return filteredAccuracy(items, 4, -1, nil, 1, 2, 3) }))
+	task.RegisterDocFunc(task.Helper{File: agiFile, Function: "agi_eval_robustness_doc_to_text", SHA256: "b1983da14243bf5e1554ed9a00fbb9b061075e5460990e7d3befee2ae9fffeb2"}, func(d task.Doc) (any, error) { return DocToText(d) })
+	task.RegisterDocFunc(task.Helper{File: mmluProFile, Function: "mmlu_pro_robustness_doc_to_text", SHA256: "6e9dca54afadd4fa0373a5996c865e9b7ac9671dd0500344866655f6d1ba21db"}, func(d task.Doc) (any, error) { return DocToText(d) })
+	task.RegisterMapDocs(task.Helper{File: agiFile, Function: "prompt_robustness_process_docs", SHA256: "8c2bff2d5ebd34e588ab8c08526500d4ec00604d934a3855258bcd2c50a28643"}, agi.promptDocs())
+	task.RegisterMapDocs(task.Helper{File: agiFile, Function: "option_order_robustness_process_docs", SHA256: "9dd2801e5c6ad14110af0825f6b825fe46af992e66b91468de900cbac963969b"}, agi.optionDocs(agiOptionLabels))
+	task.RegisterMapDocs(task.Helper{File: agiFile, Function: "non_greedy_robustness_process_docs", SHA256: "c1847bc30faf895d46f0ad745d5a8a24eaf4b70a7c225d2a8bb053e56f7124a8"}, agi.nonGreedyDocs())
+	task.RegisterProcessResults(task.Helper{File: agiFile, Function: "prompt_robustness_process_results", SHA256: "900ec1e4980d6bc6c79bccfc365706b26cd79105f19f94e36fa2df0406d92556"}, agi.promptResults)
+	task.RegisterProcessResults(task.Helper{File: agiFile, Function: "option_order_robustness_process_results", SHA256: "63c9b60a7dee3dd816c875c4c6315be29d77ebef32698fd838748fac0a1838ec"}, agi.optionResults)
+	task.RegisterProcessResults(task.Helper{File: agiFile, Function: "non_greedy_robustness_process_results", SHA256: "3a70b723eeb44ae026c412b32b50bae6bcb21a145da1173e7dddd0817a9c32c4"}, agi.nonGreedyResults)
+	task.RegisterAggregation(task.Helper{File: agiFile, Function: "options_consistency_rate", SHA256: "17ac7ab9937577a2f1c6a713d73331fa4b1914d9b271fbf92f87db7318e99231"}, agg("agi:options_consistency_rate", func(items []any) (float64, error) { return OptionsConsistencyRate(items, agi.labels) }))
+	task.RegisterMapDocs(task.Helper{File: mmluProFile, Function: "prompt_robustness_process_docs", SHA256: "a96ed638570a0e67662e6e3199872cf1e5d0be6fe72dc36a7f91fa8cc20eeb0e"}, mmluPro.promptDocs())
+	task.RegisterMapDocs(task.Helper{File: mmluProFile, Function: "option_order_robustness_process_docs", SHA256: "0e64a025c364ee815a70e760fbd8b2f384a98c39d7ec39bde4a4fc35aec42419"}, mmluPro.optionDocs(mmluProOptionLabels))
+	task.RegisterMapDocs(task.Helper{File: mmluProFile, Function: "non_greedy_robustness_process_docs", SHA256: "03a3b56740b92b6b50fc823d6cfe975f3f982ebed58adde7cc254f3dccdefcb6"}, mmluPro.nonGreedyDocs())
+	task.RegisterProcessResults(task.Helper{File: mmluProFile, Function: "prompt_robustness_process_results", SHA256: "3083989b4e682a23ddd03ab6aa089cc32cf9e46b43b0833683b3e53d41cd4938"}, mmluPro.promptResults)
+	task.RegisterProcessResults(task.Helper{File: mmluProFile, Function: "option_order_robustness_process_results", SHA256: "65152bab2e274efb563cce7f598d6d212eb38ef8267c3b2e41f40dc078bc1948"}, mmluPro.optionResults)
+	task.RegisterProcessResults(task.Helper{File: mmluProFile, Function: "non_greedy_robustness_process_results", SHA256: "7d44040e6aa189afae6d6f69cc97565cdc736eb664b242504f73c7b0b14024cd"}, mmluPro.nonGreedyResults)
+	task.RegisterAggregation(task.Helper{File: mmluProFile, Function: "options_consistency_rate", SHA256: "17ac7ab9937577a2f1c6a713d73331fa4b1914d9b271fbf92f87db7318e99231"}, agg("mmlu_pro:options_consistency_rate", func(items []any) (float64, error) { return OptionsConsistencyRate(items, mmluPro.labels) }))
+	task.RegisterAggregation(task.Helper{File: agiFile, Function: "agi_eval_prompt_consistency_rate", SHA256: "0911259cb7354e3cc6fce2c0fddb3bcb797c5c052c58db81d5f16c5a9fb19d2e"}, agg("agi_eval:prompt_consistency_rate", PromptConsistencyRate))
+	task.RegisterAggregation(task.Helper{File: mmluProFile, Function: "mmlu_pro_prompt_consistency_rate", SHA256: "27f23c2fab4209c6b6c2dee975bc00e0730fa38830a19e8b555b3d3ae303cb27"}, agg("mmlu_pro:prompt_consistency_rate", PromptConsistencyRate))
+	task.RegisterAggregation(task.Helper{File: agiFile, Function: "non_greedy_accuracy", SHA256: "7d2e08add59a64da58e90a2625aa9b473c84b10c52f713973ff301652d4445fa"}, agg("agi_eval:non_greedy_accuracy", func(items []any) (float64, error) { return filteredAccuracy(items, 4, -1, nil, 1, 2, -1) }))
+	task.RegisterAggregation(task.Helper{File: mmluProFile, Function: "non_greedy_macro_accuracy", SHA256: "33f20ffa7cd4c04f13b4eb21b8e8484b69973386dd7c1855257fc2c9c6d8283b"}, agg("mmlu_pro:non_greedy_macro_accuracy", func(items []any) (float64, error) { return filteredAccuracy(items, 4, -1, nil, 1, 2, 3) }))
 	for i := 0; i < 10; i++ {
 		p := int64(i)
-		reg(agiFile, fmt.Sprintf("per_prompt_accuracy_%d", i), agiPerPrompt[i], agg(fmt.Sprintf("agi_eval:per_prompt_accuracy_%d", i), func(items []any) (float64, error) {
+		task.RegisterAggregation(task.Helper{File: agiFile, Function: fmt.Sprintf("per_prompt_accuracy_%d", i), SHA256: agiPerPrompt[i]}, agg(fmt.Sprintf("agi_eval:per_prompt_accuracy_%d", i), func(items []any) (float64, error) {
 			return filteredAccuracy(items, 4, 1, p, 2, 3, -1)
 		}))
-		reg(mmluProFile, fmt.Sprintf("per_prompt_accuracy_%d", i), mmluProPerPrompt[i], agg(fmt.Sprintf("mmlu_pro:per_prompt_accuracy_%d", i), func(items []any) (float64, error) {
+		task.RegisterAggregation(task.Helper{File: mmluProFile, Function: fmt.Sprintf("per_prompt_accuracy_%d", i), SHA256: mmluProPerPrompt[i]}, agg(fmt.Sprintf("mmlu_pro:per_prompt_accuracy_%d", i), func(items []any) (float64, error) {
 			return filteredAccuracy(items, 5, 1, p, 2, 3, 4)
 		}))
 	}
 	for i, l := range agiLabels[:4] {
-		reg(agiFile, "per_option_accuracy_"+strings.ToLower(l), agiPerOption[i], agg("agi_eval:per_option_accuracy_"+l, func(items []any) (float64, error) {
+		task.RegisterAggregation(task.Helper{File: agiFile, Function: "per_option_accuracy_" + strings.ToLower(l), SHA256: agiPerOption[i]}, agg("agi_eval:per_option_accuracy_"+l, func(items []any) (float64, error) {
 			return filteredAccuracy(items, 4, 1, l, 2, 3, -1)
 		}))
 	}
 	for i, l := range mmluProLabels {
-		reg(mmluProFile, "per_option_macro_accuracy_"+strings.ToLower(l), mmluProPerOption[i], agg("mmlu_pro:per_option_macro_accuracy_"+l, func(items []any) (float64, error) {
+		task.RegisterAggregation(task.Helper{File: mmluProFile, Function: "per_option_macro_accuracy_" + strings.ToLower(l), SHA256: mmluProPerOption[i]}, agg("mmlu_pro:per_option_macro_accuracy_"+l, func(items []any) (float64, error) {
 			return filteredAccuracy(items, 5, 1, l, 2, 3, 4)
 		}))
 	}

@@ -553,10 +553,10 @@ func (k *kind) class(sha256 string) *task.Class {
 			c.DatasetPath, c.DatasetName = "json", ""
 			c.DatasetKwargs = map[string]any{"data_files": dataFiles(k.dataset)}
 			c.TrainingSplit, c.ValidationSplit = "train", "validation"
-			c.ProcessDocs = &task.Func{Name: prefix + "_process_doc", Fn: task.MapDocs{Fn: k.processDocs, Columns: cols}}
-			c.DocToText = &task.Func{Name: prefix + "doc_to_text", Fn: task.DocFunc(func(d task.Doc) (any, error) { return k.docToText(d) })}
-			c.DocToTarget = &task.Func{Name: prefix + "doc_to_target", Fn: task.DocFunc(docToTarget)}
-			c.ProcessResults = &task.Func{Name: prefix + "process_results", Fn: task.ProcessResultsFunc(k.process)}
+			c.ProcessDocs = task.ClassProcessDocs(prefix+"_process_doc", task.MapDocs{Fn: k.processDocs, Columns: cols})
+			c.DocToText = task.ClassDocFunc(prefix+"doc_to_text", func(d task.Doc) (any, error) { return k.docToText(d) })
+			c.DocToTarget = task.ClassDocFunc(prefix+"doc_to_target", docToTarget)
+			c.ProcessResults = task.ClassProcessResults(prefix+"process_results", k.process)
 			c.MetricList = nil
 			for _, m := range k.metrics {
 				c.MetricList = append(c.MetricList, map[string]any{"metric": m[0], "aggregation": m[1], "higher_is_better": true})

@@ -85,8 +85,8 @@ func ProcessResultsGen(_ task.Doc, results []any) (map[string]any, error) {
 }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "simple_cooccurrence_bias/utils.py", Function: "process_results",
-		SHA256: "ca33623a358488534ea8ac0ab7dacd3b23c9137ec683cd71f43ca79a438f7543", Fn: task.ProcessResultsFunc(ProcessResults)})
-	task.RegisterHelper(task.Helper{File: "simple_cooccurrence_bias/utils.py", Function: "process_results_gen",
-		SHA256: "f855b3e68a24df3f69624ff7424123ff445458df9fee1a7b9c4f79580a9fb0de", Fn: task.ProcessResultsFunc(ProcessResultsGen)})
+	task.RegisterProcessResults(task.Helper{File: "simple_cooccurrence_bias/utils.py", Function: "process_results",
+		SHA256: "ca33623a358488534ea8ac0ab7dacd3b23c9137ec683cd71f43ca79a438f7543"}, ProcessResults)
+	task.RegisterProcessResults(task.Helper{File: "simple_cooccurrence_bias/utils.py", Function: "process_results_gen",
+		SHA256: "f855b3e68a24df3f69624ff7424123ff445458df9fee1a7b9c4f79580a9fb0de"}, ProcessResultsGen)
 }

@@ -7,7 +7,6 @@ package slr_bench
 import "github.com/lmeval/lmeval/harness/task"
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "slr_bench/lm_eval_slr_bench.py", Function: "process_results",
-		SHA256: "67eadf3d9de749fa5da4f8238c41be11801e99bfa11fea0c124eb9a93d966142",
-		Fn:     task.Unavailable{Reason: "it scores rules with the Hub metric AIML-TUDA/VerifiableRewardsForScalableLogicalReasoning, which runs SWI-Prolog; lmeval has neither"}})
+	task.RegisterUnavailable(task.Helper{File: "slr_bench/lm_eval_slr_bench.py", Function: "process_results",
+		SHA256: "67eadf3d9de749fa5da4f8238c41be11801e99bfa11fea0c124eb9a93d966142"}, "it scores rules with the Hub metric AIML-TUDA/VerifiableRewardsForScalableLogicalReasoning, which runs SWI-Prolog; lmeval has neither")
 }

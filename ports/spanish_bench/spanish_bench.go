@@ -11,12 +11,8 @@ import (
 )
 
 func init() {
-	reg := func(fn, sha string, f any) {
-		task.RegisterHelper(task.Helper{File: "spanish_bench/utils.py", Function: fn, SHA256: sha, Fn: f})
-	}
-	reg("process_docs_paraphrases", "9fef4c7de8cffbb569f56c7b854a806252c0a02ccc248018f1e172b953f2c897",
-		task.ProcessDocsFunc(func(d []task.Doc) ([]task.Doc, error) { return ibero.Paraphrases(d, "sentence1", "sentence2", true) }))
-	reg("process_docs_copa_es", "102f8d0652ec81e4ba8b597bec875f17e3cd745a55574bb7ca58075fbd0960b8", task.ProcessDocsFunc(ibero.CopaLower))
-	reg("process_xlsum", "c49dcd3b988312cd5957150f04a97041c4e54eb582f2608a78476a69a063babc",
-		task.ProcessDocsFunc(func(d []task.Doc) ([]task.Doc, error) { return ibero.Summaries(d, "text", "summary") }))
+
+	task.RegisterProcessDocs(task.Helper{File: "spanish_bench/utils.py", Function: "process_docs_paraphrases", SHA256: "9fef4c7de8cffbb569f56c7b854a806252c0a02ccc248018f1e172b953f2c897"}, func(d []task.Doc) ([]task.Doc, error) { return ibero.Paraphrases(d, "sentence1", "sentence2", true) })
+	task.RegisterProcessDocs(task.Helper{File: "spanish_bench/utils.py", Function: "process_docs_copa_es", SHA256: "102f8d0652ec81e4ba8b597bec875f17e3cd745a55574bb7ca58075fbd0960b8"}, ibero.CopaLower)
+	task.RegisterProcessDocs(task.Helper{File: "spanish_bench/utils.py", Function: "process_xlsum", SHA256: "c49dcd3b988312cd5957150f04a97041c4e54eb582f2608a78476a69a063babc"}, func(d []task.Doc) ([]task.Doc, error) { return ibero.Summaries(d, "text", "summary") })
 }

@@ -162,9 +162,9 @@ var Class = &task.Class{
 	Setup: func(c *task.Config) error {
 		c.DatasetPath, c.DatasetName = "lighteval/squad_v2", ""
 		c.TrainingSplit, c.ValidationSplit = "train", "validation"
-		c.DocToText = &task.Func{Name: "task.SQuAD2.doc_to_text", Fn: task.DocFunc(DocToText)}
-		c.DocToTarget = &task.Func{Name: "task.SQuAD2.doc_to_target", Fn: task.DocFunc(DocToTarget)}
-		c.ProcessResults = &task.Func{Name: "task.SQuAD2.process_results", Fn: task.ProcessResultsFunc(ProcessResults)}
+		c.DocToText = task.ClassDocFunc("task.SQuAD2.doc_to_text", DocToText)
+		c.DocToTarget = task.ClassDocFunc("task.SQuAD2.doc_to_target", DocToTarget)
+		c.ProcessResults = task.ClassProcessResults("task.SQuAD2.process_results", ProcessResults)
 		c.MetricList = nil
 		for _, m := range Metrics {
 			c.MetricList = append(c.MetricList, map[string]any{"metric": m, "aggregation": aggName(m), "higher_is_better": true})

@@ -25,7 +25,6 @@ var aggSHA = map[string]string{
 
 func init() {
 	for name, sha := range aggSHA {
-		task.RegisterHelper(task.Helper{File: "tinyBenchmarks/agg_functions.py", Function: name, SHA256: sha,
-			Fn: task.Unavailable{Reason: Reason}})
+		task.RegisterUnavailable(task.Helper{File: "tinyBenchmarks/agg_functions.py", Function: name, SHA256: sha}, Reason)
 	}
 }

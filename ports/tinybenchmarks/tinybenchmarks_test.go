@@ -8,9 +8,9 @@ import (
 
 func TestAggregationsUnavailable(t *testing.T) {
 	for name := range aggSHA {
-		fn, ok := task.LookupFunction("tinyBenchmarks", "agg_functions."+name)
-		if u, isU := fn.(task.Unavailable); !ok || !isU || u.Reason != Reason {
-			t.Errorf("%s: %v %T", name, ok, fn)
+		fn, ok := task.LookupHook("tinyBenchmarks", "agg_functions."+name)
+		if !ok || fn.Kind != task.HookUnavailable || fn.Unavailable != Reason {
+			t.Errorf("%s: %v %v", name, ok, fn)
 		}
 	}
 }

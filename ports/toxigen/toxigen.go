@@ -30,7 +30,6 @@ func DocToTarget(doc task.Doc) (any, error) {
 }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "toxigen/utils.py", Function: "doc_to_target",
-		SHA256: "66c0e7813c0e48a6337bd28989ef2a541398c40c146fc9eca5fcc38489c84f73",
-		Fn:     task.DocFunc(DocToTarget)})
+	task.RegisterDocFunc(task.Helper{File: "toxigen/utils.py", Function: "doc_to_target",
+		SHA256: "66c0e7813c0e48a6337bd28989ef2a541398c40c146fc9eca5fcc38489c84f73"}, DocToTarget)
 }

@@ -11,15 +11,10 @@ import (
 )
 
 func init() {
-	port := func(fn, sha string, f any) {
-		task.RegisterHelper(task.Helper{File: "truthfulqa/utils.py", Function: fn, SHA256: sha, Fn: f})
-	}
-	port("process_results_mc2", "8db42f02270d1bb3282a66cc2a1a1a63ca7ddbf450e4fe71a07847fe7fed3b26",
-		task.ProcessResultsFunc(ProcessResultsMC2))
-	port("process_docs_gen", "b5c5ca3e9df8e0515a18653e267a91d6ad1e4770c0eb2ead089aff553ae32b82",
-		task.ProcessDocsFunc(ProcessDocsGen))
-	port("process_results_gen", "9aa9c0b6e2453fd08860d8245e40a231557193c196688799d3830a8b76101995",
-		task.ProcessResultsFunc(ProcessResultsGen))
+
+	task.RegisterProcessResults(task.Helper{File: "truthfulqa/utils.py", Function: "process_results_mc2", SHA256: "8db42f02270d1bb3282a66cc2a1a1a63ca7ddbf450e4fe71a07847fe7fed3b26"}, ProcessResultsMC2)
+	task.RegisterProcessDocs(task.Helper{File: "truthfulqa/utils.py", Function: "process_docs_gen", SHA256: "b5c5ca3e9df8e0515a18653e267a91d6ad1e4770c0eb2ead089aff553ae32b82"}, ProcessDocsGen)
+	task.RegisterProcessResults(task.Helper{File: "truthfulqa/utils.py", Function: "process_results_gen", SHA256: "9aa9c0b6e2453fd08860d8245e40a231557193c196688799d3830a8b76101995"}, ProcessResultsGen)
 }
 
 // ProcessResultsMC2 is truthfulqa/utils.py process_results_mc2: {"acc":

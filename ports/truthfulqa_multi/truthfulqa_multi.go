@@ -44,11 +44,8 @@ func ProcessResultsGen(doc task.Doc, results []any) (map[string]any, error) {
 }
 
 func init() {
-	reg := func(fn, sha string, f any) {
-		task.RegisterHelper(task.Helper{File: "truthfulqa-multi/utils.py", Function: fn, SHA256: sha, Fn: f})
-	}
-	reg("process_docs_gen", "b5c5ca3e9df8e0515a18653e267a91d6ad1e4770c0eb2ead089aff553ae32b82",
-		task.MapDocs{Fn: ibero.ProcessDocsGenMulti, Columns: ibero.MultiColumns})
-	reg("process_results_gen", "90034ddb2689477fa736ed02da3a96eae5d2cc7e02529cff67728dd666af6393", task.ProcessResultsFunc(ProcessResultsGen))
-	reg("process_results_mc2", "8faaad9bd9e6ffe591fbc14bcfcbb1319b457a474e3b9f3077974acd5989e4c8", task.ProcessResultsFunc(galician_bench.ProcessResultsMC2))
+
+	task.RegisterMapDocs(task.Helper{File: "truthfulqa-multi/utils.py", Function: "process_docs_gen", SHA256: "b5c5ca3e9df8e0515a18653e267a91d6ad1e4770c0eb2ead089aff553ae32b82"}, task.MapDocs{Fn: ibero.ProcessDocsGenMulti, Columns: ibero.MultiColumns})
+	task.RegisterProcessResults(task.Helper{File: "truthfulqa-multi/utils.py", Function: "process_results_gen", SHA256: "90034ddb2689477fa736ed02da3a96eae5d2cc7e02529cff67728dd666af6393"}, ProcessResultsGen)
+	task.RegisterProcessResults(task.Helper{File: "truthfulqa-multi/utils.py", Function: "process_results_mc2", SHA256: "8faaad9bd9e6ffe591fbc14bcfcbb1319b457a474e3b9f3077974acd5989e4c8"}, galician_bench.ProcessResultsMC2)
 }

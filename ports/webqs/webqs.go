@@ -71,10 +71,8 @@ func DocToTarget(doc task.Doc) (any, error) {
 
 func init() {
 	const file = "webqs/utils.py"
-	task.RegisterHelper(task.Helper{File: file, Function: "doc_to_choice",
-		SHA256: "f59882dc58e7842c90e95b2a362308b2ecd8d7238454d342b8fafdbe91090638",
-		Fn:     task.DocFunc(DocToChoice)})
-	task.RegisterHelper(task.Helper{File: file, Function: "doc_to_target",
-		SHA256: "c7c20bf7766595d65467f5924e136199a551de4b5005818c86fca18256a5ea99",
-		Fn:     task.DocFunc(DocToTarget)})
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_choice",
+		SHA256: "f59882dc58e7842c90e95b2a362308b2ecd8d7238454d342b8fafdbe91090638"}, DocToChoice)
+	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_target",
+		SHA256: "c7c20bf7766595d65467f5924e136199a551de4b5005818c86fca18256a5ea99"}, DocToTarget)
 }

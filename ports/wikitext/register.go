@@ -11,13 +11,9 @@ import (
 )
 
 func init() {
-	port := func(fn, sha string, f any) {
-		task.RegisterHelper(task.Helper{File: "wikitext/preprocess_wikitext.py", Function: fn, SHA256: sha, Fn: f})
-	}
-	port("wikitext_detokenizer", "c7a7e3cfdf6468e4787baeb3d75c2afed1891524d9676c80b72685096e532369",
-		task.DocFunc(func(d task.Doc) (any, error) { return DocToTarget(d) }))
-	port("process_results", "dac9bafd14a8d0d6c39e3c8e5070b0d9cceab954e2ced3911f33a15d5409c877",
-		task.ProcessResultsFunc(ProcessResults))
+
+	task.RegisterDocFunc(task.Helper{File: "wikitext/preprocess_wikitext.py", Function: "wikitext_detokenizer", SHA256: "c7a7e3cfdf6468e4787baeb3d75c2afed1891524d9676c80b72685096e532369"}, func(d task.Doc) (any, error) { return DocToTarget(d) })
+	task.RegisterProcessResults(task.Helper{File: "wikitext/preprocess_wikitext.py", Function: "process_results", SHA256: "dac9bafd14a8d0d6c39e3c8e5070b0d9cceab954e2ced3911f33a15d5409c877"}, ProcessResults)
 }
 
 // ProcessResults is preprocess_wikitext.process_results: the rolling

@@ -28,7 +28,6 @@ func init() {
 		{"filter_neutral", "neutral", "b2ef1aa29da7ff84dbce8e3de270c6daa806f2283b3c7fd341cf02c89c0788ba"},
 	} {
 		g := f.gender
-		task.RegisterHelper(task.Helper{File: file, Function: f.fn, SHA256: f.sha,
-			Fn: task.ProcessDocsFunc(func(docs []task.Doc) ([]task.Doc, error) { return FilterDataset(docs, g) })})
+		task.RegisterProcessDocs(task.Helper{File: file, Function: f.fn, SHA256: f.sha}, func(docs []task.Doc) ([]task.Doc, error) { return FilterDataset(docs, g) })
 	}
 }

@@ -121,8 +121,8 @@ var Agg = &metrics.Aggregation{Name: "wmt2016/metrics.py:agg_bleu", Fn: AggBLEU}
 
 func init() {
 	metrics.RegisterAggregation(Agg)
-	task.RegisterHelper(task.Helper{File: "wmt2016/metrics.py", Function: "bleu",
-		SHA256: "b30d1dd10d27a7d5ea3709b5354f854a227373356d97b3f0f72f9f0e8fd5c106", Fn: task.MetricFunc(bleuItem)})
-	task.RegisterHelper(task.Helper{File: "wmt2016/metrics.py", Function: "agg_bleu",
-		SHA256: "306cc3705e29db2facf8cc032ee01baa905e391ce86784ce5cea18ba36a96cba", Fn: Agg})
+	task.RegisterMetric(task.Helper{File: "wmt2016/metrics.py", Function: "bleu",
+		SHA256: "b30d1dd10d27a7d5ea3709b5354f854a227373356d97b3f0f72f9f0e8fd5c106"}, bleuItem)
+	task.RegisterAggregation(task.Helper{File: "wmt2016/metrics.py", Function: "agg_bleu",
+		SHA256: "306cc3705e29db2facf8cc032ee01baa905e391ce86784ce5cea18ba36a96cba"}, Agg)
 }

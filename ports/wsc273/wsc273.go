@@ -93,7 +93,6 @@ func normalizeOption(doc task.Doc, option string) (string, error) {
 }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "wsc273/utils.py", Function: "process_doc",
-		SHA256: "0009bf9e8906e45ae05c77a96997d694da07de61aa36d79cc43fd7f7c170639d",
-		Fn:     task.ProcessDocsFunc(ProcessDoc)})
+	task.RegisterProcessDocs(task.Helper{File: "wsc273/utils.py", Function: "process_doc",
+		SHA256: "0009bf9e8906e45ae05c77a96997d694da07de61aa36d79cc43fd7f7c170639d"}, ProcessDoc)
 }

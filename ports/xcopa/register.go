@@ -18,11 +18,9 @@ var textSHA = map[string]string{
 }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "xcopa/utils.py", Function: "doc_to_choice",
-		SHA256: "3ae1e23df963a9847a4a5f40c090252befa544605106407e44e9b1b1fa0d7532",
-		Fn:     task.DocFunc(func(d task.Doc) (any, error) { return DocToChoice(d) })})
+	task.RegisterDocFunc(task.Helper{File: "xcopa/utils.py", Function: "doc_to_choice",
+		SHA256: "3ae1e23df963a9847a4a5f40c090252befa544605106407e44e9b1b1fa0d7532"}, func(d task.Doc) (any, error) { return DocToChoice(d) })
 	for lang, conn := range Connectors {
-		task.RegisterHelper(task.Helper{File: "xcopa/utils.py", Function: "doc_to_text_" + lang, SHA256: textSHA[lang],
-			Fn: task.DocFunc(func(d task.Doc) (any, error) { return DocToText(d, conn) })})
+		task.RegisterDocFunc(task.Helper{File: "xcopa/utils.py", Function: "doc_to_text_" + lang, SHA256: textSHA[lang]}, func(d task.Doc) (any, error) { return DocToText(d, conn) })
 	}
 }

@@ -19,7 +19,6 @@ func ProcessResultsQA(doc task.Doc, results []any) (map[string]any, error) {
 }
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "xquad/utils.py", Function: "process_results_qa",
-		SHA256: "83c24dc6018448132b9b0a559c273836598ea0ff8862548715e8bed19c1a2d3c",
-		Fn:     task.ProcessResultsFunc(ProcessResultsQA)})
+	task.RegisterProcessResults(task.Helper{File: "xquad/utils.py", Function: "process_results_qa",
+		SHA256: "83c24dc6018448132b9b0a559c273836598ea0ff8862548715e8bed19c1a2d3c"}, ProcessResultsQA)
 }

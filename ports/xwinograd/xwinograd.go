@@ -75,10 +75,10 @@ func DocToChoice(doc task.Doc) (any, error) {
 
 func init() {
 	const f = "xwinograd/utils.py"
-	task.RegisterHelper(task.Helper{File: f, Function: "doc_to_text",
-		SHA256: "51b22ef18f05f0123dc0c883741c2a3bd75555426ca606d7eee3222c63d9d764", Fn: task.DocFunc(DocToText)})
-	task.RegisterHelper(task.Helper{File: f, Function: "doc_to_target",
-		SHA256: "2957c9e3ec4427728edb339baa4607b902f62624320f68a067ed0cb4ea08f467", Fn: task.DocFunc(DocToTarget)})
-	task.RegisterHelper(task.Helper{File: f, Function: "doc_to_choice",
-		SHA256: "e8831c5ab2d435375333bfb1ac4a31e0cfc1c9108cc38c8a49a5fac26376827d", Fn: task.DocFunc(DocToChoice)})
+	task.RegisterDocFunc(task.Helper{File: f, Function: "doc_to_text",
+		SHA256: "51b22ef18f05f0123dc0c883741c2a3bd75555426ca606d7eee3222c63d9d764"}, DocToText)
+	task.RegisterDocFunc(task.Helper{File: f, Function: "doc_to_target",
+		SHA256: "2957c9e3ec4427728edb339baa4607b902f62624320f68a067ed0cb4ea08f467"}, DocToTarget)
+	task.RegisterDocFunc(task.Helper{File: f, Function: "doc_to_choice",
+		SHA256: "e8831c5ab2d435375333bfb1ac4a31e0cfc1c9108cc38c8a49a5fac26376827d"}, DocToChoice)
 }

@@ -33,6 +33,9 @@ import sys
 
 TAG = re.compile(r"!function\s+['\"]?([A-Za-z0-9_.]+)")  # include/ quotes it: !function 'utils.fn'
 TASK = re.compile(r"^task:\s*['\"]?([^'\"\s#]+)", re.M)
+# The YAML key a `!function` tag is the value of ("process_docs", "metric",
+# "function" in a filter step, ...): what lm-eval uses the helper for.
+KEY = re.compile(r"""['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?\s*:\s*$""")
 
 
 def sha(s):
@@ -131,6 +134,7 @@ def main():
         ports = json.load(open(sys.argv[4]))
     tasks = os.path.abspath(tasks)
     refs = {}  # (file, fn) -> set of task names
+    uses = {}  # (file, fn) -> set of the YAML keys naming it
     for dirpath, dirnames, filenames in os.walk(tasks):
         dirnames.sort()
         for f in sorted(filenames):
@@ -143,15 +147,19 @@ def main():
                 text = open(p, encoding="utf-8").read()
             except (OSError, UnicodeDecodeError):
                 continue
-            names = TAG.findall(text)
-            if not names:
+            tags = list(TAG.finditer(text))
+            if not tags:
                 continue
             tm = TASK.search(text)
             tname = tm.group(1) if tm else os.path.relpath(p, tasks)
-            for n in names:
+            for t in tags:
+                n = t.group(1)
                 modname, _, fn = n.rpartition(".")
                 rel = os.path.relpath(os.path.join(dirpath, *modname.split(".")) + ".py", tasks)
                 refs.setdefault((rel, fn), set()).add(tname)
+                line = text[text.rfind("\n", 0, t.start()) + 1:t.start()]
+                k = KEY.search(line)
+                uses.setdefault((rel, fn), set()).add(k.group(1) if k else "")
     entries = {}
     files = {}
     for (rel, fn), tnames in sorted(refs.items()):
@@ -167,7 +175,7 @@ def main():
             # globals()[f"process_{s}"] = partial(...)): its source is the
             # whole module, so only identical files share a port.
             files[rel] = sha(m.src)
-            entries[f"{rel}:{fn}"] = (sha(m.src), sha(m.src + "\x00" + fn), [], sorted(tnames))
+            entries[f"{rel}:{fn}"] = (sha(m.src), sha(m.src + "\x00" + fn), [], sorted(tnames), sorted(uses[(rel, fn)]))
             continue
         if not cl or cl[0][0] != fn:
             continue
@@ -181,9 +189,9 @@ def main():
             # its directory's name): the same source is another helper in
             # each file.
             group = sha(group + "\x00" + rel)
-        entries[f"{rel}:{fn}"] = (own, group, deps, sorted(tnames))
+        entries[f"{rel}:{fn}"] = (own, group, deps, sorted(tnames), sorted(uses[(rel, fn)]))
     groups = {}
-    for k, (own, group, deps, tn) in entries.items():
+    for k, (own, group, deps, tn, _) in entries.items():
         groups.setdefault(group, []).append(k)
 
     with open(go_out, "w") as w:
@@ -209,9 +217,10 @@ def main():
         w.write("// pySources is every helper lm-eval's YAML names, by file:function.\n")
         w.write("var pySources = map[string]pySource{\n")
         for k in sorted(entries):
-            own, group, deps, _ = entries[k]
+            own, group, deps, _, us = entries[k]
             d = ", ".join("{%s, %s}" % (json.dumps(n), json.dumps(s)) for n, s in deps)
-            w.write(f"\t{json.dumps(k)}: {{{json.dumps(own)}, {gid[group]}, []pyDep{{{d}}}}},\n")
+            u = ", ".join(json.dumps(x) for x in us)
+            w.write(f"\t{json.dumps(k)}: {{{json.dumps(own)}, {gid[group]}, []pyDep{{{d}}}, []string{{{u}}}}},\n")
         w.write("}\n")
 
     ported = {}

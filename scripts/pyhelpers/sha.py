@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Print the sha256 of Python helpers' sources, as task.RegisterHelper wants.
+"""Print the sha256 of Python helpers' sources, as a task.Helper records it.
 
 usage: sha.py TASKS_DIR FILE:FUNCTION [FILE:FUNCTION...]
 

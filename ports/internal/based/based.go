@@ -162,9 +162,9 @@ func Class(file, name, sha256, datasetPath string, genKwargs func(config map[str
 		Setup: func(c *task.Config) error {
 			c.DatasetPath, c.DatasetName = datasetPath, "default"
 			c.ValidationSplit = "validation" // has_validation_docs only
-			c.DocToText = &task.Func{Name: prefix + "doc_to_text", Fn: task.DocFunc(DocToText)}
-			c.DocToTarget = &task.Func{Name: prefix + "doc_to_target", Fn: task.DocFunc(DocToTarget)}
-			c.ProcessResults = &task.Func{Name: prefix + "process_results", Fn: task.ProcessResultsFunc(ProcessResults)}
+			c.DocToText = task.ClassDocFunc(prefix+"doc_to_text", DocToText)
+			c.DocToTarget = task.ClassDocFunc(prefix+"doc_to_target", DocToTarget)
+			c.ProcessResults = task.ClassProcessResults(prefix+"process_results", ProcessResults)
 			c.MetricList = []map[string]any{{"metric": "contains", "aggregation": NPMean, "higher_is_better": true}}
 			if order != nil {
 				c.GenKwargsOrder = order

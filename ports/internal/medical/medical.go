@@ -16,16 +16,16 @@ import (
 // process_results (with BLEU and ROUGE).
 const BLEURTBERTScore = "BLEURT and BERTScore (Hugging Face evaluate's bleurt and bertscore)"
 
-// Unavailable is the registration of a generation variant's
-// process_results: it scores each answer with neural metrics whose
-// checkpoints lmeval cannot run. perplexity names the task's
+// Unavailable is why a generation variant's process_results cannot run
+// (task.RegisterUnavailable): it scores each answer with neural metrics
+// whose checkpoints lmeval cannot run. perplexity names the task's
 // loglikelihood_rolling variant, which runs ("" when there is none).
-func Unavailable(neural, perplexity string) task.Unavailable {
+func Unavailable(neural, perplexity string) string {
 	r := "it scores generations with " + neural + ", neural metrics whose model checkpoints lmeval cannot run"
 	if perplexity != "" {
 		r += "; " + perplexity + " (its perplexity variant) runs"
 	}
-	return task.Unavailable{Reason: r}
+	return r
 }
 
 // Perplexity is the utils_perplexity process_results: `(loglikelihood,) =

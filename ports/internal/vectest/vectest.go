@@ -11,7 +11,7 @@
 //	 "kind": "process_docs", "input": ..., "output": ...}
 //
 // with file relative to lm_eval/tasks/, the port found as a task YAML in
-// that file's directory would find it (task.LookupFunction). Kinds:
+// that file's directory would find it (task.LookupHook). Kinds:
 //
 //	doc              input a document; a task.DocFunc
 //	process_docs     input the documents; a task.ProcessDocsFunc or
@@ -40,8 +40,8 @@
 //	samples          no input; a task.SamplesFunc (fewshot samples)
 //	filter           input {"args", "resps", "docs"}; a filters.Factory
 //	filter_fn        input {"resps", "docs"}; a filters.FilterFunc
-//	unavailable      the helper must be registered task.Unavailable with
-//	                 a reason
+//	unavailable      the helper must be registered unavailable, with a
+//	                 reason (task.RegisterUnavailable)
 //
 // error, when set, is the exception Python raised (its type name): the
 // port must fail too, and with error_match its error must name it.
@@ -70,7 +70,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lmeval/lmeval/harness/filters"
 	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
@@ -135,10 +134,10 @@ func Run(t *testing.T, file string, want ...string) []Vector {
 	return RunWith(t, file, nil, want...)
 }
 
-// RunWith is Run where port, when it returns non-nil, is the function to
+// RunWith is Run where port, when it returns non-nil, is the hook to
 // call for a vector instead of the registered port (a port with settings,
 // called with the vector's Env).
-func RunWith(t *testing.T, file string, port func(Vector) any, want ...string) []Vector {
+func RunWith(t *testing.T, file string, port func(Vector) *task.Hook, want ...string) []Vector {
 	t.Helper()
 	vs := Load(t, file)
 	seen := map[string]bool{}
@@ -146,11 +145,11 @@ func RunWith(t *testing.T, file string, port func(Vector) any, want ...string) [
 		seen[v.File+":"+v.Function] = true
 		name := fmt.Sprintf("%d_%s:%s", i, v.File, v.Function)
 		t.Run(name, func(t *testing.T) {
-			var fn any
+			var h *task.Hook
 			if port != nil {
-				fn = port(v)
+				h = port(v)
 			}
-			check(t, v, fn)
+			check(t, v, h)
 		})
 	}
 	for _, w := range want {
@@ -161,35 +160,28 @@ func RunWith(t *testing.T, file string, port func(Vector) any, want ...string) [
 	return vs
 }
 
-// Lookup is the port registered for file:function (a task.Unavailable's
-// Port where it has one), nil when there is none.
-func Lookup(key string, unwrap bool) any {
+// Lookup is the port registered for file:function, nil when there is
+// none.
+func Lookup(key string) *task.Hook {
 	file, fn, _ := strings.Cut(key, ":")
-	f, ok := task.LookupFunction(path.Dir(file), strings.TrimSuffix(path.Base(file), ".py")+"."+fn)
-	if !ok {
-		return nil
-	}
-	if u, ok := f.(task.Unavailable); ok && unwrap && u.Port != nil {
-		return u.Port // a port serving some of the tasks
-	}
-	return f
+	h, _ := task.LookupHook(path.Dir(file), strings.TrimSuffix(path.Base(file), ".py")+"."+fn)
+	return h
 }
 
-func check(t *testing.T, v Vector, fn any) {
+func check(t *testing.T, v Vector, h *task.Hook) {
 	t.Helper()
-	if fn == nil {
-		fn = Lookup(v.File+":"+v.Function, v.Kind != "unavailable")
-		if fn == nil {
+	if h == nil {
+		if h = Lookup(v.File + ":" + v.Function); h == nil {
 			t.Fatalf("no port of %s:%s", v.File, v.Function)
 		}
 	}
 	if v.Kind == "unavailable" {
-		if u, ok := fn.(task.Unavailable); !ok || u.Reason == "" {
-			t.Fatalf("port is %#v, want task.Unavailable with a reason", fn)
+		if h.Kind != task.HookUnavailable || h.Unavailable == "" {
+			t.Fatalf("port is a %s hook, want one registered unavailable with a reason", h.Kind)
 		}
 		return
 	}
-	got, err := Call(v, fn)
+	got, err := Call(v, h)
 	if v.Error != "" {
 		if err == nil {
 			t.Fatalf("Python raised %s, the port returned %s", v.Error, show(Normal(got)))
@@ -227,7 +219,7 @@ func check(t *testing.T, v Vector, fn any) {
 	}
 	if v.Kind == "process_docs" && v.Keys != nil {
 		var added []string
-		if m, ok := fn.(task.MapDocs); ok {
+		if m := h.ProcessDocs; m != nil {
 			added = m.Columns
 		}
 		docs, _ := got.([]task.Doc)
@@ -239,8 +231,8 @@ func check(t *testing.T, v Vector, fn any) {
 	}
 }
 
-// Call runs the vector's input through fn (its port).
-func Call(v Vector, fn any) (any, error) {
+// Call runs the vector's input through h (its port).
+func Call(v Vector, h *task.Hook) (any, error) {
 	in, err := Decode(v.Input)
 	if err != nil {
 		return nil, err
@@ -248,8 +240,8 @@ func Call(v Vector, fn any) (any, error) {
 	m, _ := in.(map[string]any)
 	switch v.Kind {
 	case "doc":
-		f, ok := fn.(task.DocFunc)
-		if !ok {
+		f := h.DocFunc
+		if f == nil {
 			break
 		}
 		d, ok := in.(map[string]any)
@@ -268,8 +260,7 @@ func Call(v Vector, fn any) (any, error) {
 			pyrand.SeedGlobal(seed)
 			defer pyrand.SeedGlobal(0)
 		}
-		switch f := fn.(type) {
-		case task.MapDocs:
+		if f := h.ProcessDocs; f != nil {
 			switch {
 			case f.FnRand != nil: // the first draws after random.seed(seed)
 				return f.FnRand(docs, pyrand.New(seed))
@@ -281,12 +272,10 @@ func Call(v Vector, fn any) (any, error) {
 				return f.FnColumns(docs, cols)
 			}
 			return f.Fn(docs)
-		case task.ProcessDocsFunc:
-			return f(docs)
 		}
 	case "process_results":
-		f, ok := fn.(task.ProcessResultsFunc)
-		if !ok {
+		f := h.ProcessResults
+		if f == nil {
 			break
 		}
 		doc, _ := m["doc"].(map[string]any)
@@ -296,8 +285,8 @@ func Call(v Vector, fn any) (any, error) {
 		}
 		return f(doc, res)
 	case "metric":
-		f, ok := fn.(task.MetricFunc)
-		if !ok {
+		f := h.Metric
+		if f == nil {
 			break
 		}
 		refs, _ := m["references"].([]any)
@@ -308,16 +297,16 @@ func Call(v Vector, fn any) (any, error) {
 		}
 		return f(context.Background(), refs, preds, kw)
 	case "doc_metric":
-		f, ok := fn.(metrics.DocFunc)
-		if !ok {
+		f := h.DocMetric
+		if f == nil {
 			break
 		}
 		gold, _ := m["gold"].(string)
 		result, _ := m["result"].(string)
 		return f(metrics.Spec{}, &metrics.DocResult{OutputType: "generate_until", Golds: []string{gold}, Result: result})
 	case "aggregate":
-		agg, ok := fn.(*metrics.Aggregation)
-		if !ok {
+		agg := h.Aggregation
+		if agg == nil {
 			break
 		}
 		items, err := aggItems(v, m)
@@ -330,12 +319,12 @@ func Call(v Vector, fn any) (any, error) {
 		}
 		return agg.Fn(items)
 	case "samples":
-		if f, ok := fn.(task.SamplesFunc); ok {
+		if f := h.Samples; f != nil {
 			return f()
 		}
 	case "filter":
-		fac, ok := fn.(filters.Factory)
-		if !ok {
+		fac := h.Filter
+		if fac == nil {
 			break
 		}
 		args, _ := m["args"].(map[string]any)
@@ -353,8 +342,8 @@ func Call(v Vector, fn any) (any, error) {
 		}
 		return f.Apply(resps, docs)
 	case "filter_fn":
-		f, ok := fn.(filters.FilterFunc)
-		if !ok {
+		f := h.FilterFunc
+		if f == nil {
 			break
 		}
 		resps, _ := m["resps"].([]any)
@@ -366,7 +355,7 @@ func Call(v Vector, fn any) (any, error) {
 	default:
 		return nil, fmt.Errorf("unknown vector kind %q", v.Kind)
 	}
-	return nil, fmt.Errorf("%s:%s is registered as %T, which kind %q cannot call", v.File, v.Function, fn, v.Kind)
+	return nil, fmt.Errorf("%s:%s is registered as a %s hook, which kind %q cannot call", v.File, v.Function, h.Kind, v.Kind)
 }
 
 // defaultNPSeed is lm-eval's default numpy seed.
@@ -376,10 +365,11 @@ func aggItems(v Vector, m map[string]any) ([]any, error) {
 	raw, _ := m["items"].([]any)
 	items := make([]any, len(raw))
 	if name, _ := m["metric_fn"].(string); name != "" {
-		mf, ok := Lookup(name, true).(task.MetricFunc)
-		if !ok {
-			return nil, fmt.Errorf("%s is not a task.MetricFunc", name)
+		h := Lookup(name)
+		if h == nil || h.Metric == nil {
+			return nil, fmt.Errorf("%s is not a registered metric function (task.RegisterMetric)", name)
 		}
+		mf := h.Metric
 		for i, r := range raw {
 			c, _ := r.(map[string]any)
 			refs, _ := c["references"].([]any)
@@ -393,10 +383,11 @@ func aggItems(v Vector, m map[string]any) ([]any, error) {
 		return items, nil
 	}
 	if name, _ := m["process_results"].(string); name != "" {
-		pr, ok := Lookup(name, true).(task.ProcessResultsFunc)
-		if !ok {
-			return nil, fmt.Errorf("%s is not a task.ProcessResultsFunc", name)
+		h := Lookup(name)
+		if h == nil || h.ProcessResults == nil {
+			return nil, fmt.Errorf("%s is not a registered process_results (task.RegisterProcessResults)", name)
 		}
+		pr := h.ProcessResults
 		metric, _ := m["metric"].(string)
 		for i, r := range raw {
 			c, _ := r.(map[string]any)

@@ -9,7 +9,6 @@ import (
 )
 
 func init() {
-	task.RegisterHelper(task.Helper{File: "leaderboard/gpqa/utils.py", Function: "process_docs",
-		SHA256: "7742d958fbd65b5e0743b115c448e1e7068eaae7f4984ef948cd26348853e741",
-		Fn:     gpqa.ProcessDocsGlobal(gpqa.Options{DropBrackets: true})})
+	task.RegisterMapDocs(task.Helper{File: "leaderboard/gpqa/utils.py", Function: "process_docs",
+		SHA256: "7742d958fbd65b5e0743b115c448e1e7068eaae7f4984ef948cd26348853e741"}, gpqa.ProcessDocsGlobal(gpqa.Options{DropBrackets: true}))
 }

@@ -2,7 +2,13 @@ package leaderboardmath
 
 import (
 	"github.com/lmeval/lmeval/harness/task"
-	"github.com/lmeval/lmeval/ports/internal/pysource"
+)
+
+// The helpers this package registers ports of.
+var (
+	srcProcessDocs        = task.Helper{File: "leaderboard/math/utils.py", Function: "process_docs", SHA256: "92158150a9e1b2f886d0cd091f634082818a0be140ca3b38c8639e4977ed13fd"}
+	srcListFewshotSamples = task.Helper{File: "leaderboard/math/utils.py", Function: "list_fewshot_samples", SHA256: "1872bf102b53e230bb81760e774f5123acb55c4cd8dc8579af5e14af15befd9a"}
+	srcProcessResults     = task.Helper{File: "leaderboard/math/utils.py", Function: "process_results", SHA256: "c0d2f594b89a56bce3b495114914fa1661ed755f081d8ebb603705bc2fd7b079"}
 )
 
 // Sources are the functions of lm-eval's leaderboard/math/utils.py this
@@ -11,25 +17,23 @@ import (
 // doc_to_text, is_equiv (but for its 1 s timeout) and
 // get_unnormalized_answer do the same; those are shared with package
 // minerva_math.
-var Sources = []pysource.Source{
-	{File: "leaderboard/math/utils.py", Func: "doc_to_text", SHA256: "246741d2641d88c01796392e030b7918944320c09deb669bdd4937b71a25a765"},
-	{File: "leaderboard/math/utils.py", Func: "process_docs", SHA256: "92158150a9e1b2f886d0cd091f634082818a0be140ca3b38c8639e4977ed13fd"},
-	{File: "leaderboard/math/utils.py", Func: "list_fewshot_samples", SHA256: "1872bf102b53e230bb81760e774f5123acb55c4cd8dc8579af5e14af15befd9a"},
-	{File: "leaderboard/math/utils.py", Func: "process_results", SHA256: "c0d2f594b89a56bce3b495114914fa1661ed755f081d8ebb603705bc2fd7b079"},
-	{File: "leaderboard/math/utils.py", Func: "process_result_v1", SHA256: "09f6b4387a350587d05c764d99cf75a780ead32cb97c67cd1ce9bbccb4ae8603"},
-	{File: "leaderboard/math/utils.py", Func: "last_boxed_only_string", SHA256: "4c16f7585f7ef5e36ca8f356a8673580f1a93037cbf3dacab7f1c0718cb0a402"},
-	{File: "leaderboard/math/utils.py", Func: "remove_boxed", SHA256: "5dd3d3c34524e6d5871781ca0f026e70d596ecc178080b828fe45f9a8cb1d608"},
-	{File: "leaderboard/math/utils.py", Func: "is_equiv", SHA256: "2e60d70c2b0fa883f87e95761470672b8645ac4e7398d531672e6196dc4a29a1"},
-	{File: "leaderboard/math/utils.py", Func: "get_unnormalized_answer", SHA256: "08359b195e44ae7607ed366dd7d085f29ce797a0072e55b000359835ab3b502c"},
-	{File: "leaderboard/math/utils.py", Func: "normalize_final_answer", SHA256: "277c624b859787ef83cb411c86616557dd3ff32f0e3047317635f69b77022325"},
+var Sources = []task.Helper{
+	{File: "leaderboard/math/utils.py", Function: "doc_to_text", SHA256: "246741d2641d88c01796392e030b7918944320c09deb669bdd4937b71a25a765"},
+	srcProcessDocs,
+	srcListFewshotSamples,
+	srcProcessResults,
+	{File: "leaderboard/math/utils.py", Function: "process_result_v1", SHA256: "09f6b4387a350587d05c764d99cf75a780ead32cb97c67cd1ce9bbccb4ae8603"},
+	{File: "leaderboard/math/utils.py", Function: "last_boxed_only_string", SHA256: "4c16f7585f7ef5e36ca8f356a8673580f1a93037cbf3dacab7f1c0718cb0a402"},
+	{File: "leaderboard/math/utils.py", Function: "remove_boxed", SHA256: "5dd3d3c34524e6d5871781ca0f026e70d596ecc178080b828fe45f9a8cb1d608"},
+	{File: "leaderboard/math/utils.py", Function: "is_equiv", SHA256: "2e60d70c2b0fa883f87e95761470672b8645ac4e7398d531672e6196dc4a29a1"},
+	{File: "leaderboard/math/utils.py", Function: "get_unnormalized_answer", SHA256: "08359b195e44ae7607ed366dd7d085f29ce797a0072e55b000359835ab3b502c"},
+	{File: "leaderboard/math/utils.py", Function: "normalize_final_answer", SHA256: "277c624b859787ef83cb411c86616557dd3ff32f0e3047317635f69b77022325"},
 }
 
 func init() {
 	// utils.doc_to_text is the same source as minerva_math/utils.py's:
 	// package minerva_math's registration serves it.
-	pysource.Register(Sources, "leaderboard/math/utils.py", []task.Helper{
-		{Function: "process_docs", Fn: task.ProcessDocsFunc(ProcessDocs)},
-		{Function: "list_fewshot_samples", Fn: task.SamplesFunc(ListFewshotSamples)},
-		{Function: "process_results", Fn: task.ProcessResultsFunc(ProcessResults)},
-	})
+	task.RegisterProcessDocs(srcProcessDocs, ProcessDocs)
+	task.RegisterSamples(srcListFewshotSamples, ListFewshotSamples)
+	task.RegisterProcessResults(srcProcessResults, ProcessResults)
 }

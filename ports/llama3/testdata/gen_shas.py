@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write ports/llama3/shas_gen.go: the sha256 of each process_docs_<subject>
 partial of lm-eval's llama3/instruct/mmlu_<lang>/utils.py (the source
-task.RegisterHelper checks; scripts/pyhelpers/sha.py computes the same).
+the task registrations check; scripts/pyhelpers/sha.py computes the same).
 
 usage (from the repository root):
   python3 ports/llama3/testdata/gen_shas.py ../shared/lm-eval/lm_eval/tasks > ports/llama3/shas_gen.go

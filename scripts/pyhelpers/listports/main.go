@@ -22,9 +22,9 @@ type port struct {
 	Go       string `json:"go"`
 }
 
-// goName shortens a function's runtime name: a closure made in init or
+// shortName shortens a function's runtime name: a closure made in init or
 // by a constructor is named by its package or constructor.
-func goName(n string) string {
+func shortName(n string) string {
 	if i := strings.Index(n, ".init."); i >= 0 {
 		return n[:i]
 	}
@@ -40,40 +40,14 @@ func goName(n string) string {
 
 func main() {
 	var out []port
-	for _, h := range task.Helpers() {
-		if h.SHA256 == "" {
+	for _, h := range task.Hooks() {
+		if h.Helper.SHA256 == "" {
 			continue // lmeval's own helpers
 		}
-		if _, ok := h.Fn.(task.Unavailable); ok {
-			continue // knowingly not ported (task.Unavailable says why)
+		if h.Kind == task.HookUnavailable {
+			continue // knowingly not ported (its registration says why)
 		}
-
-		name := ""
-		fn := h.Fn
-		switch x := fn.(type) {
-		case *task.Class:
-			fn = x.Setup // a Python class's port: named by its package
-		case task.MapDocs: // the function it wraps
-			switch {
-			case x.FnRand != nil:
-				fn = x.FnRand
-			case x.FnColumns != nil:
-				fn = x.FnColumns
-			default:
-				fn = x.Fn
-			}
-		}
-		if _, ok := fn.(task.Unavailable); ok {
-			name = "unavailable" // registered to say why lmeval cannot run it
-		} else if v := reflect.ValueOf(fn); v.Kind() == reflect.Func {
-			if f := runtime.FuncForPC(v.Pointer()); f != nil {
-				name = goName(f.Name())
-			}
-		}
-		if _, ok := h.Fn.(*task.Class); ok {
-			name = packageOf(name)
-		}
-		out = append(out, port{h.File, h.Function, name})
+		out = append(out, port{h.Helper.File, h.Helper.Function, goName(h)})
 	}
 	b, err := json.MarshalIndent(out, "", " ")
 	if err != nil {
@@ -81,6 +55,55 @@ func main() {
 		os.Exit(1)
 	}
 	os.Stdout.Write(append(b, '\n'))
+}
+
+// goName names the Go function of a port: a Python class's port by its
+// package, a MapDocs by the function it wraps.
+func goName(h task.Hook) string {
+	var fn any
+	switch {
+	case h.Class != nil:
+		fn = h.Class.Setup
+	case h.ProcessDocs != nil:
+		switch m := h.ProcessDocs; {
+		case m.FnRand != nil:
+			fn = m.FnRand
+		case m.FnColumns != nil:
+			fn = m.FnColumns
+		default:
+			fn = m.Fn
+		}
+	case h.DocFunc != nil:
+		fn = h.DocFunc
+	case h.ProcessResults != nil:
+		fn = h.ProcessResults
+	case h.Metric != nil:
+		fn = h.Metric
+	case h.DocMetric != nil:
+		fn = h.DocMetric
+	case h.Aggregation != nil:
+		fn = h.Aggregation
+	case h.Filter != nil:
+		fn = h.Filter
+	case h.FilterFunc != nil:
+		fn = h.FilterFunc
+	case h.Samples != nil:
+		fn = h.Samples
+	case h.Dataset != nil:
+		fn = h.Dataset
+	case h.DatasetLoader != nil:
+		fn = h.DatasetLoader
+	}
+	name := ""
+	if v := reflect.ValueOf(fn); v.Kind() == reflect.Func {
+		if f := runtime.FuncForPC(v.Pointer()); f != nil {
+			name = shortName(f.Name())
+		}
+	}
+	if h.Class != nil {
+		name = packageOf(name)
+	}
+	return name
 }
 
 // packageOf is the package path of a function's runtime name.

@@ -1,12 +1,15 @@
 package task
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/lmeval/lmeval/python/pyrand"
 )
 
 const sharedTasks = "../../../shared/lm-eval/lm_eval/tasks"
@@ -30,16 +33,16 @@ func twoOfAGroup(t *testing.T, function string) (a, b string) {
 	return "", ""
 }
 
-func TestRegisterHelperServesItsGroupOnly(t *testing.T) {
+func TestRegisterServesItsGroupOnly(t *testing.T) {
 	a, b := twoOfAGroup(t, "process_biology")
 	file, fn, _ := strings.Cut(a, ":")
 	marker := ProcessDocsFunc(func(d []Doc) ([]Doc, error) { return d, nil })
-	RegisterHelper(Helper{File: file, Function: fn, SHA256: pySources[a].SHA256, Fn: marker})
+	RegisterProcessDocs(Helper{File: file, Function: fn, SHA256: pySources[a].SHA256}, marker)
 	for _, k := range []string{a, b} {
 		f, name, _ := strings.Cut(k, ":")
 		dir := "/somewhere/lm_eval/tasks/" + strings.TrimSuffix(f, "/utils.py")
 		mod := strings.TrimSuffix(filepath.Base(f), ".py")
-		if _, ok := LookupFunction(dir, mod+"."+name); !ok {
+		if _, ok := LookupHook(dir, mod+"."+name); !ok {
 			t.Errorf("%s: not served by the port of %s", k, a)
 		}
 	}
@@ -47,17 +50,17 @@ func TestRegisterHelperServesItsGroupOnly(t *testing.T) {
 	for k, s := range pySources {
 		if strings.HasSuffix(k, ":"+fn) && s.Group != pySources[a].Group {
 			f, _, _ := strings.Cut(k, ":")
-			if _, ok := LookupFunction(filepath.Dir(f), strings.TrimSuffix(filepath.Base(f), ".py")+"."+fn); ok {
+			if _, ok := LookupHook(filepath.Dir(f), strings.TrimSuffix(filepath.Base(f), ".py")+"."+fn); ok {
 				t.Errorf("%s (another source) is served by the port of %s", k, a)
 			}
 		}
 	}
-	if _, ok := LookupFunction("unrelated/dir", "utils."+fn); ok {
+	if _, ok := LookupHook("unrelated/dir", "utils."+fn); ok {
 		t.Errorf("unrelated/dir/utils.py:%s is served", fn)
 	}
 }
 
-func TestRegisterHelperRejectsAnotherSource(t *testing.T) {
+func TestRegisterRejectsAnotherSource(t *testing.T) {
 	a, _ := twoOfAGroup(t, "process_business")
 	file, fn, _ := strings.Cut(a, ":")
 	defer func() {
@@ -65,7 +68,7 @@ func TestRegisterHelperRejectsAnotherSource(t *testing.T) {
 			t.Error("a port with a wrong sha256 was accepted")
 		}
 	}()
-	RegisterHelper(Helper{File: file, Function: fn, SHA256: strings.Repeat("0", 64), Fn: DocFunc(nil)})
+	RegisterDocFunc(Helper{File: file, Function: fn, SHA256: strings.Repeat("0", 64)}, nil)
 }
 
 func TestHelperFile(t *testing.T) {
@@ -87,7 +90,7 @@ func TestHelperFile(t *testing.T) {
 func TestCheckStale(t *testing.T) {
 	a, _ := twoOfAGroup(t, "process_chemistry")
 	file, fn, _ := strings.Cut(a, ":")
-	RegisterHelper(Helper{File: file, Function: fn, SHA256: pySources[a].SHA256, Fn: ProcessDocsFunc(func(d []Doc) ([]Doc, error) { return d, nil })})
+	RegisterProcessDocs(Helper{File: file, Function: fn, SHA256: pySources[a].SHA256}, func(d []Doc) ([]Doc, error) { return d, nil })
 	dir := filepath.Join(t.TempDir(), filepath.Dir(file))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -112,7 +115,7 @@ func TestCheckStale(t *testing.T) {
 	_ = r
 }
 
-// pyDefinition finds the same source text as ast.get_source_segment for
+// PySource finds the same source text as ast.get_source_segment for
 // the definitions in lm-eval's own files (so an unchanged function in a
 // changed file is not reported stale).
 func TestPyDefinitionAgreesWithAST(t *testing.T) {
@@ -162,15 +165,15 @@ func TestLookupPrefersTheTablesLongerFile(t *testing.T) {
 		t.Skip("no nested helper of another source in the table")
 	}
 	file, fn, _ := strings.Cut(a, ":")
-	if _, ok := helpers[a]; !ok {
-		RegisterHelper(Helper{File: file, Function: fn, SHA256: pySources[a].SHA256, Fn: DocFunc(func(Doc) (any, error) { return nil, nil })})
+	if _, ok := hooks[a]; !ok {
+		RegisterDocFunc(Helper{File: file, Function: fn, SHA256: pySources[a].SHA256}, func(Doc) (any, error) { return nil, nil })
 	}
 	mod := strings.TrimSuffix(filepath.Base(file), ".py") + "." + fn
-	if _, ok := LookupFunction("/x/lm_eval/tasks/"+filepath.Dir(file), mod); !ok {
+	if _, ok := LookupHook("/x/lm_eval/tasks/"+filepath.Dir(file), mod); !ok {
 		t.Errorf("%s is not served by its own port", a)
 	}
 	bf, _, _ := strings.Cut(b, ":")
-	if _, ok := LookupFunction("/x/lm_eval/tasks/"+filepath.Dir(bf), mod); ok {
+	if _, ok := LookupHook("/x/lm_eval/tasks/"+filepath.Dir(bf), mod); ok {
 		t.Errorf("%s (another source) is served by the port of %s", b, a)
 	}
 }
@@ -179,7 +182,7 @@ func TestLookupPrefersTheTablesLongerFile(t *testing.T) {
 // its tasks unavailable: its reason comes first, then the functions that
 // have no port.
 func TestUnavailableHelperSaysWhy(t *testing.T) {
-	RegisterFunction("unav", "utils.judge", Unavailable{Reason: "it asks a hosted judge model"})
+	RegisterUnavailable(helperAt("unav", "utils.judge"), "it asks a hosted judge model")
 	r := NewRegistry()
 	if err := r.AddFS("mem", fstest.MapFS{
 		"unav/t.yaml": {Data: []byte("task: unav_task\ndataset_path: d\ntest_split: t\nprocess_results: !function utils.judge\ndoc_to_text: !function utils.other\n")},
@@ -207,8 +210,9 @@ func TestUnavailableIf(t *testing.T) {
 		}
 	}
 	port := ProcessResultsFunc(func(Doc, []any) (map[string]any, error) { return map[string]any{"score": 1.0}, nil })
-	RegisterFunction(dir, "plan_utils.score", Unavailable{Reason: "it runs a planner", Port: port,
-		If: func(cfg map[string]any) bool { return cfg["dataset_name"] == "hard" }})
+	h := helperAt(dir, "plan_utils.score")
+	RegisterProcessResults(h, port)
+	RegisterUnavailableIf(h, "it runs a planner", func(cfg map[string]any) bool { return cfg["dataset_name"] == "hard" })
 	r := NewRegistry()
 	if err := r.AddDir(dir); err != nil {
 		t.Fatal(err)
@@ -219,11 +223,82 @@ func TestUnavailableIf(t *testing.T) {
 	}
 	if f := sel.Tasks()[0].Config.ProcessResults; f == nil {
 		t.Fatal("plan_easy: no process_results")
-	} else if _, ok := f.Fn.(ProcessResultsFunc); !ok {
-		t.Fatalf("plan_easy: process_results is %T, want the port", f.Fn)
+	} else if f.Hook.ProcessResults == nil {
+		t.Fatalf("plan_easy: process_results is a %s hook, want the port", f.Hook.Kind)
 	}
 	var ue *UnavailableError
 	if _, err := r.Load([]string{"plan_hard"}); !errors.As(err, &ue) || ue.Reason != "plan_utils.score: it runs a planner" {
 		t.Fatalf("plan_hard: %v, want unavailable", err)
+	}
+}
+
+// helperAt is the helper `!function name` in a YAML file of directory dir
+// names, with no recorded source (lmeval's own, as tests register them).
+func helperAt(dir, name string) Helper {
+	file, fn := helperFile(dir, name)
+	return Helper{File: file, Function: fn}
+}
+
+// Registrations are checked when they are made, and a bad one panics
+// naming the helper's file:function.
+func TestRegisterChecks(t *testing.T) {
+	a, _ := twoOfAGroup(t, "process_physics") // lm-eval's YAML: process_docs
+	file, fn, _ := strings.Cut(a, ":")
+	sha := pySources[a].SHA256
+	doc := DocFunc(func(Doc) (any, error) { return "", nil })
+	docs := ProcessDocsFunc(func(d []Doc) ([]Doc, error) { return d, nil })
+	RegisterDocFunc(helperAt("checks", "utils.dup"), doc)
+	for _, c := range []struct {
+		name     string
+		register func()
+		want     string
+	}{
+		{"another kind than lm-eval's YAML uses", func() { RegisterDocFunc(Helper{file, fn, sha}, doc) },
+			a + "): lm-eval's YAML uses it as process_docs (process_docs:), not as a doc_to_* hook"},
+		{"no sha256 for a helper of lm-eval's", func() { RegisterProcessDocs(Helper{File: file, Function: fn}, docs) },
+			a + `): sha256 ""`},
+		{"no function", func() { RegisterDocFunc(helperAt("checks", "utils.nil"), nil) },
+			"RegisterDocFunc(checks/utils.py:nil): incomplete registration"},
+		{"no name", func() { RegisterProcessDocs(Helper{File: "checks/utils.py"}, docs) },
+			"RegisterProcessDocs(checks/utils.py:): incomplete registration"},
+		{"MapDocs with two functions", func() {
+			RegisterMapDocs(helperAt("checks", "utils.two"), MapDocs{Fn: docs, FnRand: func(d []Doc, _ *pyrand.Rand) ([]Doc, error) { return d, nil }})
+		}, "RegisterProcessDocs(checks/utils.py:two): incomplete registration"},
+		{"duplicate", func() { RegisterDocFunc(helperAt("checks", "utils.dup"), doc) },
+			"checks/utils.py:dup): duplicate port"},
+		{"condition before its port", func() {
+			RegisterUnavailableIf(helperAt("checks", "utils.cond"), "why", func(map[string]any) bool { return true })
+		}, "register the helper's port first"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer func() {
+				r := recover()
+				if s, _ := r.(string); !strings.Contains(s, c.want) {
+					t.Errorf("panic %v, want one containing %q", r, c.want)
+				}
+			}()
+			c.register()
+		})
+	}
+	if _, ok := LookupHook("lm_eval/tasks/"+filepath.Dir(file), "utils."+fn); ok {
+		t.Errorf("%s: a rejected registration serves it", a)
+	}
+}
+
+// A `!function` used as another kind than its port's is an error naming
+// both, when the task is built.
+func TestHookKindMismatch(t *testing.T) {
+	RegisterDocFunc(helperAt("kindmm", "utils.text"), func(Doc) (any, error) { return "x", nil })
+	r := NewRegistry()
+	if err := r.AddFS("", fstest.MapFS{"kindmm/k.yaml": {Data: []byte("task: kindmm\ndataset_path: x\ntest_split: test\n" +
+		"process_docs: !function utils.text\ndoc_to_text: q\ndoc_to_target: a\n")}}); err != nil {
+		t.Fatal(err)
+	}
+	tk := loadOne(t, r, "kindmm").Tasks()[0]
+	err := tk.Build(context.Background(), BuildOptions{Loader: func(context.Context, DatasetSpec, string) ([]Doc, error) {
+		return []Doc{{"q": "q", "a": "a"}}, nil
+	}})
+	if err == nil || !strings.Contains(err.Error(), "utils.text: the port of kindmm/utils.py:text is registered as a doc_to_* hook, not process_docs") {
+		t.Errorf("Build: %v", err)
 	}
 }
