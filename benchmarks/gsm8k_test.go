@@ -70,13 +70,13 @@ func TestGSM8KFilters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fl := make([]any, len(sel.Tasks()[0].Config.FilterList))
-		for i, f := range sel.Tasks()[0].Config.FilterList {
-			fl[i] = f
-		}
-		pipes, err := filters.ParseFilterList(fl)
-		if err != nil {
-			t.Fatalf("%s: %v", tt.task, err)
+		var pipes []*filters.Pipeline
+		for _, f := range sel.Tasks()[0].Config.Filters {
+			p, err := filters.NewPipeline(f.Name, f.Steps)
+			if err != nil {
+				t.Fatalf("%s: %v", tt.task, err)
+			}
+			pipes = append(pipes, p)
 		}
 		if len(pipes) != len(tt.want) {
 			t.Errorf("%s: %d pipelines, want %d", tt.task, len(pipes), len(tt.want))

@@ -62,9 +62,9 @@ type taskRun struct {
 	specs     []metrics.Spec
 	pipelines []*filters.Pipeline
 	native    bool // scored by the task's own process_results
-	// metricFns are the metric_list entries that are native functions
-	// (`metric: !function`), by metric name.
-	metricFns map[string]task.MetricFunc
+	// hasFuncs: some metric is a function lm-eval calls with references
+	// and predictions (metrics.Spec.Func).
+	hasFuncs bool
 	// fnKeys are the keys function metrics returned as a dict, by
 	// metric, in first-seen order (lm-eval gives each the function's
 	// higher_is_better and aggregation).
@@ -370,85 +370,45 @@ func limitValue(l config.Limit) float64 {
 	return float64(l.Count)
 }
 
-// prepare resolves the task's metrics and filters and indexes its
+// prepare takes the task's metrics and filter pipelines and indexes its
 // instances by document.
 func (tr *taskRun) prepare(predictOnly bool) error {
 	c := tr.t.Config
-	var err error
 	if predictOnly && c.Class == nil {
 		// lm-eval's override_metric("bypass"): no process_results, one
 		// metric that records nothing. (A Python class task keeps its
 		// own process_results and aggregation(), which override_metric
 		// does not replace.)
-		tr.specs, err = metrics.ParseMetricList([]any{map[string]any{"metric": "bypass"}}, c.OutputType)
+		tr.specs = []metrics.Spec{metrics.NewSpec("bypass", false)}
 	} else {
-		var (
-			list any
-			docs []metrics.DocFunc
-		)
-		if len(c.MetricList) > 0 {
-			l := make([]any, len(c.MetricList))
-			docs = make([]metrics.DocFunc, len(c.MetricList))
-			for i, m := range c.MetricList {
-				if l[i], docs[i], err = metricEntry(m); err != nil {
-					return fmt.Errorf("metric_list[%d]: %w", i, err)
-				}
-				// A function metric with lm-eval's metric signature
-				// (references, predictions): generate_until only.
-				if f, ok := m["metric"].(*task.Func); ok && c.ProcessResults == nil {
-					if fn := f.Hook.Metric; fn != nil {
-						if c.OutputType != task.OutputGenerateUntil {
-							return fmt.Errorf("metric_list: function metric %s: only generate_until tasks are supported, not %s", f.Name, c.OutputType)
-						}
-						if tr.metricFns == nil {
-							tr.metricFns = map[string]task.MetricFunc{}
-						}
-						tr.metricFns[funcMetricName(f)] = fn
-					}
-				}
-			}
-			list = l
+		if c.MetricsError != nil {
+			return c.MetricsError
 		}
-		tr.specs, err = metrics.ParseMetricList(list, c.OutputType)
-		for i := range tr.specs {
-			if i < len(docs) && docs[i] != nil {
-				tr.specs[i].Doc = docs[i]
-			}
-			// Hugging Face evaluate's metrics: lm-eval calls their
-			// compute as it calls a function metric.
-			if s := tr.specs[i]; s.Evaluate != nil && s.Doc == nil && c.OutputType == task.OutputGenerateUntil && c.ProcessResults == nil {
-				if tr.metricFns == nil {
-					tr.metricFns = map[string]task.MetricFunc{}
-				}
-				tr.metricFns[s.Name] = evaluateFunc(*s.Evaluate)
-			}
-			// a function metric named like a registered one (t5_utils.f1)
-			// is the function, not the registered metric
-			if _, fn := tr.metricFns[tr.specs[i].Name]; fn && tr.specs[i].Doc == nil {
-				tr.specs[i].Registered = false
+		tr.specs = c.Metrics
+		if len(tr.specs) == 0 {
+			var err error
+			if tr.specs, err = metrics.Defaults(c.OutputType); err != nil {
+				return err
 			}
 		}
 		tr.native = c.ProcessResults != nil
 	}
-	if err != nil {
-		return err
+	for _, s := range tr.specs {
+		tr.hasFuncs = tr.hasFuncs || s.Func != nil
 	}
-	var fl any
-	if len(c.FilterList) > 0 {
-		l := make([]any, len(c.FilterList))
-		for i, f := range c.FilterList {
-			nf, err := nativeFilterFns(f)
+	if c.FiltersError != nil {
+		return c.FiltersError
+	}
+	tr.pipelines = []*filters.Pipeline{filters.Default()}
+	if len(c.Filters) > 0 {
+		tr.pipelines = tr.pipelines[:0]
+		for _, f := range c.Filters {
+			pl, err := filters.NewPipeline(f.Name, f.Steps)
 			if err != nil {
-				return fmt.Errorf("filter_list[%d]: %w", i, err)
+				return err
 			}
-			if l[i], err = nativeFilters(nf); err != nil {
-				return fmt.Errorf("filter_list[%d]: %w", i, err)
-			}
+			tr.pipelines = append(tr.pipelines, pl)
 		}
-		fl = l
-	}
-	if tr.pipelines, err = filters.ParseFilterList(fl); err != nil {
-		return err
 	}
 	t := tr.t
 	pos := make(map[*task.DocInfo]int, len(t.Docs))
@@ -479,78 +439,6 @@ func (tr *taskRun) prepare(predictOnly bool) error {
 	return nil
 }
 
-// metricEntry turns a metric_list entry whose metric or aggregation is a
-// native function into one the metrics package reads: the metric's name
-// (a metrics.DocFunc returned apart; a task.MetricFunc is called by the
-// evaluator) and the aggregation's registered name.
-func metricEntry(m map[string]any) (map[string]any, metrics.DocFunc, error) {
-	f, isFunc := m["metric"].(*task.Func)
-	a, isAgg := m["aggregation"].(*task.Func)
-	if !isFunc && !isAgg {
-		return m, nil, nil
-	}
-	out := map[string]any{}
-	for k, v := range m {
-		out[k] = v
-	}
-	var doc metrics.DocFunc
-	if isFunc {
-		switch h := f.Hook; {
-		case h.DocMetric != nil:
-			doc = h.DocMetric
-		case h.Metric != nil:
-			// Called by the evaluator (scoreFuncs); a name it shares
-			// with a built-in metric (f1, chrf) must not run that one.
-			doc = metrics.Skip
-		default:
-			return nil, nil, fmt.Errorf("metric %s: the port of %s is registered as a %s hook, not metric", f.Name, h.Helper.Key(), h.Kind)
-		}
-		out["metric"] = funcMetricName(f)
-		if _, ok := out["aggregation"]; !ok {
-			out["aggregation"] = "mean"
-		}
-	}
-	if isAgg {
-		agg := a.Hook.Aggregation
-		if agg == nil {
-			return nil, nil, fmt.Errorf("aggregation %s: the port of %s is registered as a %s hook, not aggregation", a.Name, a.Hook.Helper.Key(), a.Hook.Kind)
-		}
-		out["aggregation"] = agg.Name
-	}
-	return out, doc, nil
-}
-
-// nativeFilters gives the filters package a pipeline whose steps name
-// native ports (`function: !function utils.X`) as filters.Native.
-func nativeFilters(f map[string]any) (map[string]any, error) {
-	steps, ok := f["filter"].([]any)
-	if !ok {
-		return f, nil
-	}
-	out := maps.Clone(f)
-	ns := make([]any, len(steps))
-	for i, st := range steps {
-		ns[i] = st
-		sm, ok := st.(map[string]any)
-		if !ok {
-			continue
-		}
-		fn, ok := sm["function"].(*task.Func)
-		if !ok {
-			continue
-		}
-		factory := fn.Hook.Filter
-		if factory == nil {
-			return nil, fmt.Errorf("filter %s: the port of %s is registered as a %s hook, not filter", fn.Name, fn.Hook.Helper.Key(), fn.Hook.Kind)
-		}
-		m := maps.Clone(sm)
-		m["function"] = filters.Native{Name: fn.Name, Factory: factory}
-		ns[i] = m
-	}
-	out["filter"] = ns
-	return out, nil
-}
-
 // higherIsBetter calls set for each metric of the task, as lm-eval's
 // higher_is_better(): the metric_list entries, then the keys that
 // function metrics returned as a dict, each with its function's value.
@@ -565,59 +453,6 @@ func (tr *taskRun) higherIsBetter(set func(name string, hib bool)) {
 			set(k, s.HigherIsBetter)
 		}
 	}
-}
-
-// nativeFilterFns gives the filters package a copy of a filter_list
-// entry in which each step's `filter_fn: !function` (the custom filter)
-// is the registered Go function itself.
-func nativeFilterFns(f map[string]any) (map[string]any, error) {
-	steps, ok := f["filter"].([]any)
-	if !ok {
-		return f, nil
-	}
-	out := maps.Clone(f)
-	cp := make([]any, len(steps))
-	for i, st := range steps {
-		cp[i] = st
-		if m, ok := st.(map[string]any); ok {
-			if fn, ok := m["filter_fn"].(*task.Func); ok {
-				if fn.Hook.FilterFunc == nil {
-					return nil, fmt.Errorf("filter_fn %s: the port of %s is registered as a %s hook, not filter_fn", fn.Name, fn.Hook.Helper.Key(), fn.Hook.Kind)
-				}
-				m = maps.Clone(m)
-				m["filter_fn"] = fn.Hook.FilterFunc
-				cp[i] = m
-			}
-		}
-	}
-	out["filter"] = cp
-	return out, nil
-}
-
-// funcMetricName is a function metric's name as lm-eval reports it: the
-// Python function's __name__ (pass_at_1 for utils.pass_at_1).
-// evaluateFunc calls one of Hugging Face evaluate's metrics as lm-eval
-// calls its compute; its dict comes back as a task.MetricDict.
-func evaluateFunc(e metrics.EvaluateMetric) task.MetricFunc {
-	return func(_ context.Context, refs, preds []any, kwargs map[string]any) (any, error) {
-		v, err := e.Compute(refs, preds, kwargs)
-		if err != nil {
-			return nil, err
-		}
-		vals, ok := v.(metrics.Values)
-		if !ok {
-			return v, nil
-		}
-		out := make(task.MetricDict, len(vals))
-		for i, it := range vals {
-			out[i] = task.MetricItem{Name: it.Name, Value: it.Value}
-		}
-		return out, nil
-	}
-}
-
-func funcMetricName(f *task.Func) string {
-	return f.Name[strings.LastIndex(f.Name, ".")+1:]
 }
 
 func sortByIdx(ins []*task.Instance) {

@@ -54,26 +54,17 @@ func TestBuiltinTasksDummy(t *testing.T) {
 			continue
 		}
 		filterNames := []string{"none"}
-		if len(c.FilterList) > 0 {
+		if len(c.Filters) > 0 {
 			filterNames = nil
-			for _, f := range c.FilterList {
-				filterNames = append(filterNames, f["name"].(string))
+			for _, f := range c.Filters {
+				filterNames = append(filterNames, f.Name)
 			}
 		}
-		var list any
-		if len(c.MetricList) > 0 {
-			l := make([]any, len(c.MetricList))
-			for i, m := range c.MetricList {
-				var err error
-				if l[i], _, err = metricEntry(m); err != nil {
-					t.Fatal(err)
-				}
+		specs := c.Metrics
+		if len(specs) == 0 {
+			if specs, err = metrics.Defaults(c.OutputType); err != nil {
+				t.Fatal(err)
 			}
-			list = l
-		}
-		specs, err := metrics.ParseMetricList(list, c.OutputType)
-		if err != nil {
-			t.Fatal(err)
 		}
 		for _, f := range filterNames {
 			for _, s := range specs {

@@ -129,7 +129,7 @@ func (tr *taskRun) score(ctx context.Context, d *task.DocInfo, filtered []any) (
 		if err != nil {
 			return docScore{}, err
 		}
-		if len(tr.metricFns) > 0 {
+		if tr.hasFuncs {
 			return tr.scoreFuncs(ctx, d, res, m)
 		}
 	default:
@@ -185,8 +185,8 @@ func (tr *taskRun) scoreFuncs(ctx context.Context, d *task.DocInfo, result any, 
 	}
 	var keys []string
 	for _, s := range tr.specs {
-		fn, ok := tr.metricFns[s.Name]
-		if !ok {
+		fn := s.Func
+		if fn == nil {
 			if _, ok := m[s.Name]; ok {
 				keys = append(keys, s.Name)
 			}
@@ -205,7 +205,7 @@ func (tr *taskRun) scoreFuncs(ctx context.Context, d *task.DocInfo, result any, 
 		if err != nil {
 			return docScore{}, fmt.Errorf("metric %s: %w", s.Name, err)
 		}
-		if dict, ok := v.(task.MetricDict); ok {
+		if dict, ok := v.(metrics.Values); ok {
 			tr.fnMu.Lock()
 			if tr.fnKeys == nil {
 				tr.fnKeys = map[string][]string{}
@@ -294,9 +294,9 @@ func (tr *taskRun) pyGold(d *task.DocInfo, result any) (gold any, multiple bool,
 
 // multipleTargetScore is lm-eval's multiple_target loop for one metric
 // function.
-func multipleTargetScore(ctx context.Context, fn task.MetricFunc, s metrics.Spec, golds []any, result any) (float64, error) {
+func multipleTargetScore(ctx context.Context, fn metrics.Func, s metrics.Spec, golds []any, result any) (float64, error) {
 	pick := func(v any) (any, error) {
-		if dict, ok := v.(task.MetricDict); ok {
+		if dict, ok := v.(metrics.Values); ok {
 			for _, it := range dict {
 				if it.Name == s.Name {
 					return it.Value, nil

@@ -255,10 +255,6 @@ func newCustom(args map[string]any) (Filter, error) {
 		return nil, err
 	}
 	switch fn := args["filter_fn"].(type) {
-	case FilterFunc:
-		return fn, nil
-	case func([]any, []map[string]any) ([]any, error):
-		return FilterFunc(fn), nil
 	case string:
 		regMu.RLock()
 		f, ok := funcs[fn]

@@ -83,6 +83,13 @@ func Names() []string {
 	return names
 }
 
+// Spec is one filter_list entry of a task: a named pipeline of steps
+// (harness/task parses the YAML into Specs when the task loads).
+type Spec struct {
+	Name  string
+	Steps []Step
+}
+
 // Step is one entry of a pipeline's "filter" list.
 type Step struct {
 	Function string
@@ -91,13 +98,10 @@ type Step struct {
 	// a filter class of a task's Python (`function: !function
 	// utils.WordSortFilter`), ported natively.
 	Factory Factory
-}
-
-// Native is a step's function given as a native port rather than a
-// registered name; ParseFilterList accepts it as a step's "function".
-type Native struct {
-	Name    string
-	Factory Factory
+	// Func, when set, is the custom filter's filter_fn given as a native
+	// port (`filter_fn: !function utils.f`); a string filter_fn names a
+	// function registered with RegisterFunc, in Args.
+	Func FilterFunc
 }
 
 // Pipeline is a named chain of filters (lm-eval's FilterEnsemble).
@@ -112,6 +116,16 @@ type Pipeline struct {
 func NewPipeline(name string, steps []Step) (*Pipeline, error) {
 	p := &Pipeline{Name: name, Steps: steps}
 	for i, s := range steps {
+		if s.Func != nil {
+			if s.Function != "custom" {
+				return nil, fmt.Errorf("filter pipeline %q, step %d (%s): filter_fn is an argument of the custom filter only", name, i+1, s.Function)
+			}
+			if err := checkArgs("custom", s.Args, "filter_fn"); err != nil {
+				return nil, fmt.Errorf("filter pipeline %q, step %d (%s): %w", name, i+1, s.Function, err)
+			}
+			p.impl = append(p.impl, s.Func)
+			continue
+		}
 		f, ok := s.Factory, s.Factory != nil
 		if !ok {
 			f, ok = Lookup(s.Function)
@@ -140,65 +154,6 @@ func Default() *Pipeline {
 		panic(err)
 	}
 	return p
-}
-
-// ParseFilterList builds the pipelines of a task's filter_list as decoded
-// from YAML: [{name: ..., filter: [{function: ..., <kwargs>}, ...]}, ...].
-// A nil or empty list gives the default pipeline.
-func ParseFilterList(v any) ([]*Pipeline, error) {
-	if v == nil {
-		return []*Pipeline{Default()}, nil
-	}
-	list, ok := v.([]any)
-	if !ok {
-		return nil, fmt.Errorf("filter_list: want a list, got %T", v)
-	}
-	if len(list) == 0 {
-		return []*Pipeline{Default()}, nil
-	}
-	var out []*Pipeline
-	for i, e := range list {
-		m, ok := e.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("filter_list[%d]: want a mapping, got %T", i, e)
-		}
-		name, _ := m["name"].(string)
-		if name == "" {
-			return nil, fmt.Errorf("filter_list[%d]: missing name", i)
-		}
-		stepsRaw, ok := m["filter"].([]any)
-		if !ok {
-			return nil, fmt.Errorf("filter_list[%d] (%s): \"filter\" must be a list of steps", i, name)
-		}
-		var steps []Step
-		for j, sr := range stepsRaw {
-			sm, ok := sr.(map[string]any)
-			if !ok {
-				return nil, fmt.Errorf("filter_list[%d] (%s), step %d: want a mapping, got %T", i, name, j+1, sr)
-			}
-			fn, _ := sm["function"].(string)
-			var factory Factory
-			if n, ok := sm["function"].(Native); ok {
-				fn, factory = n.Name, n.Factory
-			}
-			if fn == "" {
-				return nil, fmt.Errorf("filter_list[%d] (%s), step %d: missing function", i, name, j+1)
-			}
-			args := map[string]any{}
-			for k, v := range sm {
-				if k != "function" {
-					args[k] = v
-				}
-			}
-			steps = append(steps, Step{Function: fn, Args: args, Factory: factory})
-		}
-		p, err := NewPipeline(name, steps)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, nil
 }
 
 // Apply runs the pipeline on every document's responses and returns one

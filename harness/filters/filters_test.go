@@ -159,47 +159,38 @@ func TestTransformations(t *testing.T) {
 	}
 }
 
-func TestParseFilterList(t *testing.T) {
-	// gsm8k.yaml's filter_list as yaml.v3 decodes it.
-	fl := []any{
-		map[string]any{"name": "strict-match", "filter": []any{
-			map[string]any{"function": "regex", "regex_pattern": `#### (\-?[0-9\.\,]+)`},
-			map[string]any{"function": "take_first"},
-		}},
-		map[string]any{"name": "flexible-extract", "filter": []any{
-			map[string]any{"function": "regex", "group_select": -1, "regex_pattern": `(-?[$0-9.,]{2,})|(-?[0-9]+)`},
-			map[string]any{"function": "take_first"},
-		}},
-	}
-	ps, err := ParseFilterList(fl)
+// NewPipeline builds registered filters with their arguments (filter_list
+// itself is parsed in harness/task: TestFilterSpecs).
+func TestNewPipeline(t *testing.T) {
+	p, err := NewPipeline("flexible-extract", []Step{
+		{Function: "regex", Args: map[string]any{"group_select": -1, "regex_pattern": `(-?[$0-9.,]{2,})|(-?[0-9]+)`}},
+		{Function: "take_first"},
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ps) != 2 || ps[0].Name != "strict-match" || ps[1].Name != "flexible-extract" {
-		t.Fatalf("pipelines = %+v", ps)
-	}
-	got, err := ps[1].ApplyStrings([][]string{{"so 3 then 14"}}, nil)
-	if err != nil || got[0] != "14" {
+	if got, err := p.ApplyStrings([][]string{{"so 3 then 14"}}, nil); err != nil || got[0] != "14" {
 		t.Errorf("flexible-extract = %v, %v", got, err)
 	}
-	def, err := ParseFilterList(nil)
-	if err != nil || len(def) != 1 || def[0].Name != "none" {
-		t.Fatalf("default = %+v, %v", def, err)
-	}
-	got, _ = def[0].Apply([][]any{{1.5, 2.5}}, nil)
-	if got[0] != 1.5 {
+	def := Default()
+	if got, _ := def.Apply([][]any{{1.5, 2.5}}, nil); def.Name != "none" || got[0] != 1.5 {
 		t.Errorf("none pipeline = %v, want first response", got)
 	}
-	for _, bad := range []any{
-		[]any{map[string]any{"name": "x", "filter": []any{map[string]any{"function": "nope"}}}},
-		[]any{map[string]any{"filter": []any{}}},
-		[]any{map[string]any{"name": "x", "filter": []any{map[string]any{"function": "regex", "regex_pattern": `(`}}}},
-		[]any{map[string]any{"name": "x", "filter": []any{map[string]any{"function": "take_first_k"}}}},
-		[]any{map[string]any{"name": "x", "filter": []any{map[string]any{"function": "regex", "bogus": 1}}}},
+	rev := FilterFunc(func(r []any, _ []map[string]any) ([]any, error) { return r, nil })
+	for _, bad := range [][]Step{
+		{{Function: "nope"}},
+		{{Function: "regex", Args: map[string]any{"regex_pattern": `(`}}},
+		{{Function: "take_first_k"}},
+		{{Function: "regex", Args: map[string]any{"bogus": 1}}},
+		{{Function: "regex", Func: rev}},
+		{{Function: "custom", Func: rev, Args: map[string]any{"bogus": 1}}},
 	} {
-		if _, err := ParseFilterList(bad); err == nil {
-			t.Errorf("ParseFilterList(%v): want an error", bad)
+		if _, err := NewPipeline("x", bad); err == nil {
+			t.Errorf("NewPipeline(%+v): want an error", bad)
 		}
+	}
+	if p, err := NewPipeline("x", []Step{{Function: "custom", Func: rev}}); err != nil || len(p.impl) != 1 {
+		t.Errorf("custom with a native filter_fn: %v", err)
 	}
 }
 

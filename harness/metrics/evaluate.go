@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -28,7 +29,16 @@ type EvaluateMetric struct {
 	Compute func(refs, preds []any, kwargs map[string]any) (any, error)
 }
 
-// Values is a metric's dict result, in the dict's order.
+// Func is the metric as lm-eval calls it for a generate_until document:
+// compute on references and predictions; a dict comes back as Values.
+func (e EvaluateMetric) Func() Func {
+	return func(_ context.Context, refs, preds []any, kwargs map[string]any) (any, error) {
+		return e.Compute(refs, preds, kwargs)
+	}
+}
+
+// Values is a metric's dict result, in the dict's order (of a Func, an
+// EvaluateMetric).
 type Values []NamedValue
 
 // NamedValue is one key of Values.

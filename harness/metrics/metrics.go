@@ -11,12 +11,14 @@
 package metrics
 
 import (
+	"context"
 	"fmt"
-	"github.com/lmeval/lmeval/harness/model"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/lmeval/lmeval/harness/model"
 )
 
 // Metric is a registered metric: its defaults, and the per-document work
@@ -108,8 +110,9 @@ var DefaultMetrics = map[model.OutputType][]string{
 	model.OutputGenerateUntil:        {"exact_match"},
 }
 
-// Spec is one metric as a task uses it: the metric_list entry resolved
-// against the registry.
+// Spec is one metric as a task uses it: a metric_list entry resolved
+// against the registry (harness/task parses the YAML into Specs when the
+// task loads).
 type Spec struct {
 	Name           string
 	Aggregation    string
@@ -123,6 +126,13 @@ type Spec struct {
 	// Doc, when set, is the entry's own per-document function (a
 	// `metric: !function ...` port); otherwise the registered metric's.
 	Doc DocFunc
+	// Func, when set, is called for a generate_until document as lm-eval
+	// calls a metric function (Func): a `metric: !function ...` port of
+	// that signature, or Hugging Face evaluate's metric (Evaluate).
+	Func Func
+	// Function is the `!function` the entry's metric names (utils.pass_at_1,
+	// whose results are named pass_at_1), "" for a metric named by string.
+	Function string
 	// HFEvaluate is the entry's hf_evaluate: true.
 	HFEvaluate bool
 	// Evaluate, when set, is the Hugging Face evaluate metric lm-eval
@@ -134,88 +144,61 @@ type Spec struct {
 	Evaluate *EvaluateMetric
 }
 
-// ParseMetricList resolves a task's metric_list (as decoded from YAML) for
-// its output type. A nil or empty list gives the output type's defaults.
-// An entry's "aggregation" and "higher_is_better" override the registry's.
-// An entry with hf_evaluate: true, or whose name lm-eval's registry lacks,
-// resolves to Hugging Face evaluate's metric of that name (Spec.Evaluate)
-// when lmeval has it. An unregistered metric is accepted only with an
-// explicit aggregation (its values come from a custom process_results, or
-// from evaluate's metric).
-func ParseMetricList(v any, outputType model.OutputType) ([]Spec, error) {
-	var list []any
-	switch l := v.(type) {
-	case nil:
-	case []any:
-		list = l
-	default:
-		return nil, fmt.Errorf("metric_list: want a list, got %T", v)
+// Func is a metric function as lm-eval calls one from process_results:
+// fn(references=[gold], predictions=[result], **kwargs), for a
+// generate_until document, where result is the document's filtered answer
+// (a list of programs after a build_predictions filter) and kwargs the
+// metric_list entry's other keys (k: [1]). It returns a number, or Values
+// when the Python function returns a dict, whose keys then become the
+// metrics.
+type Func func(ctx context.Context, references, predictions []any, kwargs map[string]any) (any, error)
+
+// Defaults are the metrics of a task without metric_list, for its output
+// type (lm-eval's DEFAULT_METRIC_REGISTRY).
+func Defaults(outputType model.OutputType) ([]Spec, error) {
+	names, ok := DefaultMetrics[outputType]
+	if !ok {
+		return nil, fmt.Errorf("metric_list: unknown output_type %q", outputType)
 	}
-	if len(list) == 0 {
-		names, ok := DefaultMetrics[outputType]
-		if !ok {
-			return nil, fmt.Errorf("metric_list: unknown output_type %q", outputType)
-		}
-		out := make([]Spec, len(names))
-		for i, n := range names {
-			m, _ := Lookup(n)
-			out[i] = Spec{Name: n, Aggregation: m.Aggregation, HigherIsBetter: m.HigherIsBetter, Kwargs: map[string]any{}, Registered: true}
-		}
-		return out, nil
-	}
-	var out []Spec
-	for i, e := range list {
-		entry, ok := e.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("metric_list[%d]: want a mapping, got %T", i, e)
-		}
-		name, ok := entry["metric"].(string)
-		if !ok || name == "" {
-			return nil, fmt.Errorf("metric_list[%d]: missing metric name", i)
-		}
-		s := Spec{Name: name, Kwargs: map[string]any{}}
-		m, known := Lookup(name)
-		s.Registered = known
-		if known {
-			s.Aggregation, s.HigherIsBetter = m.Aggregation, m.HigherIsBetter
-		} else {
-			s.HigherIsBetter = true
-		}
-		s.HFEvaluate = entry["hf_evaluate"] == true
-		if s.HFEvaluate || !known {
-			if e, ok := LookupEvaluate(name); ok {
-				s.Evaluate = &e
-				s.Registered = true
-			}
-		}
-		for k, v := range entry {
-			switch k {
-			case "metric", "hf_evaluate":
-			case "aggregation":
-				a, ok := v.(string)
-				if !ok {
-					return nil, fmt.Errorf("metric_list[%d] (%s): aggregation must name a registered aggregation, got %T", i, name, v)
-				}
-				if _, ok := LookupAggregation(a); !ok {
-					return nil, fmt.Errorf("metric_list[%d] (%s): unknown aggregation %q (known: %s)", i, name, a, strings.Join(AggregationNames(), ", "))
-				}
-				s.Aggregation = a
-			case "higher_is_better":
-				b, ok := v.(bool)
-				if !ok {
-					return nil, fmt.Errorf("metric_list[%d] (%s): higher_is_better must be true or false, got %v", i, name, v)
-				}
-				s.HigherIsBetter = b
-			default:
-				s.Kwargs[k] = v
-			}
-		}
-		if s.Aggregation == "" {
-			return nil, fmt.Errorf("metric_list[%d]: unknown metric %q and no aggregation given (known: %s)", i, name, strings.Join(Names(), ", "))
-		}
-		out = append(out, s)
+	out := make([]Spec, len(names))
+	for i, n := range names {
+		m, _ := Lookup(n)
+		out[i] = Spec{Name: n, Aggregation: m.Aggregation, HigherIsBetter: m.HigherIsBetter, Kwargs: map[string]any{}, Registered: true}
 	}
 	return out, nil
+}
+
+// NewSpec resolves a metric_list entry's metric name against the
+// registry: the registered metric's aggregation and higher_is_better
+// (true for an unknown one, which has no aggregation until
+// WithAggregation gives it one), and, with hfEvaluate or for a name
+// lm-eval's registry lacks, Hugging Face evaluate's metric of that name
+// when lmeval has it.
+func NewSpec(name string, hfEvaluate bool) Spec {
+	s := Spec{Name: name, Kwargs: map[string]any{}, HFEvaluate: hfEvaluate}
+	m, known := Lookup(name)
+	s.Registered = known
+	if known {
+		s.Aggregation, s.HigherIsBetter = m.Aggregation, m.HigherIsBetter
+	} else {
+		s.HigherIsBetter = true
+	}
+	if hfEvaluate || !known {
+		if e, ok := LookupEvaluate(name); ok {
+			s.Evaluate = &e
+			s.Registered = true
+		}
+	}
+	return s
+}
+
+// WithAggregation is s aggregated by the registered aggregation name.
+func (s Spec) WithAggregation(name string) (Spec, error) {
+	if _, ok := LookupAggregation(name); !ok {
+		return s, fmt.Errorf("unknown aggregation %q (known: %s)", name, strings.Join(AggregationNames(), ", "))
+	}
+	s.Aggregation = name
+	return s, nil
 }
 
 func init() {

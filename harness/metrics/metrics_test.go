@@ -2,10 +2,12 @@ package metrics
 
 import (
 	"context"
-	"github.com/lmeval/lmeval/harness/model"
 	"math"
 	"runtime"
+	"strings"
 	"testing"
+
+	"github.com/lmeval/lmeval/harness/model"
 )
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
@@ -189,41 +191,24 @@ func TestGroupPooling(t *testing.T) {
 	}
 }
 
-func TestParseMetricList(t *testing.T) {
-	specs, err := ParseMetricList(nil, model.OutputMultipleChoice)
+// Defaults and NewSpec resolve names against the registry (the YAML's
+// metric_list is parsed in harness/task: TestMetricSpecs).
+func TestNewSpec(t *testing.T) {
+	specs, err := Defaults(model.OutputMultipleChoice)
 	if err != nil || len(specs) != 2 || specs[0].Name != "acc" || specs[1].Name != "acc_norm" {
 		t.Fatalf("defaults = %+v, %v", specs, err)
 	}
-	specs, err = ParseMetricList([]any{
-		map[string]any{"metric": "exact_match", "aggregation": "mean", "higher_is_better": true, "ignore_case": true, "ignore_punctuation": false, "regexes_to_ignore": []any{",", `\$`}},
-		map[string]any{"metric": "ter"},
-		map[string]any{"metric": "perplexity", "higher_is_better": true},
-		map[string]any{"metric": "my_custom", "aggregation": "median", "higher_is_better": false},
-	}, model.OutputGenerateUntil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s := specs[0]; s.Aggregation != "mean" || !s.HigherIsBetter || s.Kwargs["ignore_case"] != true || len(s.Kwargs) != 3 {
-		t.Errorf("exact_match spec = %+v", s)
-	}
-	if s := specs[1]; s.Aggregation != "ter" || !s.HigherIsBetter {
+	if s := NewSpec("ter", false); s.Aggregation != "ter" || !s.HigherIsBetter || !s.Registered {
 		t.Errorf("ter spec = %+v (lm-eval registers higher_is_better=True)", s)
 	}
-	if s := specs[2]; s.Aggregation != "perplexity" || !s.HigherIsBetter {
-		t.Errorf("override higher_is_better: %+v", s)
-	}
-	if s := specs[3]; s.Registered || s.Aggregation != "median" || s.HigherIsBetter {
+	if s := NewSpec("my_custom", false); s.Registered || s.Aggregation != "" || !s.HigherIsBetter {
 		t.Errorf("custom metric spec = %+v", s)
 	}
-	for _, bad := range []any{
-		[]any{map[string]any{"metric": "nonesuch"}},
-		[]any{map[string]any{"metric": "acc", "aggregation": "nonesuch"}},
-		[]any{map[string]any{"aggregation": "mean"}},
-		"acc",
-	} {
-		if _, err := ParseMetricList(bad, model.OutputMultipleChoice); err == nil {
-			t.Errorf("ParseMetricList(%v): want an error", bad)
-		}
+	if s, err := NewSpec("my_custom", false).WithAggregation("median"); err != nil || s.Aggregation != "median" {
+		t.Errorf("WithAggregation(median) = %+v, %v", s, err)
+	}
+	if _, err := NewSpec("acc", false).WithAggregation("nonesuch"); err == nil || !strings.Contains(err.Error(), `unknown aggregation "nonesuch"`) {
+		t.Errorf("WithAggregation(nonesuch): %v", err)
 	}
 	if m, ok := Lookup("recall_at_3"); !ok || m.Aggregation != "mean" {
 		t.Errorf("recall_at_3 = %+v, %v", m, ok)

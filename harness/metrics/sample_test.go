@@ -8,15 +8,15 @@ import (
 
 func specs(t *testing.T, outputType model.OutputType, names ...string) []Spec {
 	t.Helper()
-	var l []any
+	var out []Spec
 	for _, n := range names {
-		l = append(l, map[string]any{"metric": n})
+		s := NewSpec(n, false)
+		if s.Aggregation == "" {
+			t.Fatalf("%s: not a registered metric", n)
+		}
+		out = append(out, s)
 	}
-	s, err := ParseMetricList(l, outputType)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return out
 }
 
 func TestScoreMultipleChoice(t *testing.T) {
@@ -174,15 +174,8 @@ func TestHELMMetrics(t *testing.T) {
 }
 
 func TestScoreGeneration(t *testing.T) {
-	sp, err := ParseMetricList([]any{
-		map[string]any{"metric": "exact_match", "ignore_case": true},
-		map[string]any{"metric": "quasi_exact_match"},
-		map[string]any{"metric": "word_f1"},
-		map[string]any{"metric": "bleu"},
-	}, model.OutputGenerateUntil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sp := specs(t, model.OutputGenerateUntil, "exact_match", "quasi_exact_match", "word_f1", "bleu")
+	sp[0].Kwargs["ignore_case"] = true
 	got, err := ScoreGeneration(sp, []string{"The cat"}, false, "the CAT")
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package metrics
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/lmeval/lmeval/harness/model"
 	"math"
 	"os"
 	"reflect"
@@ -285,25 +284,14 @@ func TestEvaluateKwargs(t *testing.T) {
 	}
 }
 
-func TestParseMetricListEvaluate(t *testing.T) {
-	specs, err := ParseMetricList([]any{
-		map[string]any{"metric": "f1", "hf_evaluate": true, "average": "micro", "aggregation": "mean"},
-		map[string]any{"metric": "accuracy", "aggregation": "mean"},
-		map[string]any{"metric": "exact_match"},
-	}, model.OutputGenerateUntil)
-	if err != nil {
-		t.Fatal(err)
+func TestNewSpecEvaluate(t *testing.T) {
+	if s := NewSpec("f1", true); s.Evaluate == nil || s.Evaluate.Name != "f1" || !s.HFEvaluate {
+		t.Errorf("f1 with hf_evaluate: %+v", s)
 	}
-	if specs[0].Evaluate == nil || specs[0].Evaluate.Name != "f1" || !specs[0].HFEvaluate {
-		t.Errorf("f1 with hf_evaluate: %+v", specs[0])
+	if s := NewSpec("accuracy", false); s.Evaluate == nil || !s.Registered || s.Aggregation != "" {
+		t.Errorf("accuracy (not in lm-eval's registry, no aggregation of its own): %+v", s)
 	}
-	if specs[1].Evaluate == nil || !specs[1].Registered {
-		t.Errorf("accuracy (not in lm-eval's registry): %+v", specs[1])
-	}
-	if specs[2].Evaluate != nil {
-		t.Errorf("exact_match without hf_evaluate is lm-eval's own: %+v", specs[2])
-	}
-	if _, err := ParseMetricList([]any{map[string]any{"metric": "accuracy"}}, model.OutputGenerateUntil); err == nil {
-		t.Error("accuracy without aggregation: want an error (lm-eval has no default for it)")
+	if s := NewSpec("exact_match", false); s.Evaluate != nil {
+		t.Errorf("exact_match without hf_evaluate is lm-eval's own: %+v", s)
 	}
 }

@@ -250,7 +250,7 @@ func TestValidate(t *testing.T) {
 		"grp (grp.yaml): 1 member(s) not found: [missing_one]",
 		`grp (grp.yaml): aggregate_metric_list: unknown metric "nope"`,
 		"bad (bad.yaml): doc_to_text: jinja: parse",
-		`bad (bad.yaml): metric_list: unknown metric "acc_nrom"`,
+		`bad (bad.yaml): metric_list[1]: unknown metric "acc_nrom"`,
 		`bad (bad.yaml): filter_list f: unknown filter "regexx"`,
 		"render (render.yaml): building the first 3 documents: doc_to_text on document 0:",
 	} {

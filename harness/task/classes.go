@@ -3,6 +3,8 @@ package task
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lmeval/lmeval/harness/metrics"
 )
 
 // Class is a native port of a task that lm-eval implements as a Python
@@ -33,8 +35,8 @@ type Class struct {
 	// sets what the class's methods decide: DatasetPath and DatasetName
 	// (DATASET_PATH, DATASET_NAME), the splits (has_*_docs), DocToText and
 	// DocToTarget, ProcessDocs (download and training_docs/
-	// validation_docs processing), ProcessResults, and MetricList (one
-	// entry per metric of aggregation(), in its order, with the
+	// validation_docs processing), ProcessResults, and Metrics (one
+	// ClassMetric per metric of aggregation(), in its order, with the
 	// aggregation registered in harness/metrics and higher_is_better).
 	Setup func(c *Config) error
 	// Requests is the class's construct_requests: the requests of one
@@ -162,4 +164,16 @@ func ClassProcessResults(name string, fn ProcessResultsFunc) *Func {
 func classMethod(name string, h Hook) *Func {
 	h.Helper.Function = name
 	return &Func{Name: name, Hook: &h}
+}
+
+// ClassMetric is one metric of a class's aggregation() and
+// higher_is_better(), for Config.Metrics: its values come from the class's
+// process_results and aggregation names a registered aggregation.
+func ClassMetric(name, aggregation string, higherIsBetter bool) (metrics.Spec, error) {
+	s, err := metrics.NewSpec(name, false).WithAggregation(aggregation)
+	if err != nil {
+		return s, fmt.Errorf("metric %s: %w", name, err)
+	}
+	s.HigherIsBetter = higherIsBetter
+	return s, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/model"
 )
 
@@ -20,8 +21,9 @@ var testClass = &Class{
 		c.DocToText = ClassDocFunc("task.Echo.doc_to_text", func(d Doc) (any, error) { return "Q: " + d["q"].(string), nil })
 		c.DocToTarget = ClassDocFunc("task.Echo.doc_to_target", func(d Doc) (any, error) { return " " + d["a"].(string), nil })
 		c.ProcessResults = ClassProcessResults("task.Echo.process_results", func(Doc, []any) (map[string]any, error) { return map[string]any{"m": 1}, nil })
-		c.MetricList = []map[string]any{{"metric": "m", "aggregation": "mean", "higher_is_better": true}}
-		return nil
+		m, err := ClassMetric("m", "mean", true)
+		c.Metrics = []metrics.Spec{m}
+		return err
 	},
 	Requests: func(d Doc, ctx string, o RequestOptions) ([]ClassRequest, error) {
 		return []ClassRequest{

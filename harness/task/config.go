@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/python/pyval"
 )
@@ -46,7 +48,7 @@ var knownFewshotKeys = map[string]bool{
 
 // Config is a task's configuration as lm-eval's TaskConfig holds it, after
 // includes, group overrides and `!function` resolution. Raw keeps every key
-// as parsed, for the evaluator (metric_list, filter_list) and for results.
+// as parsed, for results.
 type Config struct {
 	Task      string
 	TaskAlias string
@@ -89,11 +91,20 @@ type Config struct {
 	// GenKwargsOrder is GenerationKwargs' key order as lm-eval's dict has
 	// it (the YAML's), for the logged requests.
 	GenKwargsOrder []string
-	// MetricList and FilterList are the YAML lists, unresolved.
-	MetricList []map[string]any
-	FilterList []map[string]any
-	OutputType OutputType
-	Repeats    int
+	// Metrics are metric_list's metrics (none: the output type's
+	// defaults, metrics.Defaults), Filters filter_list's pipelines (none:
+	// lm-eval's default, take_first), parsed when the task loads.
+	Metrics []metrics.Spec
+	Filters []filters.Spec
+	// MetricsError and FiltersError say why metric_list or filter_list
+	// cannot be used (an unknown metric or aggregation, a malformed
+	// entry): such a task still loads, so that Validate reports it with
+	// the task's other problems, and the evaluator fails on it (on
+	// MetricsError unless --predict_only replaces the metrics).
+	MetricsError error
+	FiltersError error
+	OutputType   OutputType
+	Repeats      int
 
 	ShouldDecontaminate       bool
 	DocToDecontaminationQuery string
@@ -137,36 +148,19 @@ func (c *Config) Version() any {
 	return c.Metadata["version"]
 }
 
-// MetricNames lists the metrics named in metric_list and in the filter
-// pipelines' own metric lists (what lm-eval's _metric_list holds).
+// MetricNames lists the task's metrics (what lm-eval's _metric_list
+// holds), a function metric by its `!function` name.
 func (c *Config) MetricNames() []string {
 	seen := map[string]bool{}
 	var out []string
-	add := func(list []map[string]any) {
-		for _, m := range list {
-			n := fmt.Sprint(m["metric"])
-			if f, ok := m["metric"].(*Func); ok {
-				n = f.Name
-			}
-			if !seen[n] {
-				seen[n] = true
-				out = append(out, n)
-			}
+	for _, s := range c.Metrics {
+		n := s.Name
+		if s.Function != "" {
+			n = s.Function
 		}
-	}
-	add(c.MetricList)
-	for _, f := range c.FilterList {
-		add(mapList(f["metric_list"]))
-	}
-	return out
-}
-
-func mapList(v any) []map[string]any {
-	l, _ := v.([]any)
-	var out []map[string]any
-	for _, e := range l {
-		if m, ok := e.(map[string]any); ok {
-			out = append(out, m)
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
 		}
 	}
 	return out
@@ -370,7 +364,8 @@ func (p *configParser) prompt(c *Config) error {
 }
 
 // output reads what is asked of the model and how it is scored:
-// output_type, repeats, metric_list, filter_list.
+// output_type, repeats, metric_list and filter_list, into typed specs with
+// their native functions resolved (specs.go).
 func (p *configParser) output(c *Config) error {
 	raw := p.raw
 	if v, ok := raw["output_type"]; ok && v != nil {
@@ -386,23 +381,9 @@ func (p *configParser) output(c *Config) error {
 		}
 		c.Repeats = n
 	}
-	c.MetricList = mapList(raw["metric_list"])
-	switch fl := raw["filter_list"].(type) {
-	case []any:
-		c.FilterList = mapList(fl)
-	case map[string]any:
-		// lm-eval accepts a mapping of name -> pipeline, using the values.
-		names := make([]string, 0, len(fl))
-		for k := range fl {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
-			if m, ok := fl[k].(map[string]any); ok {
-				c.FilterList = append(c.FilterList, m)
-			}
-		}
-	}
+	list, _ := raw["metric_list"].([]any)
+	c.Metrics, c.MetricsError = metricSpecs(list, c.OutputType, c.ProcessResults != nil)
+	c.Filters, c.FiltersError = filterSpecs(raw["filter_list"])
 	return nil
 }
 

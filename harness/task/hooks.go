@@ -71,7 +71,7 @@ type Hook struct {
 	DocFunc        DocFunc                 // HookDocFunc
 	ProcessDocs    *MapDocs                // HookProcessDocs
 	ProcessResults ProcessResultsFunc      // HookProcessResults
-	Metric         MetricFunc              // HookMetric: lm-eval's fn(references, predictions, **kwargs)
+	Metric         metrics.Func            // HookMetric: lm-eval's fn(references, predictions, **kwargs)
 	DocMetric      metrics.DocFunc         // HookMetric: a per-document metric function
 	Aggregation    *metrics.Aggregation    // HookAggregation
 	Filter         filters.Factory         // HookFilter
@@ -150,7 +150,7 @@ func RegisterProcessResults(h Helper, fn ProcessResultsFunc) {
 // RegisterMetric registers fn as the port of helper h, a metric_list
 // entry's `metric: !function` that lm-eval calls as fn(references,
 // predictions, **kwargs).
-func RegisterMetric(h Helper, fn MetricFunc) {
+func RegisterMetric(h Helper, fn metrics.Func) {
 	register(&Hook{Helper: h, Kind: HookMetric, Metric: fn}, fn == nil)
 }
 

@@ -106,8 +106,8 @@ func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOpt
 		// such as {"pass@1": ...}): such names cannot be checked here.
 		dynamic := false
 		for _, t := range g.AllTasks(true) {
-			for _, m := range t.Config.MetricList {
-				if _, ok := m["metric"].(*Func); ok {
+			for _, s := range t.Config.Metrics {
+				if s.Function != "" {
 					dynamic = true
 				}
 			}
@@ -159,11 +159,16 @@ func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOpt
 		if c.TestSplit == "" && c.ValidationSplit == "" {
 			add("neither test_split nor validation_split is set")
 		}
+		for _, err := range []error{c.MetricsError, c.FiltersError} {
+			if err != nil {
+				add("%v", err)
+			}
+		}
 		if opts.MetricKnown != nil && c.ProcessResults == nil {
 			fnMetric := map[string]bool{}
-			for _, m := range c.MetricList {
-				if f, ok := m["metric"].(*Func); ok {
-					fnMetric[f.Name] = true // a native function, resolved at load
+			for _, s := range c.Metrics {
+				if s.Function != "" {
+					fnMetric[s.Function] = true // a native function, resolved at load
 				}
 			}
 			for _, m := range c.MetricNames() {
@@ -173,14 +178,13 @@ func Validate(ctx context.Context, r *Registry, names []string, opts ValidateOpt
 			}
 		}
 		if opts.FilterKnown != nil {
-			for _, f := range c.FilterList {
-				for _, step := range mapList(f["filter"]) {
-					if _, native := step["function"].(*Func); native {
-						continue
+			for _, f := range c.Filters {
+				for _, step := range f.Steps {
+					if step.Factory != nil {
+						continue // a native filter class
 					}
-					name := str(step["function"])
-					if !opts.FilterKnown(name) {
-						add("filter_list %s: unknown filter %q", str(f["name"]), name)
+					if !opts.FilterKnown(step.Function) {
+						add("filter_list %s: unknown filter %q", f.Name, step.Function)
 					}
 				}
 			}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/lmeval/lmeval/harness/metrics"
-	"github.com/lmeval/lmeval/harness/task"
 )
 
 // xlsum/prompt_*/utils.py: rougeL passes each (gold, summary) pair
@@ -54,4 +53,4 @@ func RougeLAgg(items []any) (float64, error) {
 // RougeLAggregation is RougeLAgg registered with the metrics package.
 var RougeLAggregation = &metrics.Aggregation{Name: "rougeL_agg", Fn: RougeLAgg}
 
-var _ task.MetricFunc = RougeLMetric
+var _ metrics.Func = RougeLMetric

@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/internal/codeexec"
 	"github.com/lmeval/lmeval/ports/internal/pysource"
 )
@@ -130,7 +130,7 @@ func TestPassAtK(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := map[string]float64{}
-		for _, it := range got.(task.MetricDict) {
+		for _, it := range got.(metrics.Values) {
 			m[it.Name] = it.Value.(float64)
 		}
 		if len(m) != len(c.Out) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/task"
 )
 
@@ -91,10 +92,10 @@ func passAtKMetric(ctx context.Context, _, predictions []any, kwargs map[string]
 	if err != nil {
 		return nil, err
 	}
-	var out task.MetricDict
+	var out metrics.Values
 	for _, k := range ks {
 		name := fmt.Sprintf("pass@%d", k)
-		out = append(out, task.MetricItem{Name: name, Value: score[name]})
+		out = append(out, metrics.NamedValue{Name: name, Value: score[name]})
 	}
 	return out, nil
 }

@@ -36,7 +36,7 @@ func first(refs, preds []any) (string, string, error) {
 }
 
 // Exact is exact(predictions, references).
-var Exact = task.MetricFunc(func(_ context.Context, refs, preds []any, _ map[string]any) (any, error) {
+var Exact = metrics.Func(func(_ context.Context, refs, preds []any, _ map[string]any) (any, error) {
 	r, p, err := first(refs, preds)
 	if err != nil {
 		return nil, err
@@ -45,7 +45,7 @@ var Exact = task.MetricFunc(func(_ context.Context, refs, preds []any, _ map[str
 })
 
 // F1 is f1(predictions, references).
-var F1 = task.MetricFunc(func(_ context.Context, refs, preds []any, _ map[string]any) (any, error) {
+var F1 = metrics.Func(func(_ context.Context, refs, preds []any, _ map[string]any) (any, error) {
 	r, p, err := first(refs, preds)
 	if err != nil {
 		return nil, err
@@ -55,7 +55,7 @@ var F1 = task.MetricFunc(func(_ context.Context, refs, preds []any, _ map[string
 
 // IsIncluded is is_included(items), called (TypeError path) with [gold,
 // result]: whether the gold answer occurs in the result.
-var IsIncluded = task.MetricFunc(func(_ context.Context, refs, preds []any, _ map[string]any) (any, error) {
+var IsIncluded = metrics.Func(func(_ context.Context, refs, preds []any, _ map[string]any) (any, error) {
 	r, p, err := first(refs, preds)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/lmeval/lmeval/harness/filters"
+	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/task"
 )
 
@@ -65,11 +66,11 @@ func PassAtKMetric(ctx context.Context, references, predictions []any, kwargs ma
 	if err != nil {
 		return nil, err
 	}
-	var out task.MetricDict
+	var out metrics.Values
 	for _, k := range ks {
 		name := "pass@" + strconv.Itoa(k)
 		if v, ok := score[name]; ok {
-			out = append(out, task.MetricItem{Name: name, Value: v})
+			out = append(out, metrics.NamedValue{Name: name, Value: v})
 		}
 	}
 	return out, nil

@@ -176,7 +176,7 @@ func strs(refs, preds []any) ([]string, []string, error) {
 
 // ChrF is chrf(predictions, references): the mean sentence chrF (0-1) of
 // the normalized answers.
-var ChrF = task.MetricFunc(func(_ context.Context, refs, preds []any, _ map[string]any) (any, error) {
+var ChrF = metrics.Func(func(_ context.Context, refs, preds []any, _ map[string]any) (any, error) {
 	r, p, err := strs(refs, preds)
 	if err != nil {
 		return nil, err
@@ -212,7 +212,7 @@ func entitySet(s string) map[string]bool {
 
 // F1 is f1(predictions, references): the F1 of the sets of normalized
 // lines, pooled over the samples.
-var F1 = task.MetricFunc(func(_ context.Context, refs, preds []any, _ map[string]any) (any, error) {
+var F1 = metrics.Func(func(_ context.Context, refs, preds []any, _ map[string]any) (any, error) {
 	r, p, err := strs(refs, preds)
 	if err != nil {
 		return nil, err

@@ -557,9 +557,13 @@ func (k *kind) class(sha256 string) *task.Class {
 			c.DocToText = task.ClassDocFunc(prefix+"doc_to_text", func(d task.Doc) (any, error) { return k.docToText(d) })
 			c.DocToTarget = task.ClassDocFunc(prefix+"doc_to_target", docToTarget)
 			c.ProcessResults = task.ClassProcessResults(prefix+"process_results", k.process)
-			c.MetricList = nil
+			c.Metrics = nil
 			for _, m := range k.metrics {
-				c.MetricList = append(c.MetricList, map[string]any{"metric": m[0], "aggregation": m[1], "higher_is_better": true})
+				s, err := task.ClassMetric(m[0], m[1], true)
+				if err != nil {
+					return err
+				}
+				c.Metrics = append(c.Metrics, s)
 			}
 			return nil
 		},

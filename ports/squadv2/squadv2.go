@@ -165,9 +165,13 @@ var Class = &task.Class{
 		c.DocToText = task.ClassDocFunc("task.SQuAD2.doc_to_text", DocToText)
 		c.DocToTarget = task.ClassDocFunc("task.SQuAD2.doc_to_target", DocToTarget)
 		c.ProcessResults = task.ClassProcessResults("task.SQuAD2.process_results", ProcessResults)
-		c.MetricList = nil
+		c.Metrics = nil
 		for _, m := range Metrics {
-			c.MetricList = append(c.MetricList, map[string]any{"metric": m, "aggregation": aggName(m), "higher_is_better": true})
+			s, err := task.ClassMetric(m, aggName(m), true)
+			if err != nil {
+				return err
+			}
+			c.Metrics = append(c.Metrics, s)
 		}
 		return nil
 	},

@@ -165,7 +165,11 @@ func Class(file, name, sha256, datasetPath string, genKwargs func(config map[str
 			c.DocToText = task.ClassDocFunc(prefix+"doc_to_text", DocToText)
 			c.DocToTarget = task.ClassDocFunc(prefix+"doc_to_target", DocToTarget)
 			c.ProcessResults = task.ClassProcessResults(prefix+"process_results", ProcessResults)
-			c.MetricList = []map[string]any{{"metric": "contains", "aggregation": NPMean, "higher_is_better": true}}
+			s, err := task.ClassMetric("contains", NPMean, true)
+			if err != nil {
+				return err
+			}
+			c.Metrics = []metrics.Spec{s}
 			if order != nil {
 				c.GenKwargsOrder = order
 			}

@@ -13,7 +13,6 @@ import (
 	"fmt"
 
 	"github.com/lmeval/lmeval/harness/metrics"
-	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/python/nprand"
 )
 
@@ -21,7 +20,7 @@ import (
 // with references= and predictions=, which it does not take, so (the
 // TypeError path of api/task.py) with the one list [gold, result], which
 // it returns for the aggregation.
-var Passthrough = task.MetricFunc(func(_ context.Context, refs, preds []any, _ map[string]any) (any, error) {
+var Passthrough = metrics.Func(func(_ context.Context, refs, preds []any, _ map[string]any) (any, error) {
 	if len(refs) == 0 || len(preds) == 0 {
 		return nil, fmt.Errorf("rouge1: no reference or prediction")
 	}

@@ -25,7 +25,7 @@
 //	                 "loglikelihood" ([logprob, is_greedy] pairs),
 //	                 "rolling" (numbers), "" (as they are: generations)
 //	metric           input {"references", "predictions", "kwargs"}; a
-//	                 task.MetricFunc (a MetricDict compares as a dict)
+//	                 metrics.Func (a MetricDict compares as a dict)
 //	doc_metric       input {"gold", "result"}; a metrics.DocFunc on a
 //	                 generate_until document
 //	aggregate        an *metrics.Aggregation over input {"items": [...]}:
@@ -563,7 +563,7 @@ func Normal(v any) any {
 		return nil
 	case task.SampleValuer:
 		return Normal(x.SampleValue())
-	case task.MetricDict:
+	case metrics.Values:
 		m := map[string]any{}
 		for _, it := range x {
 			m[it.Name] = Normal(it.Value)
