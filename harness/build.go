@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/filters"
@@ -18,33 +17,13 @@ import (
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/internal/codeexec"
-	"github.com/lmeval/lmeval/python/nprand"
 	"github.com/lmeval/lmeval/python/pyrand"
 	"github.com/lmeval/lmeval/python/pyval"
 )
 
-// evaluation is one Evaluate call's state.
-type evaluation struct {
-	cfg  *config.Config
-	lm   model.LM
-	opts options
-
-	roots []*node    // the selection, in --tasks order
-	runs  []*taskRun // every task, depth first
-	// ctx is Evaluate's, for the scoring work that can be cancelled
-	// (function metrics that run programs).
-	ctx context.Context
-	// chat are the chat model_args (chat_template_args, enable_thinking,
-	// think_end_token).
-	chat chatOptions
-	// gens counts the generations' tokens and keeps a reasoning model's
-	// whole generations for the samples.
-	gens *generations
-	// start is when the evaluation began (the results' date); modelTime
-	// the time spent waiting on the model.
-	start     time.Time
-	modelTime time.Duration
-}
+// The plan and build stages' work (stages.go has their API): resolving
+// the --tasks entries into tasks and groups, then building every task's
+// documents and requests and preparing its scoring.
 
 // node is a task or a group in the selection's hierarchy (lm-eval's
 // task_dict).
@@ -55,56 +34,43 @@ type node struct {
 	children []*node
 }
 
-// taskRun is one task's requests, answers and scores.
+// taskRun is one task of a plan: the loaded task and the --tasks entry
+// that selected it; the build stage adds how it is scored and its
+// instances by document. What the answers make of it (responses,
+// scores) is the score stage's (taskScores).
 type taskRun struct {
-	t         *task.Task
-	spec      config.TaskSpec
+	t     *task.Task
+	spec  config.TaskSpec
+	index int // position among the plan's tasks
+
+	// Set by the build stage.
 	specs     []metrics.Spec
 	pipelines []*filters.Pipeline
 	native    bool // scored by the task's own process_results
 	// hasFuncs: some metric is a function lm-eval calls with references
 	// and predictions (metrics.Spec.Func).
 	hasFuncs bool
-	// fnKeys are the keys function metrics returned as a dict, by
-	// metric, in first-seen order (lm-eval gives each the function's
-	// higher_is_better and aggregation).
-	fnMu   sync.Mutex
-	fnKeys map[string][]string
-
-	// Per document (position in t.Docs): its instances sorted by Idx, the
-	// responses of each (one per repeat), the answers still missing, and
-	// the per-filter scores once complete.
-	insts   [][]*task.Instance
-	resps   [][][]any
-	pending []int
-	scores  [][]docScore
-
-	samples SampleWriter
-	// problems are the task's data problems, warned about once each.
+	// insts are each document's (position in t.Docs) instances, sorted
+	// by Idx.
+	insts [][]*task.Instance
+	// problems are the task's data problems (the build's, and the
+	// requests the run will truncate), warned about once each.
 	problems results.DataProblems
 }
 
-// docScore is one document's metric values under one filter, in the order
-// process_results returns them.
-type docScore struct {
-	keys   []string
-	values map[string]any
-	// hashes is the logged sample's doc_hash + prompt_hash + target_hash
-	// (with --log_samples), for the task's task_hashes entry.
-	hashes string
-}
-
-// resolve loads every --tasks entry into the hierarchy.
-func (ev *evaluation) resolve() error {
+// resolve loads every --tasks entry of the plan's configuration into the
+// hierarchy.
+func (p *Plan) resolve() error {
 	seen := map[string]*taskRun{}
 	warned := map[string]bool{}
+	reg := p.opts.registry
 	var errs []error
-	for _, spec := range ev.cfg.Tasks {
-		nwarn := len(ev.opts.registry.Warnings())
-		sel, err := ev.opts.registry.Load([]string{spec.Name})
+	for _, spec := range p.cfg.Tasks {
+		nwarn := len(reg.Warnings())
+		sel, err := reg.Load([]string{spec.Name})
 		// Unknown keys are found as the YAML is parsed: say so, so that a
 		// misspelt key does not pass silently.
-		for _, w := range ev.opts.registry.Warnings()[nwarn:] {
+		for _, w := range reg.Warnings()[nwarn:] {
 			if !warned[w] {
 				warned[w] = true
 				slog.Warn("task config", "warning", w)
@@ -119,28 +85,28 @@ func (ev *evaluation) resolve() error {
 				slog.Warn("task selected twice; evaluating it once", "task", m.Task.Name)
 				continue
 			}
-			ev.roots = append(ev.roots, ev.member(m, spec, seen))
+			p.roots = append(p.roots, p.member(m, spec, seen))
 		}
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	if len(ev.runs) == 0 {
+	if len(p.runs) == 0 {
 		return errors.New("no tasks to evaluate")
 	}
-	ev.warnShadowed()
-	if err := ev.applyDataFiles(); err != nil {
+	p.warnShadowed()
+	if err := p.applyDataFiles(); err != nil {
 		return err
 	}
 	// As lm-eval's evaluator, before anything runs; and the interpreter
 	// must exist before the model spends time generating programs.
 	var unsafe []string
-	for _, tr := range ev.runs {
+	for _, tr := range p.runs {
 		if !tr.t.Config.UnsafeCode {
 			continue
 		}
 		unsafe = append(unsafe, tr.t.Name)
-		if !ev.cfg.ConfirmRunUnsafeCode {
+		if !p.cfg.ConfirmRunUnsafeCode {
 			errs = append(errs, fmt.Errorf("task %s (%s) runs the model's code (unsafe_code: true): give --confirm_run_unsafe_code to run it", tr.t.Name, tr.t.Config.File))
 		} else if _, err := codeexec.Python(); err != nil {
 			errs = append(errs, fmt.Errorf("task %s: %w", tr.t.Name, err))
@@ -152,13 +118,13 @@ func (ev *evaluation) resolve() error {
 	// And the sandbox must hold here (or the user have accepted that it
 	// does not).
 	if len(unsafe) > 0 {
-		if err := codeexec.Check(context.Background()); err != nil {
+		if err := codeexec.Check(codeexec.WithConsent(context.Background(), p.consent())); err != nil {
 			return fmt.Errorf("tasks %s run the model's code: %w", strings.Join(unsafe, ", "), err)
 		}
 	}
 	// A misspelt name in --samples would otherwise evaluate every document
 	// of the task meant, silently.
-	for _, name := range slices.Sorted(maps.Keys(ev.cfg.Samples)) {
+	for _, name := range slices.Sorted(maps.Keys(p.cfg.Samples)) {
 		if seen[name] == nil {
 			slog.Warn("--samples names a task that is not evaluated; its indices are ignored", "task", name)
 		}
@@ -166,33 +132,41 @@ func (ev *evaluation) resolve() error {
 	return nil
 }
 
+// consent is what the user accepted about running the model's code
+// (--confirm_run_unconfined_code), for the contexts of this plan's code
+// execution.
+func (p *Plan) consent() codeexec.Consent {
+	return codeexec.Consent{Unconfined: p.cfg.ConfirmRunUnconfinedCode}
+}
+
 // member makes the node of a task or group. A task that is a member of
 // several selected groups is evaluated once and counts in each.
-func (ev *evaluation) member(m task.Member, spec config.TaskSpec, seen map[string]*taskRun) *node {
+func (p *Plan) member(m task.Member, spec config.TaskSpec, seen map[string]*taskRun) *node {
 	if m.Task != nil {
 		tr := seen[m.Task.Name]
 		if tr == nil {
-			tr = &taskRun{t: m.Task, spec: spec}
+			tr = &taskRun{t: m.Task, spec: spec, index: len(p.runs)}
 			seen[m.Task.Name] = tr
-			ev.runs = append(ev.runs, tr)
+			p.runs = append(p.runs, tr)
 		}
 		return &node{name: m.Task.Name, run: tr}
 	}
 	n := &node{name: m.Group.Name, group: m.Group}
 	for _, c := range m.Group.Members {
-		n.children = append(n.children, ev.member(c, spec, seen))
+		n.children = append(n.children, p.member(c, spec, seen))
 	}
 	return n
 }
 
-// build builds every task's documents and requests and prepares its
-// metrics and filters.
-func (ev *evaluation) build(ctx context.Context) error {
-	cfg := ev.cfg
+// buildTasks builds every task's documents and requests and prepares its
+// metrics and filters, for the model lm.
+func (b *Build) buildTasks(ctx context.Context, lm model.LM) error {
+	p := b.plan
+	cfg := p.cfg
 	var chat task.ChatTemplate
 	if cfg.ChatTemplate.Enabled {
 		var err error
-		if chat, err = chatTemplate(ev.lm, cfg.ChatTemplate.Name, ev.chat.templateArgs); err != nil {
+		if chat, err = chatTemplate(lm, cfg.ChatTemplate.Name, p.chat.templateArgs); err != nil {
 			which := "the default template"
 			if cfg.ChatTemplate.Name != "" {
 				which = fmt.Sprintf("template %q", cfg.ChatTemplate.Name)
@@ -204,27 +178,19 @@ func (ev *evaluation) build(ctx context.Context) error {
 			return fmt.Errorf("--apply_chat_template: model %s, %s: %w", model, which, err)
 		}
 	}
-	if err := ev.deleteCachedRequests(); err != nil {
+	if err := b.deleteCachedRequests(); err != nil {
 		return err
 	}
-	// lm-eval's random.seed(random_seed) before the tasks are built: the
-	// seed of Python's module generator for ported helpers that use it.
-	if s := cfg.Seeds.Random; s != nil {
-		pyrand.SeedGlobal(*s)
-	}
-	// and np.random.seed(numpy_random_seed): the state numpy's global
-	// generator has for the helper libraries that draw from it.
-	nprand.SeedGlobal(cfg.Seeds.NumPy)
 	// Tasks build concurrently: loading datasets is mostly waiting on
 	// the Hub or the disk, and prompt rendering is independent per task.
 	// Those whose process_docs draws from Python's module-level generator
 	// build first, one by one, in lm-eval's construction order and with
 	// the generator as lm-eval leaves it for each (buildGlobalRandom).
-	errs := make([]error, len(ev.runs))
-	ev.buildGlobalRandom(ctx, chat, errs)
+	errs := make([]error, len(p.runs))
+	b.buildGlobalRandom(ctx, lm, chat, errs)
 	sem := make(chan struct{}, buildWorkers)
 	var wg sync.WaitGroup
-	for i, tr := range ev.runs {
+	for i, tr := range p.runs {
 		if tr.t.Config.UsesGlobalRandom() {
 			continue
 		}
@@ -232,11 +198,11 @@ func (ev *evaluation) build(ctx context.Context) error {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			errs[i] = ev.buildOne(ctx, tr, chat)
+			errs[i] = b.buildTask(ctx, lm, tr, chat)
 		}()
 	}
 	wg.Wait()
-	for i, tr := range ev.runs {
+	for i, tr := range p.runs {
 		if errs[i] != nil {
 			return errs[i]
 		}
@@ -257,8 +223,8 @@ func (ev *evaluation) build(ctx context.Context) error {
 			tr.problems.NoneFields = n
 		}
 		if cfg.WriteOut {
-			fmt.Fprintf(ev.opts.writeOut, "Task: %s; prompts of the first document:\n", t.Name)
-			if err := task.WriteOut(ev.opts.writeOut, t, 1); err != nil {
+			fmt.Fprintf(p.opts.writeOut, "Task: %s; prompts of the first document:\n", t.Name)
+			if err := task.WriteOut(p.opts.writeOut, t, 1); err != nil {
 				return err
 			}
 		}
@@ -277,11 +243,10 @@ func (ev *evaluation) build(ctx context.Context) error {
 // ConfigurableTask.task_name's getattr default is evaluated whatever the
 // name. So leaderboard_gpqa_diamond shuffles after the 24 bbh tasks were
 // added to leaderboard_bbh (48 draws of 8), then extended, then main.
-func (ev *evaluation) buildGlobalRandom(ctx context.Context, chat task.ChatTemplate, errs []error) {
-	index := make(map[*taskRun]int, len(ev.runs))
+func (b *Build) buildGlobalRandom(ctx context.Context, lm model.LM, chat task.ChatTemplate, errs []error) {
+	p := b.plan
 	some := false
-	for i, tr := range ev.runs {
-		index[tr] = i
+	for _, tr := range p.runs {
 		some = some || tr.t.Config.UsesGlobalRandom()
 	}
 	if !some {
@@ -293,7 +258,7 @@ func (ev *evaluation) buildGlobalRandom(ctx context.Context, chat task.ChatTempl
 		if n.run != nil {
 			if n.run.t.Config.UsesGlobalRandom() && !built[n.run] {
 				built[n.run] = true
-				errs[index[n.run]] = ev.buildOne(ctx, n.run, chat)
+				errs[n.run.index] = b.buildTask(ctx, lm, n.run, chat)
 			}
 			return
 		}
@@ -302,7 +267,7 @@ func (ev *evaluation) buildGlobalRandom(ctx context.Context, chat task.ChatTempl
 		}
 		for _, c := range n.children {
 			if c.run != nil {
-				pyrand.WithGlobal(func(r *pyrand.Rand) {
+				p.random.With(func(r *pyrand.Rand) {
 					for range 2 * 8 {
 						r.Random()
 					}
@@ -310,13 +275,13 @@ func (ev *evaluation) buildGlobalRandom(ctx context.Context, chat task.ChatTempl
 			}
 		}
 	}
-	for _, r := range ev.roots {
+	for _, r := range p.roots {
 		walk(r)
 	}
 	// A task the selection reaches by no node (none today) still builds.
-	for i, tr := range ev.runs {
+	for _, tr := range p.runs {
 		if tr.t.Config.UsesGlobalRandom() && !built[tr] {
-			errs[i] = ev.buildOne(ctx, tr, chat)
+			errs[tr.index] = b.buildTask(ctx, lm, tr, chat)
 		}
 	}
 }
@@ -324,13 +289,15 @@ func (ev *evaluation) buildGlobalRandom(ctx context.Context, chat task.ChatTempl
 // buildWorkers bounds the tasks built at once.
 const buildWorkers = 4
 
-// buildOne builds one task's requests and prepares its scoring.
-func (ev *evaluation) buildOne(ctx context.Context, tr *taskRun, chat task.ChatTemplate) error {
-	cfg := ev.cfg
+// buildTask builds one task's requests for the model lm and prepares its
+// scoring.
+func (b *Build) buildTask(ctx context.Context, lm model.LM, tr *taskRun, chat task.ChatTemplate) error {
+	p := b.plan
+	cfg := p.cfg
 	t := tr.t
 	bo := task.BuildOptions{
-		Loader:             ev.opts.loader,
-		Columns:            ev.opts.columns,
+		Loader:             p.opts.loader,
+		Columns:            p.opts.columns,
 		Limit:              limitValue(cfg.Limit),
 		Samples:            cfg.Samples[t.Name],
 		NumFewshot:         cfg.NumFewshot,
@@ -340,6 +307,7 @@ func (ev *evaluation) buildOne(ctx context.Context, tr *taskRun, chat task.ChatT
 		GenKwargsOrder:     cfg.GenKwargsOrder,
 		ChatTemplate:       chat,
 		FewshotAsMultiturn: cfg.FewshotAsMultiturn,
+		Random:             p.random,
 	}
 	if len(bo.Samples) > 0 {
 		bo.Limit = 0
@@ -348,13 +316,13 @@ func (ev *evaluation) buildOne(ctx context.Context, tr *taskRun, chat task.ChatT
 		bo.NumFewshot = tr.spec.NumFewshot
 	}
 	if tr.spec.TruncateFewshots {
-		if tc, ok := model.As[model.TokenCounter](ev.lm); ok {
+		if tc, ok := model.As[model.TokenCounter](lm); ok {
 			bo.CountTokens, bo.MaxTokens = tc.CountTokens, tc.MaxLength()
 		} else {
 			slog.Warn("the model cannot count tokens; few-shot examples are not truncated", "task", t.Name)
 		}
 	}
-	if err := ev.buildTask(ctx, tr, bo); err != nil {
+	if err := b.buildCached(ctx, tr, bo); err != nil {
 		return err
 	}
 	if err := tr.prepare(cfg.PredictOnly); err != nil {
@@ -424,35 +392,10 @@ func (tr *taskRun) prepare(predictOnly bool) error {
 		}
 		tr.insts[p] = append(tr.insts[p], in)
 	}
-	tr.resps = make([][][]any, len(t.Docs))
-	tr.pending = make([]int, len(t.Docs))
-	tr.scores = make([][]docScore, len(t.Docs))
-	for p, ins := range tr.insts {
+	for _, ins := range tr.insts {
 		sortByIdx(ins)
-		tr.resps[p] = make([][]any, len(ins))
-		for j, in := range ins {
-			n := max(in.Repeats, 1)
-			tr.resps[p][j] = make([]any, n)
-			tr.pending[p] += n
-		}
 	}
 	return nil
-}
-
-// higherIsBetter calls set for each metric of the task, as lm-eval's
-// higher_is_better(): the metric_list entries, then the keys that
-// function metrics returned as a dict, each with its function's value.
-func (tr *taskRun) higherIsBetter(set func(name string, hib bool)) {
-	for _, s := range tr.specs {
-		set(s.Name, s.HigherIsBetter)
-	}
-	tr.fnMu.Lock()
-	defer tr.fnMu.Unlock()
-	for _, s := range tr.specs {
-		for _, k := range tr.fnKeys[s.Name] {
-			set(k, s.HigherIsBetter)
-		}
-	}
 }
 
 func sortByIdx(ins []*task.Instance) {
@@ -461,31 +404,4 @@ func sortByIdx(ins []*task.Instance) {
 			ins[j], ins[j-1] = ins[j-1], ins[j]
 		}
 	}
-}
-
-// openSamples opens every task's samples writer.
-func (ev *evaluation) openSamples() error {
-	if ev.opts.openSamples == nil {
-		return nil
-	}
-	for _, tr := range ev.runs {
-		w, err := ev.opts.openSamples(tr.t.Name)
-		if err != nil {
-			return fmt.Errorf("samples for task %s: %w", tr.t.Name, err)
-		}
-		tr.samples = w
-	}
-	return nil
-}
-
-// closeSamples closes the writers; it may be called more than once.
-func (ev *evaluation) closeSamples() error {
-	var errs []error
-	for _, tr := range ev.runs {
-		if tr.samples != nil {
-			errs = append(errs, tr.samples.Close())
-			tr.samples = nil
-		}
-	}
-	return errors.Join(errs...)
 }

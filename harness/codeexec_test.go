@@ -177,7 +177,6 @@ func TestCodeExecutionTasks(t *testing.T) {
 	if _, err = NewPlan(unconfined, WithRegistry(reg)); err != nil {
 		t.Errorf("with --confirm_run_unconfined_code: %v", err)
 	}
-	codeexec.AllowUnconfined(false)
 	t.Setenv(codeexec.EnvDisable, "")
 	t.Setenv("LMEVAL_PYTHON", "")
 

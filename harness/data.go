@@ -22,17 +22,17 @@ import (
 // that replaced a definition of the same name (a wrapper named like a
 // built-in task): one warning per task, or one for all when there are
 // many (an include path holding lm-eval's whole tree).
-func (ev *evaluation) warnShadowed() {
+func (p *Plan) warnShadowed() {
 	var include []string
-	for _, d := range ev.cfg.IncludePaths {
+	for _, d := range p.cfg.IncludePaths {
 		if abs, err := filepath.Abs(d); err == nil {
 			include = append(include, abs)
 		}
 	}
 	var lines []string
-	for _, tr := range ev.runs {
-		old := ev.opts.registry.Shadowed(tr.t.Name)
-		e, ok := ev.opts.registry.Lookup(tr.t.Name)
+	for _, tr := range p.runs {
+		old := p.opts.registry.Shadowed(tr.t.Name)
+		e, ok := p.opts.registry.Lookup(tr.t.Name)
 		if len(old) == 0 || !ok || !slices.ContainsFunc(include, func(d string) bool { return strings.HasPrefix(e.File, d+string(filepath.Separator)) }) {
 			continue
 		}
@@ -49,23 +49,23 @@ func (ev *evaluation) warnShadowed() {
 
 // applyDataFiles points the tasks named in --data_files at their local
 // files: their dataset becomes the files' format with data_files.
-func (ev *evaluation) applyDataFiles() error {
-	if len(ev.cfg.DataFiles) == 0 {
+func (p *Plan) applyDataFiles() error {
+	if len(p.cfg.DataFiles) == 0 {
 		return nil
 	}
 	byName := map[string]*taskRun{}
-	for _, tr := range ev.runs {
+	for _, tr := range p.runs {
 		byName[tr.t.Name] = tr
 	}
 	var errs []error
-	for _, name := range slices.Sorted(maps.Keys(ev.cfg.DataFiles)) {
+	for _, name := range slices.Sorted(maps.Keys(p.cfg.DataFiles)) {
 		tr := byName[name]
 		if tr == nil {
 			names := slices.Sorted(maps.Keys(byName))
 			errs = append(errs, fmt.Errorf("--data_files: task %s is not evaluated in this run (tasks: %s)", name, abbreviate(names, 10)))
 			continue
 		}
-		if err := useLocalFiles(tr.t, ev.cfg.DataFiles[name]); err != nil {
+		if err := useLocalFiles(tr.t, p.cfg.DataFiles[name]); err != nil {
 			errs = append(errs, fmt.Errorf("--data_files: task %s: %w", name, err))
 		}
 	}
@@ -147,15 +147,15 @@ func useLocalFiles(t *task.Task, files map[string][]string) error {
 // loadData loads the splits every task's Build will read, with the
 // loader Build will use (it keeps what it read), so that a dataset that
 // cannot be had stops the run before a model loads.
-func (ev *evaluation) loadData(ctx context.Context) error {
-	ev.ensureLoader(ctx)
+func (p *Plan) loadData(ctx context.Context) error {
+	p.ensureLoader(ctx)
 	type job struct {
 		tr    *taskRun
 		split string
 	}
 	var jobs []job
-	for _, tr := range ev.runs {
-		n := ev.cfg.NumFewshot
+	for _, tr := range p.runs {
+		n := p.cfg.NumFewshot
 		if tr.spec.NumFewshot != nil {
 			n = tr.spec.NumFewshot
 		}
@@ -173,7 +173,7 @@ func (ev *evaluation) loadData(ctx context.Context) error {
 			defer func() { <-sem; wg.Done() }()
 			c := j.tr.t.Config
 			spec := task.DatasetSpec{Path: c.DatasetPath, Name: c.DatasetName, Kwargs: c.DatasetKwargs}
-			if _, err := ev.opts.loader(ctx, spec, j.split); err != nil {
+			if _, err := p.opts.loader(ctx, spec, j.split); err != nil {
 				errs[i] = dataError(j.tr.t, j.split, err)
 			}
 		}()
@@ -183,15 +183,15 @@ func (ev *evaluation) loadData(ctx context.Context) error {
 }
 
 // ensureLoader makes the default document loader unless one was given.
-func (ev *evaluation) ensureLoader(ctx context.Context) {
-	if ev.opts.loader != nil {
+func (p *Plan) ensureLoader(ctx context.Context) {
+	if p.opts.loader != nil {
 		return
 	}
 	dopts := dataset.Options{}
 	if progress.FromContext(ctx).Enabled() {
 		dopts.Progress = os.Stderr
 	}
-	ev.opts.loader, ev.opts.columns = DatasetLoader(dopts)
+	p.opts.loader, p.opts.columns = DatasetLoader(dopts)
 }
 
 // dataError says which task and split could not be loaded and, when the

@@ -140,6 +140,6 @@ func Evaluate(ctx context.Context, cfg *config.Config, lm model.LM, opts ...Opti
 	if err != nil {
 		return nil, err
 	}
-	p.ev.start = start
+	p.start = start
 	return p.Evaluate(ctx, lm)
 }

@@ -59,16 +59,16 @@ func (gs *generations) record(targets []target, g model.Generation) {
 }
 
 // annotate adds document p's whole generations to its sample.
-func (gs *generations) annotate(s *results.Sample, tr *taskRun, p int) {
-	m := gs.whole[tr]
+func (gs *generations) annotate(s *results.Sample, ts *taskScores, p int) {
+	m := gs.whole[ts.run]
 	if m == nil {
 		return
 	}
-	ins := tr.insts[p]
+	ins := ts.run.insts[p]
 	out := make([][]results.GenerationRecord, len(ins))
 	found := false
 	for j := range ins {
-		out[j] = make([]results.GenerationRecord, len(tr.resps[p][j]))
+		out[j] = make([]results.GenerationRecord, len(ts.resps[p][j]))
 		for r := range out[j] {
 			if g, ok := m[genKey{p, j, r}]; ok {
 				found = true

@@ -34,12 +34,13 @@ type taskResult struct {
 
 // aggregate computes a task's metrics over its documents, in lm-eval's key
 // order: filter by filter, metrics in the order the documents report them.
-func (ev *evaluation) aggregate(ctx context.Context, tr *taskRun) (*taskResult, error) {
+func (s *Scorer) aggregate(ctx context.Context, ts *taskScores) (*taskResult, error) {
+	tr := ts.run
 	items := map[metricKey][]any{}
 	res := &taskResult{value: map[metricKey]float64{}, stderr: map[metricKey]metrics.StderrResult{}}
 	for fi, pl := range tr.pipelines {
 		for p := range tr.t.Docs {
-			sc := tr.scores[p][fi]
+			sc := ts.scores[p][fi]
 			for _, m := range sc.keys {
 				k := metricKey{m, pl.Name}
 				if _, ok := items[k]; !ok {
@@ -49,7 +50,7 @@ func (ev *evaluation) aggregate(ctx context.Context, tr *taskRun) (*taskResult, 
 			}
 		}
 	}
-	boot := metrics.Bootstrap{Iters: ev.cfg.BootstrapIters}
+	boot := metrics.Bootstrap{Iters: s.b.plan.cfg.BootstrapIters}
 	for _, k := range res.keys {
 		agg := "mean" // lm-eval's fallback for metrics outside metric_list
 		for _, s := range tr.specs {
@@ -70,14 +71,15 @@ func (ev *evaluation) aggregate(ctx context.Context, tr *taskRun) (*taskResult, 
 
 // report aggregates every task and group and fills the results object as
 // lm-eval's evaluate returns it.
-func (ev *evaluation) report(ctx context.Context) (*results.Results, error) {
+func (s *Scorer) report(ctx context.Context) (*results.Results, error) {
+	p := s.b.plan
 	taskRes := map[*taskRun]*taskResult{}
-	for _, tr := range ev.runs {
-		r, err := ev.aggregate(ctx, tr)
+	for _, ts := range s.tasks {
+		r, err := s.aggregate(ctx, ts)
 		if err != nil {
 			return nil, err
 		}
-		taskRes[tr] = r
+		taskRes[ts.run] = r
 	}
 	groupRes := map[*node]*taskResult{}
 	var walk func(n *node) error
@@ -97,7 +99,7 @@ func (ev *evaluation) report(ctx context.Context) (*results.Results, error) {
 		groupRes[n] = r
 		return nil
 	}
-	for _, n := range ev.roots {
+	for _, n := range p.roots {
 		if err := walk(n); err != nil {
 			return nil, err
 		}
@@ -106,11 +108,11 @@ func (ev *evaluation) report(ctx context.Context) (*results.Results, error) {
 	out := results.New()
 	// lm-eval's EvalAcc: the tasks in evaluation order, then the groups
 	// bottom-up (children before parents).
-	for _, tr := range ev.runs {
-		ev.addTask(out, tr, taskRes[tr])
+	for _, ts := range s.tasks {
+		addTask(out, ts, taskRes[ts.run])
 	}
-	groups := groupsPreOrder(ev.roots)
-	for _, n := range groupsPostOrder(ev.roots) {
+	groups := groupsPreOrder(p.roots)
+	for _, n := range groupsPostOrder(p.roots) {
 		g := n.group
 		r, aggregated := groupRes[n]
 		subs := make([]string, len(n.children))
@@ -179,27 +181,28 @@ func (ev *evaluation) report(ctx context.Context) (*results.Results, error) {
 	}
 	// n-samples in evaluation order.
 	ns := results.NewOrderedMap[results.NSamples]()
-	for _, tr := range ev.runs {
+	for _, tr := range p.runs {
 		ns.Set(tr.t.Name, results.NSamples{Original: tr.t.NumEvalDocs, Effective: len(tr.t.Docs)})
 	}
 	out.NSamples = ns
-	out.TaskHashes = ev.taskHashes()
+	out.TaskHashes = s.taskHashes()
 	return out, nil
 }
 
 // taskHashes is lm-eval's task_hashes: per task with logged samples, the
 // hash of its samples' doc, prompt and target hashes in the samples file's
 // order (filter by filter, documents in order).
-func (ev *evaluation) taskHashes() *results.OrderedMap[string] {
+func (s *Scorer) taskHashes() *results.OrderedMap[string] {
 	out := results.NewOrderedMap[string]()
-	if ev.opts.openSamples == nil {
+	if s.b.plan.opts.openSamples == nil {
 		return out
 	}
-	for _, tr := range ev.runs {
+	for _, ts := range s.tasks {
+		tr := ts.run
 		var b strings.Builder
 		for fi := range tr.pipelines {
 			for p := range tr.t.Docs {
-				b.WriteString(tr.scores[p][fi].hashes)
+				b.WriteString(ts.scores[p][fi].hashes)
 			}
 		}
 		out.Set(tr.t.Name, results.HashString(b.String()))
@@ -328,14 +331,14 @@ func groupVersion(g *task.Group) string {
 }
 
 // addTask adds one task's row and its facts.
-func (ev *evaluation) addTask(out *results.Results, tr *taskRun, r *taskResult) {
-	t := tr.t
+func addTask(out *results.Results, ts *taskScores, r *taskResult) {
+	t := ts.run.t
 	alias := t.Config.TaskAlias
 	if alias == "" {
 		alias = t.Name
 	}
 	hib := results.NewOrderedMap[bool]()
-	tr.higherIsBetter(hib.Set)
+	ts.higherIsBetter(hib.Set)
 	nshot := t.NumFewshot
 	if nshot == 0 {
 		if v, ok := t.Config.Metadata["num_fewshot"]; ok {
@@ -423,8 +426,9 @@ func configValue(v any) any {
 }
 
 // fillConfig adds the run's settings, dates and lmeval's own facts.
-func (ev *evaluation) fillConfig(out *results.Results, start time.Time, modelTime time.Duration) {
-	cfg := ev.cfg
+func (b *Build) fillConfig(out *results.Results) {
+	p := b.plan
+	cfg := p.cfg
 	c := results.Config{
 		Model:          cfg.Model,
 		ModelArgs:      modelArgsString(cfg.ModelArgs),
@@ -458,14 +462,14 @@ func (ev *evaluation) fillConfig(out *results.Results, start time.Time, modelTim
 		c.GenKwargs = cfg.GenKwargs
 	}
 	out.Config = c
-	out.Date = results.Float(float64(start.UnixNano()) / 1e9)
-	out.TotalEvalTime = pyval.FloatRepr(ev.opts.now().Sub(start).Seconds())
-	ev.fillIdentity(out)
-	out.LMEval = lmevalBlock(ev.lm, modelTime)
+	out.Date = results.Float(float64(p.start.UnixNano()) / 1e9)
+	out.TotalEvalTime = pyval.FloatRepr(p.opts.now().Sub(p.start).Seconds())
+	b.fillIdentity(out)
+	out.LMEval = lmevalBlock(b.lm, b.modelTime)
 	out.LMEval.PredictOnly = cfg.PredictOnly
-	ev.gens.report(out.LMEval, ev.runs)
+	b.gens.report(out.LMEval, p.runs)
 	out.LMEval.TaskFiles = map[string]string{}
-	for _, tr := range ev.runs {
+	for _, tr := range p.runs {
 		out.LMEval.TaskFiles[tr.t.Name] = TaskFileLabel(tr.t.Config.File)
 		if tr.problems.Any() {
 			if out.LMEval.DataProblems == nil {
@@ -480,8 +484,8 @@ func (ev *evaluation) fillConfig(out *results.Results, start time.Time, modelTim
 // model's source (the --model backend) and name (output.ModelName), the
 // system instruction, fewshot_as_multiturn and the chat template, with
 // their SHA-256.
-func (ev *evaluation) fillIdentity(out *results.Results) {
-	cfg := ev.cfg
+func (b *Build) fillIdentity(out *results.Results) {
+	cfg := b.plan.cfg
 	out.ModelSource = cfg.Model
 	out.ModelName = output.ModelName(cfg.ModelArgs)
 	out.ModelNameSanitized = output.SanitizeModelName(out.ModelName)
@@ -491,7 +495,7 @@ func (ev *evaluation) fillIdentity(out *results.Results) {
 	}
 	out.FewshotAsMultiturn = cfg.FewshotAsMultiturnValue()
 	if cfg.ChatTemplate.Enabled {
-		if src, ok := model.As[model.ChatTemplateSource](ev.lm); ok {
+		if src, ok := model.As[model.ChatTemplateSource](b.lm); ok {
 			if t, err := src.ChatTemplate(cfg.ChatTemplate.Name); err == nil && t.Source != "" {
 				h := results.HashString(t.Source)
 				out.ChatTemplate, out.ChatTemplateSha = &t.Source, &h
@@ -541,4 +545,20 @@ func lmevalBlock(lm model.LM, modelTime time.Duration) *results.LMEval {
 		}
 	}
 	return b
+}
+
+// higherIsBetter calls set for each metric of the task, as lm-eval's
+// higher_is_better(): the metric_list entries, then the keys that
+// function metrics returned as a dict, each with its function's value.
+func (ts *taskScores) higherIsBetter(set func(name string, hib bool)) {
+	for _, s := range ts.run.specs {
+		set(s.Name, s.HigherIsBetter)
+	}
+	ts.fnMu.Lock()
+	defer ts.fnMu.Unlock()
+	for _, s := range ts.run.specs {
+		for _, k := range ts.fnKeys[s.Name] {
+			set(k, s.HigherIsBetter)
+		}
+	}
 }

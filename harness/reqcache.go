@@ -46,11 +46,11 @@ type cachedInstance struct {
 	DocPos   int
 }
 
-// buildTask builds one task's documents and requests, from the request
+// buildCached builds one task's documents and requests, from the request
 // cache when --cache_requests allows.
-func (ev *evaluation) buildTask(ctx context.Context, tr *taskRun, bo task.BuildOptions) error {
-	db := ev.opts.reqCache
-	mode := ev.cfg.CacheRequests
+func (b *Build) buildCached(ctx context.Context, tr *taskRun, bo task.BuildOptions) error {
+	db := b.plan.opts.reqCache
+	mode := b.plan.cfg.CacheRequests
 	if db == nil || mode == config.CacheRequestsOff {
 		return tr.t.Build(ctx, bo)
 	}
@@ -58,7 +58,7 @@ func (ev *evaluation) buildTask(ctx context.Context, tr *taskRun, bo task.BuildO
 		// deleteCachedRequests ran before the builds.
 		return tr.t.Build(ctx, bo)
 	}
-	key, err := ev.requestKey(tr, bo)
+	key, err := b.requestKey(tr, bo)
 	if err != nil {
 		return fmt.Errorf("task %s: request cache key: %w", tr.t.Name, err)
 	}
@@ -91,9 +91,9 @@ func (ev *evaluation) buildTask(ctx context.Context, tr *taskRun, bo task.BuildO
 
 // deleteCachedRequests is --cache_requests delete: every stored request set
 // goes, before any task builds.
-func (ev *evaluation) deleteCachedRequests() error {
-	db := ev.opts.reqCache
-	if db == nil || ev.cfg.CacheRequests != config.CacheRequestsDelete {
+func (b *Build) deleteCachedRequests() error {
+	db := b.plan.opts.reqCache
+	if db == nil || b.plan.cfg.CacheRequests != config.CacheRequestsDelete {
 		return nil
 	}
 	n, err := db.DeleteBlobs(requestBlobPrefix)
@@ -105,12 +105,12 @@ func (ev *evaluation) deleteCachedRequests() error {
 }
 
 // requestKey names a task's built requests by everything that shapes them.
-func (ev *evaluation) requestKey(tr *taskRun, bo task.BuildOptions) (string, error) {
+func (b *Build) requestKey(tr *taskRun, bo task.BuildOptions) (string, error) {
 	raw, err := json.Marshal(configValue(tr.t.Config.Raw))
 	if err != nil {
 		return "", err
 	}
-	cfg := ev.cfg
+	cfg := b.plan.cfg
 	parts := []any{requestCacheVersion, tr.t.Name, string(raw), bo.Limit, bo.Samples, bo.NumFewshot, bo.FewshotSeed,
 		bo.SystemInstruction, bo.GenKwargs, bo.FewshotAsMultiturn, cfg.ChatTemplate, tr.spec.TruncateFewshots}
 	if cfg.ChatTemplate.Enabled || tr.spec.TruncateFewshots {

@@ -118,13 +118,13 @@ type streams struct {
 // requests gathers the requests of every task by type and removes
 // duplicates; each type is ordered by document (sortByDocument), so that
 // documents complete, and their samples are written, as the run goes.
-func (ev *evaluation) requests() (*streams, error) {
+func (b *Build) requests() (*streams, error) {
 	ll := newStream[model.LoglikelihoodRequest](task.OutputLoglikelihood)
 	roll := newStream[model.RollingRequest](task.OutputLoglikelihoodRolling)
 	gen := newStream[model.GenerateRequest](task.OutputGenerateUntil)
 	total := 0
 	sink := &requestSink{ll: ll, roll: roll, gen: gen}
-	for _, tr := range ev.runs {
+	for _, tr := range b.plan.runs {
 		for p, ins := range tr.insts {
 			for j, in := range ins {
 				for r := 0; r < max(in.Repeats, 1); r++ {
@@ -145,11 +145,11 @@ func (ev *evaluation) requests() (*streams, error) {
 	}
 	// A reasoning model's generations carry its trace's markers and
 	// budget, for the backend to follow.
-	r, err := ev.chat.reasoning()
+	r, err := b.plan.chat.reasoning()
 	if err != nil {
 		return nil, err
 	}
-	if r != nil && r.Budget >= 0 && len(gen.reqs) > 0 && !boundsReasoning(ev.lm) {
+	if r != nil && r.Budget >= 0 && len(gen.reqs) > 0 && !boundsReasoning(b.lm) {
 		return nil, fmt.Errorf("model_args reasoning_budget: this model's backend cannot bound a reasoning trace (the llama backend does)")
 	}
 	for i := range gen.reqs {
@@ -161,10 +161,11 @@ func (ev *evaluation) requests() (*streams, error) {
 // run sends each request type to lm as one stream (in chunks, so that
 // progress shows and documents complete as the run goes) and hands every
 // answer to a as it arrives.
-func (ev *evaluation) run(ctx context.Context, lm model.LM, st *streams, a Answers) error {
-	if len(st.ll.reqs) > 0 && ev.chat.enableThinking != nil && *ev.chat.enableThinking {
+func (b *Build) run(ctx context.Context, lm model.LM, a Answers) error {
+	st := b.st
+	if len(st.ll.reqs) > 0 && b.plan.chat.enableThinking != nil && *b.plan.chat.enableThinking {
 		names := map[string]bool{}
-		for _, tr := range ev.runs {
+		for _, tr := range b.plan.runs {
 			for _, ins := range tr.insts {
 				if len(ins) > 0 && ins[0].Type == task.OutputLoglikelihood {
 					names[tr.t.Name] = true
@@ -179,22 +180,23 @@ func (ev *evaluation) run(ctx context.Context, lm model.LM, st *streams, a Answe
 	tc, _ := model.As[model.TokenCounter](lm)
 	ll, roll, gen := countTokens(tc, st.ll, disp.Enabled()), countTokens(tc, st.roll, disp.Enabled()), countTokens(tc, st.gen, disp.Enabled())
 	if tc != nil {
-		ev.warnTruncated(tc.MaxLength(), st, ll, gen)
+		b.warnTruncated(tc.MaxLength(), ll, gen)
 	}
-	if err := runStream(ctx, ev, disp, st.ll, ll, lm.Loglikelihood, a.Loglikelihood); err != nil {
+	chunk := b.plan.opts.chunk
+	if err := runStream(ctx, chunk, disp, st.ll, ll, lm.Loglikelihood, a.Loglikelihood); err != nil {
 		return err
 	}
-	if err := runStream(ctx, ev, disp, st.roll, roll, lm.LoglikelihoodRolling, a.Rolling); err != nil {
+	if err := runStream(ctx, chunk, disp, st.roll, roll, lm.LoglikelihoodRolling, a.Rolling); err != nil {
 		return err
 	}
 	generate := func(ctx context.Context, reqs []model.GenerateRequest) ([]model.Generation, error) {
 		return model.Generate(ctx, lm, reqs)
 	}
-	return runStream(ctx, ev, disp, st.gen, gen, generate, func(i int, g model.Generation) error {
+	return runStream(ctx, chunk, disp, st.gen, gen, generate, func(ctx context.Context, i int, g model.Generation) error {
 		if i >= 0 && i < len(st.gen.targets) {
-			ev.gens.record(st.gen.targets[i], g)
+			b.gens.record(st.gen.targets[i], g)
 		}
-		return a.Generated(i, g.Text)
+		return a.Generated(ctx, i, g.Text)
 	})
 }
 
@@ -260,7 +262,8 @@ func truncLimit(r any, maxLen int) (limit int, cut bool) {
 // warnTruncated counts, per task, the requests the model will cut to fit
 // maxLen (ll and gen are the streams' token counts, countTokens), records
 // them in the tasks' data problems and warns once per task.
-func (ev *evaluation) warnTruncated(maxLen int, st *streams, ll, gen []int) {
+func (b *Build) warnTruncated(maxLen int, ll, gen []int) {
+	st := b.st
 	count := func(n int, limit int, targets []target) {
 		if n < 0 || n <= limit {
 			return
@@ -278,24 +281,12 @@ func (ev *evaluation) warnTruncated(maxLen int, st *streams, ll, gen []int) {
 		limit, _ := truncLimit(st.gen.reqs[i], maxLen)
 		count(n, limit, st.gen.targets[i])
 	}
-	for _, tr := range ev.runs {
+	for _, tr := range b.plan.runs {
 		if n := tr.problems.Truncated; n > 0 {
 			slog.Warn("requests truncated: their context is cut from the left to fit max_length, so the model does not see the start of the prompt",
 				"task", tr.t.Name, "requests", n, "max_length", maxLen)
 		}
 	}
-}
-
-// unanswered says which document still lacks answers, if one does.
-func (ev *evaluation) unanswered() error {
-	for _, tr := range ev.runs {
-		for p, n := range tr.pending {
-			if n != 0 {
-				return fmt.Errorf("task %s: document %d got %d answers too few", tr.t.Name, tr.t.Docs[p].ID, n)
-			}
-		}
-	}
-	return nil
 }
 
 // requestSink is where one repeat of one instance's request goes: the
@@ -335,32 +326,33 @@ func (s *requestSink) Generate(g model.GenerateRequest) {
 	s.gen.add(hashKey(string(key)), g, s.t)
 }
 
-// answer delivers the answer to request i of s to every document that
+// answer delivers the answer to request i of st to every document that
 // asked for it.
-func answer[Req any](ev *evaluation, s *stream[Req], i int, v any) error {
-	if i < 0 || i >= len(s.reqs) {
-		return fmt.Errorf("%s answer %d: there are %d requests", s.kind, i, len(s.reqs))
+func answer[Req any](ctx context.Context, s *Scorer, st *stream[Req], i int, v any) error {
+	if i < 0 || i >= len(st.reqs) {
+		return fmt.Errorf("%s answer %d: there are %d requests", st.kind, i, len(st.reqs))
 	}
-	for _, t := range s.targets[i] {
-		if err := ev.deliver(t, v); err != nil {
+	for _, t := range st.targets[i] {
+		if err := s.deliver(ctx, t, v); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// chunkSize is how many unique requests go to the model at once: the
-// whole stream for small runs, else a twentieth of it (at least 1024), so
-// the engine still sees large batches.
-func (ev *evaluation) chunkSize(n int) int {
-	if ev.opts.chunk > 0 {
-		return ev.opts.chunk
+// chunkSize is how many unique requests of n go to the model at once:
+// chunk when set (WithChunkSize), else the whole stream for small runs and
+// a twentieth of it (at least 1024) for large ones, so the engine still
+// sees large batches.
+func chunkSize(chunk, n int) int {
+	if chunk > 0 {
+		return chunk
 	}
 	return max(1024, (n+19)/20)
 }
 
-func runStream[Req, Res any](ctx context.Context, ev *evaluation, disp *progress.Display, s *stream[Req], counted []int,
-	call func(context.Context, []Req) ([]Res, error), put func(int, Res) error) error {
+func runStream[Req, Res any](ctx context.Context, chunkOpt int, disp *progress.Display, s *stream[Req], counted []int,
+	call func(context.Context, []Req) ([]Res, error), put func(context.Context, int, Res) error) error {
 	if len(s.reqs) == 0 {
 		return nil
 	}
@@ -378,7 +370,7 @@ func runStream[Req, Res any](ctx context.Context, ev *evaluation, disp *progress
 	}
 	phase := disp.Phase(s.kind, len(s.reqs), total)
 	defer phase.Finish()
-	chunk := ev.chunkSize(len(s.reqs))
+	chunk := chunkSize(chunkOpt, len(s.reqs))
 	for start := 0; start < len(s.reqs); start += chunk {
 		end := min(start+chunk, len(s.reqs))
 		done := 0
@@ -407,7 +399,7 @@ func runStream[Req, Res any](ctx context.Context, ev *evaluation, disp *progress
 			return fmt.Errorf("%s requests: the model answered %d of %d", s.kind, len(res), end-start)
 		}
 		for i, r := range res {
-			if err := put(start+i, r); err != nil {
+			if err := put(ctx, start+i, r); err != nil {
 				return err
 			}
 		}
@@ -449,19 +441,20 @@ func requestText(r any) string {
 }
 
 // deliver stores one answer and scores the document when it has them all.
-func (ev *evaluation) deliver(t target, v any) error {
+func (s *Scorer) deliver(ctx context.Context, t target, v any) error {
 	tr := t.tr
-	if s, ok := v.(string); ok && ev.chat.thinkEnd != "" {
+	if str, ok := v.(string); ok && s.b.plan.chat.thinkEnd != "" {
 		// The reasoning trace goes before filters see the answer, as
 		// lm-eval's models strip it (postprocess_generated_text).
 		if in := tr.insts[t.doc][t.inst]; in.Type == task.OutputGenerateUntil {
-			v = ev.chat.postprocess(s, in.Generate.Until)
+			v = s.b.plan.chat.postprocess(str, in.Generate.Until)
 		}
 	}
-	tr.resps[t.doc][t.inst][t.repeat] = v
-	tr.pending[t.doc]--
-	if tr.pending[t.doc] == 0 {
-		return ev.complete(tr, t.doc)
+	ts := s.tasks[tr.index]
+	ts.resps[t.doc][t.inst][t.repeat] = v
+	ts.pending[t.doc]--
+	if ts.pending[t.doc] == 0 {
+		return s.complete(ctx, ts, t.doc)
 	}
 	return nil
 }

@@ -6,18 +6,63 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/internal/codeexec"
 	"github.com/lmeval/lmeval/python/pyval"
 )
+
+// taskScores is one task's answers and scores: the score stage's state.
+type taskScores struct {
+	run *taskRun
+	// Per document (position in the task's Docs): the responses of each
+	// instance (one per repeat), the answers still missing, and the
+	// per-filter scores once complete.
+	resps   [][][]any
+	pending []int
+	scores  [][]docScore
+	// fnKeys are the keys function metrics returned as a dict, by
+	// metric, in first-seen order (lm-eval gives each the function's
+	// higher_is_better and aggregation).
+	fnMu   sync.Mutex
+	fnKeys map[string][]string
+
+	samples SampleWriter
+}
+
+// docScore is one document's metric values under one filter, in the order
+// process_results returns them.
+type docScore struct {
+	keys   []string
+	values map[string]any
+	// hashes is the logged sample's doc_hash + prompt_hash + target_hash
+	// (with --log_samples), for the task's task_hashes entry.
+	hashes string
+}
+
+func newTaskScores(tr *taskRun) *taskScores {
+	n := len(tr.t.Docs)
+	ts := &taskScores{run: tr, resps: make([][][]any, n), pending: make([]int, n), scores: make([][]docScore, n)}
+	for p, ins := range tr.insts {
+		ts.resps[p] = make([][]any, len(ins))
+		for j, in := range ins {
+			r := max(in.Repeats, 1)
+			ts.resps[p][j] = make([]any, r)
+			ts.pending[p] += r
+		}
+	}
+	return ts
+}
 
 // complete filters a document's answers through each of the task's
 // pipelines, scores them and writes the samples (lm-eval's apply_filters
 // and the process_results loop of evaluate).
-func (ev *evaluation) complete(tr *taskRun, p int) error {
+func (s *Scorer) complete(ctx context.Context, ts *taskScores, p int) error {
+	tr := ts.run
 	t := tr.t
 	d := t.Docs[p]
 	ins := tr.insts[p]
@@ -25,32 +70,38 @@ func (ev *evaluation) complete(tr *taskRun, p int) error {
 	for j := range docs {
 		docs[j] = d.Doc
 	}
-	tr.scores[p] = make([]docScore, len(tr.pipelines))
+	if tr.hasFuncs && s.b.plan.cfg.ConfirmRunUnsafeCode {
+		// The function metrics that run the model's programs may, in this
+		// evaluation.
+		ctx = codeexec.WithConsent(ctx, s.b.plan.consent())
+	}
+	ts.scores[p] = make([]docScore, len(tr.pipelines))
 	for fi, pl := range tr.pipelines {
-		filtered, err := pl.Apply(tr.resps[p], docs)
+		filtered, err := pl.Apply(ts.resps[p], docs)
 		if err != nil {
 			return fmt.Errorf("task %s, document %d: %w", t.Name, d.ID, err)
 		}
-		sc, err := tr.score(ev.ctx, d, filtered)
+		sc, err := ts.score(ctx, d, filtered)
 		if err != nil {
 			return fmt.Errorf("task %s, document %d, filter %s: %w", t.Name, d.ID, pl.Name, err)
 		}
-		if tr.samples != nil {
-			s := tr.sample(p, pl.Name, filtered, sc)
-			ev.gens.annotate(s, tr, p)
-			sc.hashes = s.DocHash + s.PromptHash + s.TargetHash
-			if err := tr.samples.Write(s); err != nil {
+		if ts.samples != nil {
+			smp := ts.sample(p, pl.Name, filtered, sc)
+			s.b.gens.annotate(smp, ts, p)
+			sc.hashes = smp.DocHash + smp.PromptHash + smp.TargetHash
+			if err := ts.samples.Write(smp); err != nil {
 				return err
 			}
 		}
-		tr.scores[p][fi] = sc
+		ts.scores[p][fi] = sc
 	}
 	return nil
 }
 
 // score computes one document's metric values from its filtered answers
 // (one per instance), as lm-eval's ConfigurableTask.process_results.
-func (tr *taskRun) score(ctx context.Context, d *task.DocInfo, filtered []any) (docScore, error) {
+func (ts *taskScores) score(ctx context.Context, d *task.DocInfo, filtered []any) (docScore, error) {
+	tr := ts.run
 	t := tr.t
 	if tr.native {
 		m, _, err := t.ProcessResults(d.Doc, filtered)
@@ -130,7 +181,7 @@ func (tr *taskRun) score(ctx context.Context, d *task.DocInfo, filtered []any) (
 			return docScore{}, err
 		}
 		if tr.hasFuncs {
-			return tr.scoreFuncs(ctx, d, res, m)
+			return ts.scoreFuncs(ctx, d, res, m)
 		}
 	default:
 		return docScore{}, fmt.Errorf("unknown output_type %q", t.Config.OutputType)
@@ -175,10 +226,8 @@ func nativeOrder(m map[string]any, specs []metrics.Spec) []string {
 // result contributes each of its keys in place of the function's name.
 // With several targets, exact_match is called once on all of them and
 // the others once per target; the document scores 1 when any matched.
-func (tr *taskRun) scoreFuncs(ctx context.Context, d *task.DocInfo, result any, m map[string]any) (docScore, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
+func (ts *taskScores) scoreFuncs(ctx context.Context, d *task.DocInfo, result any, m map[string]any) (docScore, error) {
+	tr := ts.run
 	gold, multiple, err := tr.pyGold(d, result)
 	if err != nil {
 		return docScore{}, err
@@ -206,18 +255,18 @@ func (tr *taskRun) scoreFuncs(ctx context.Context, d *task.DocInfo, result any, 
 			return docScore{}, fmt.Errorf("metric %s: %w", s.Name, err)
 		}
 		if dict, ok := v.(metrics.Values); ok {
-			tr.fnMu.Lock()
-			if tr.fnKeys == nil {
-				tr.fnKeys = map[string][]string{}
+			ts.fnMu.Lock()
+			if ts.fnKeys == nil {
+				ts.fnKeys = map[string][]string{}
 			}
 			for _, it := range dict {
 				m[it.Name] = it.Value
 				keys = append(keys, it.Name)
-				if !slices.Contains(tr.fnKeys[s.Name], it.Name) {
-					tr.fnKeys[s.Name] = append(tr.fnKeys[s.Name], it.Name)
+				if !slices.Contains(ts.fnKeys[s.Name], it.Name) {
+					ts.fnKeys[s.Name] = append(ts.fnKeys[s.Name], it.Name)
 				}
 			}
-			tr.fnMu.Unlock()
+			ts.fnMu.Unlock()
 			continue
 		}
 		m[s.Name] = v
@@ -386,7 +435,8 @@ func generationGolds(d *task.DocInfo, taskMultiple bool) ([]string, bool) {
 }
 
 // sample is one document's record under one filter, as lm-eval logs it.
-func (tr *taskRun) sample(p int, filter string, filtered []any, sc docScore) *results.Sample {
+func (ts *taskScores) sample(p int, filter string, filtered []any, sc docScore) *results.Sample {
+	tr := ts.run
 	d := tr.t.Docs[p]
 	ins := tr.insts[p]
 	args := make([][]any, len(ins))
@@ -395,8 +445,8 @@ func (tr *taskRun) sample(p int, filter string, filtered []any, sc docScore) *re
 	order := func(kw map[string]any) any { return results.OrderDoc(kw, pyval.ColumnsOf(tr.t.GenKwargsOrder...)) }
 	for j := range ins {
 		args[j] = ins[j].Arguments(order)
-		resps[j] = make([]any, len(tr.resps[p][j]))
-		for r, v := range tr.resps[p][j] {
+		resps[j] = make([]any, len(ts.resps[p][j]))
+		for r, v := range ts.resps[p][j] {
 			resps[j][r] = pyValue(v)
 		}
 	}

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"time"
@@ -11,7 +12,8 @@ import (
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
-	"github.com/lmeval/lmeval/internal/codeexec"
+	"github.com/lmeval/lmeval/python/nprand"
+	"github.com/lmeval/lmeval/python/pyrand"
 )
 
 // The evaluator's stages, in order (docs/evaluate.md):
@@ -23,15 +25,30 @@ import (
 //	run    Build.Run    answers from an LM, handed to the Scorer
 //	report Scorer.Report aggregation, groups, the results object
 //
-// Evaluate is their composition. Each stage is used once: a Plan builds
-// once, a Build is scored once.
+// Evaluate is their composition. Each stage holds what it needs and is
+// used once: a Plan builds once, a Build is scored once. Contexts are
+// passed to the calls that do the work, never kept. What lm-eval keeps in
+// its Python process for a run (the random and numpy module generators'
+// seeds and draws, the consent to run the model's code) belongs to the
+// plan, so two evaluations in one process do not interfere.
 
 // Plan is a run's tasks and groups resolved from its configuration: every
 // --tasks entry names tasks that exist and parse, unsafe code is
 // permitted, the chat model_args are valid. It loads no documents and
 // needs no model, so a caller can check a run before loading a model.
 type Plan struct {
-	ev    *evaluation
+	cfg  *config.Config
+	opts options
+	// chat are the chat model_args (chat_template_args, enable_thinking,
+	// think_end_token).
+	chat  chatOptions
+	roots []*node    // the selection, in --tasks order
+	runs  []*taskRun // every task, depth first
+	// random is Python's module-level generator as lm-eval's process has
+	// it for this run (random.seed of --seed's first value).
+	random *pyrand.Module
+	// start is when the evaluation began (the results' date).
+	start time.Time
 	built bool
 }
 
@@ -56,26 +73,30 @@ func NewPlan(cfg *config.Config, opts ...Option) (*Plan, error) {
 	if len(cfg.GenKwargs) > 0 {
 		slog.Warn("generation_kwargs given on the command line update the tasks' own; set do_sample=true for non-greedy decoding")
 	}
-	// Programs the model writes run only with the user's consent.
-	codeexec.Confirm(cfg.ConfirmRunUnsafeCode)
-	codeexec.AllowUnconfined(cfg.ConfirmRunUnconfinedCode)
-	ev := &evaluation{cfg: cfg, opts: o}
+	p := &Plan{cfg: cfg, opts: o}
+	// lm-eval's random.seed(random_seed) before the tasks are built: the
+	// seed of Python's module generator for ported helpers that use it
+	// (seed 0, a fresh process's, when --seed leaves it unset).
+	var seed int64
+	if s := cfg.Seeds.Random; s != nil {
+		seed = *s
+	}
+	p.random = pyrand.NewModule(seed)
 	var err error
-	if ev.chat, err = parseChatOptions(cfg.ModelArgs); err != nil {
+	if p.chat, err = parseChatOptions(cfg.ModelArgs); err != nil {
 		return nil, err
 	}
-	ev.gens = newGenerations(ev.chat.thinkGiven)
-	if err := ev.resolve(); err != nil {
+	if err := p.resolve(); err != nil {
 		return nil, err
 	}
-	return &Plan{ev: ev}, nil
+	return p, nil
 }
 
 // Tasks are the names of the plan's tasks, in evaluation order (groups
 // depth first, each task once).
 func (p *Plan) Tasks() []string {
-	names := make([]string, len(p.ev.runs))
-	for i, tr := range p.ev.runs {
+	names := make([]string, len(p.runs))
+	for i, tr := range p.runs {
 		names[i] = tr.t.Name
 	}
 	return names
@@ -89,17 +110,25 @@ func (p *Plan) Tasks() []string {
 // added to NewPlan's (WithLoader).
 func (p *Plan) LoadData(ctx context.Context, opts ...Option) error {
 	for _, f := range opts {
-		f(&p.ev.opts)
+		f(&p.opts)
 	}
-	return p.ev.loadData(ctx)
+	return p.loadData(ctx)
 }
 
 // Build is the plan's tasks built: documents loaded, prompts rendered,
 // requests made and merged into one stream per request type, metrics and
 // filters prepared.
 type Build struct {
-	ev     *evaluation
-	st     *streams
+	plan *Plan
+	st   *streams
+	// lm is the model the prompts were built for and, once Run has run,
+	// the one that answered: the results' model facts come from it.
+	lm model.LM
+	// modelTime is the time spent waiting on the model (Run).
+	modelTime time.Duration
+	// gens counts the generations' tokens and keeps a reasoning model's
+	// whole generations for the samples.
+	gens   *generations
 	scored bool
 }
 
@@ -114,29 +143,29 @@ func (p *Plan) Build(ctx context.Context, lm model.LM, opts ...Option) (*Build, 
 		return nil, errors.New("harness: a plan builds once; make a new one")
 	}
 	p.built = true
-	ev := p.ev
 	for _, f := range opts {
-		f(&ev.opts)
+		f(&p.opts)
 	}
-	if ev.start.IsZero() {
-		ev.start = ev.opts.now()
+	if p.start.IsZero() {
+		p.start = p.opts.now()
 	}
-	ev.lm, ev.ctx = lm, ctx
-	ev.ensureLoader(ctx)
-	if ev.opts.writeOut == nil {
-		ev.opts.writeOut = os.Stderr
+	p.ensureLoader(ctx)
+	if p.opts.writeOut == nil {
+		p.opts.writeOut = os.Stderr
 	}
-	if err := ev.chat.resolveThinkToken(lm); err != nil {
+	if err := p.chat.resolveThinkToken(lm); err != nil {
 		return nil, err
 	}
-	if err := ev.build(ctx); err != nil {
+	b := &Build{plan: p, lm: lm, gens: newGenerations(p.chat.thinkGiven)}
+	if err := b.buildTasks(ctx, lm); err != nil {
 		return nil, err
 	}
-	st, err := ev.requests()
+	st, err := b.requests()
 	if err != nil {
 		return nil, err
 	}
-	return &Build{ev: ev, st: st}, nil
+	b.st = st
+	return b, nil
 }
 
 // Requests are the model's work: each request type's unique requests, in
@@ -156,8 +185,8 @@ func (b *Build) Requests() Requests {
 // Tasks are the built tasks in evaluation order: their documents (with
 // targets and choices) and instances.
 func (b *Build) Tasks() []*task.Task {
-	out := make([]*task.Task, len(b.ev.runs))
-	for i, tr := range b.ev.runs {
+	out := make([]*task.Task, len(b.plan.runs))
+	for i, tr := range b.plan.runs {
 		out[i] = tr.t
 	}
 	return out
@@ -166,19 +195,20 @@ func (b *Build) Tasks() []*task.Task {
 // Configs are the tasks' configurations as the results' "configs" give
 // them, by task name.
 func (b *Build) Configs() map[string]any {
-	out := make(map[string]any, len(b.ev.runs))
-	for _, tr := range b.ev.runs {
+	out := make(map[string]any, len(b.plan.runs))
+	for _, tr := range b.plan.runs {
 		out[tr.t.Name] = dumpConfig(tr.t)
 	}
 	return out
 }
 
 // Answers receives a model's answers: i is the request's position in
-// its type's Requests list. A Scorer is one.
+// its type's Requests list. The context cancels the scoring work an
+// answer starts (function metrics that run programs). A Scorer is one.
 type Answers interface {
-	Loglikelihood(i int, r model.LoglikelihoodResult) error
-	Rolling(i int, r model.RollingResult) error
-	Generated(i int, text string) error
+	Loglikelihood(ctx context.Context, i int, r model.LoglikelihoodResult) error
+	Rolling(ctx context.Context, i int, r model.RollingResult) error
+	Generated(ctx context.Context, i int, text string) error
 }
 
 // Run sends the build's requests to lm, one stream per request type in
@@ -186,10 +216,10 @@ type Answers interface {
 // failed request's error names its task and document. The context carries
 // the progress display and cancels the run.
 func (b *Build) Run(ctx context.Context, lm model.LM, a Answers) error {
-	b.ev.lm = lm
+	b.lm = lm
 	start := time.Now()
-	err := b.ev.run(ctx, lm, b.st, a)
-	b.ev.modelTime += time.Since(start)
+	err := b.run(ctx, lm, a)
+	b.modelTime += time.Since(start)
 	return err
 }
 
@@ -199,40 +229,43 @@ func (b *Build) Run(ctx context.Context, lm model.LM, a Answers) error {
 // document's samples are written then.
 type Scorer struct {
 	b      *Build
+	tasks  []*taskScores // the plan's tasks' answers and scores, in order
 	closed bool
 }
 
 var _ Answers = (*Scorer)(nil)
 
 // Score opens the samples writers (WithSamples) and returns the Scorer of
-// the build's answers. The context cancels scoring work (function metrics
-// that run programs).
-func (b *Build) Score(ctx context.Context) (*Scorer, error) {
+// the build's answers.
+func (b *Build) Score() (*Scorer, error) {
 	if b.scored {
 		return nil, errors.New("harness: a build is scored once; build again")
 	}
 	b.scored = true
-	b.ev.ctx = ctx
-	if err := b.ev.openSamples(); err != nil {
-		b.ev.closeSamples()
+	s := &Scorer{b: b, tasks: make([]*taskScores, len(b.plan.runs))}
+	for i, tr := range b.plan.runs {
+		s.tasks[i] = newTaskScores(tr)
+	}
+	if err := s.openSamples(); err != nil {
+		s.closeSamples()
 		return nil, err
 	}
-	return &Scorer{b: b}, nil
+	return s, nil
 }
 
 // Loglikelihood is the answer to Requests().Loglikelihood[i].
-func (s *Scorer) Loglikelihood(i int, r model.LoglikelihoodResult) error {
-	return answer(s.b.ev, s.b.st.ll, i, r)
+func (s *Scorer) Loglikelihood(ctx context.Context, i int, r model.LoglikelihoodResult) error {
+	return answer(ctx, s, s.b.st.ll, i, r)
 }
 
 // Rolling is the answer to Requests().Rolling[i].
-func (s *Scorer) Rolling(i int, r model.RollingResult) error {
-	return answer(s.b.ev, s.b.st.roll, i, r)
+func (s *Scorer) Rolling(ctx context.Context, i int, r model.RollingResult) error {
+	return answer(ctx, s, s.b.st.roll, i, r)
 }
 
 // Generated is the answer to Requests().Generate[i].
-func (s *Scorer) Generated(i int, text string) error {
-	return answer(s.b.ev, s.b.st.gen, i, text)
+func (s *Scorer) Generated(ctx context.Context, i int, text string) error {
+	return answer(ctx, s, s.b.st.gen, i, text)
 }
 
 // Close checks that every document was answered and closes the samples
@@ -242,27 +275,70 @@ func (s *Scorer) Close() error {
 		return nil
 	}
 	s.closed = true
-	if err := s.b.ev.unanswered(); err != nil {
-		s.b.ev.closeSamples()
+	if err := s.unanswered(); err != nil {
+		s.closeSamples()
 		return err
 	}
-	return s.b.ev.closeSamples()
+	return s.closeSamples()
 }
 
 // Report closes the Scorer and aggregates: every task's metrics with
 // their standard errors, the groups', and the results object as lm-eval's
-// evaluate returns it, with the run's settings and the model's facts.
+// evaluate returns it, with the run's settings and the model's facts. The
+// context cancels the aggregation (bootstrap standard errors).
 func (s *Scorer) Report(ctx context.Context) (*results.Results, error) {
 	if err := s.Close(); err != nil {
 		return nil, err
 	}
-	ev := s.b.ev
-	res, err := ev.report(ctx)
+	// np.random.seed(numpy_random_seed): the state numpy's global
+	// generator has for the aggregations that draw from it.
+	res, err := s.report(nprand.NewContext(ctx, s.b.plan.cfg.Seeds.NumPy))
 	if err != nil {
 		return nil, err
 	}
-	ev.fillConfig(res, ev.start, ev.modelTime)
+	s.b.fillConfig(res)
 	return res, nil
+}
+
+// unanswered says which document still lacks answers, if one does.
+func (s *Scorer) unanswered() error {
+	for _, ts := range s.tasks {
+		for p, n := range ts.pending {
+			if n != 0 {
+				t := ts.run.t
+				return fmt.Errorf("task %s: document %d got %d answers too few", t.Name, t.Docs[p].ID, n)
+			}
+		}
+	}
+	return nil
+}
+
+// openSamples opens every task's samples writer.
+func (s *Scorer) openSamples() error {
+	open := s.b.plan.opts.openSamples
+	if open == nil {
+		return nil
+	}
+	for _, ts := range s.tasks {
+		w, err := open(ts.run.t.Name)
+		if err != nil {
+			return fmt.Errorf("samples for task %s: %w", ts.run.t.Name, err)
+		}
+		ts.samples = w
+	}
+	return nil
+}
+
+// closeSamples closes the writers; it may be called more than once.
+func (s *Scorer) closeSamples() error {
+	var errs []error
+	for _, ts := range s.tasks {
+		if ts.samples != nil {
+			errs = append(errs, ts.samples.Close())
+			ts.samples = nil
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Evaluate runs the plan's tasks on lm: Build, Score, Run and Report.
@@ -272,7 +348,7 @@ func (p *Plan) Evaluate(ctx context.Context, lm model.LM, opts ...Option) (*resu
 	if err != nil {
 		return nil, err
 	}
-	s, err := b.Score(ctx)
+	s, err := b.Score()
 	if err != nil {
 		return nil, err
 	}

@@ -60,7 +60,7 @@ func TestStagesCompose(t *testing.T) {
 	if len(b.Tasks()) != len(p.Tasks()) || len(b.Configs()) != len(p.Tasks()) {
 		t.Errorf("%d built tasks, %d configs, for %d planned", len(b.Tasks()), len(b.Configs()), len(p.Tasks()))
 	}
-	sc, err := b.Score(ctx)
+	sc, err := b.Score()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestStagesCompose(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := sc.Loglikelihood(i, a[0]); err != nil {
+		if err := sc.Loglikelihood(ctx, i, a[0]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -84,7 +84,7 @@ func TestStagesCompose(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, a := range rolls {
-		if err := sc.Rolling(i, a); err != nil {
+		if err := sc.Rolling(ctx, i, a); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -93,11 +93,11 @@ func TestStagesCompose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sc.Generated(len(gens), "x"); err == nil {
+	if err := sc.Generated(ctx, len(gens), "x"); err == nil {
 		t.Error("an answer to a request that does not exist was taken")
 	}
 	for i, a := range gens {
-		if err := sc.Generated(i, a); err != nil {
+		if err := sc.Generated(ctx, i, a); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -131,7 +131,7 @@ func TestStagesCompose(t *testing.T) {
 	if b, err = p.Build(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	if sc, err = b.Score(ctx); err != nil {
+	if sc, err = b.Score(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := sc.Report(ctx); err == nil || !strings.Contains(err.Error(), "task toy_ppl: document") {
@@ -183,6 +183,10 @@ func (c *countAnswers) put(kind string, i int) error {
 	return nil
 }
 
-func (c *countAnswers) Loglikelihood(i int, _ model.LoglikelihoodResult) error { return c.put("ll", i) }
-func (c *countAnswers) Rolling(i int, _ model.RollingResult) error             { return c.put("roll", i) }
-func (c *countAnswers) Generated(i int, _ string) error                        { return c.put("gen", i) }
+func (c *countAnswers) Loglikelihood(_ context.Context, i int, _ model.LoglikelihoodResult) error {
+	return c.put("ll", i)
+}
+func (c *countAnswers) Rolling(_ context.Context, i int, _ model.RollingResult) error {
+	return c.put("roll", i)
+}
+func (c *countAnswers) Generated(_ context.Context, i int, _ string) error { return c.put("gen", i) }

@@ -105,7 +105,7 @@ func (p *PPLTask) score(ctx context.Context, ll map[string]float64) (*results.Re
 	if err != nil {
 		return nil, err
 	}
-	sc, err := b.Score(ctx)
+	sc, err := b.Score()
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +115,7 @@ func (p *PPLTask) score(ctx context.Context, ll map[string]float64) (*results.Re
 		if !ok {
 			return nil, fmt.Errorf("no log-likelihood for document %.40q", q.Text)
 		}
-		if err := sc.Rolling(i, model.RollingResult{LogProb: v}); err != nil {
+		if err := sc.Rolling(ctx, i, model.RollingResult{LogProb: v}); err != nil {
 			return nil, err
 		}
 	}

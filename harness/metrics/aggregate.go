@@ -1,11 +1,14 @@
 package metrics
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"reflect"
 	"sort"
 	"sync"
+
+	"github.com/lmeval/lmeval/python/nprand"
 )
 
 // Per-document values that aggregations other than mean consume.
@@ -43,6 +46,11 @@ type (
 type Aggregation struct {
 	Name string
 	Fn   func(items []any) (float64, error)
+	// FnNumPy, set instead of Fn, is an aggregation that draws from
+	// numpy's global generator (rouge_score's bootstrap aggregator): it
+	// gets one in the state the run's np.random.seed leaves it
+	// (nprand.FromContext of the context it is applied with).
+	FnNumPy func(items []any, np *nprand.RandomState) (float64, error)
 	// Bootstrap marks the aggregations lm-eval's stderr_for_metric
 	// bootstraps; mean (and acc_all) have closed forms; the rest have none.
 	Bootstrap bool
@@ -51,8 +59,12 @@ type Aggregation struct {
 	Prepare func(items []any) (func(idx []int) float64, error)
 }
 
-// RegisterAggregation adds an aggregation; it panics on a duplicate name.
+// RegisterAggregation adds an aggregation; it panics on a duplicate name,
+// or unless exactly one of Fn and FnNumPy is set.
 func RegisterAggregation(a *Aggregation) {
+	if (a.Fn == nil) == (a.FnNumPy == nil) {
+		panic("metrics: aggregation " + a.Name + " needs exactly one of Fn and FnNumPy")
+	}
 	regMu.Lock()
 	defer regMu.Unlock()
 	if _, dup := aggs[a.Name]; dup {
@@ -81,8 +93,17 @@ func AggregationNames() []string {
 	return out
 }
 
-// Aggregate applies the named aggregation.
-func Aggregate(name string, items []any) (float64, error) {
+// Apply aggregates items; ctx carries the run's numpy seed, for an
+// aggregation that draws from numpy's generator (FnNumPy).
+func (a *Aggregation) Apply(ctx context.Context, items []any) (float64, error) {
+	if a.FnNumPy != nil {
+		return a.FnNumPy(items, nprand.FromContext(ctx))
+	}
+	return a.Fn(items)
+}
+
+// Aggregate applies the named aggregation (Apply).
+func Aggregate(ctx context.Context, name string, items []any) (float64, error) {
 	a, ok := LookupAggregation(name)
 	if !ok {
 		return 0, fmt.Errorf("unknown aggregation %q", name)
@@ -90,7 +111,7 @@ func Aggregate(name string, items []any) (float64, error) {
 	if len(items) == 0 {
 		return 0, fmt.Errorf("aggregation %s: no values", name)
 	}
-	return a.Fn(items)
+	return a.Apply(ctx, items)
 }
 
 // Float converts a per-document value of a mean-aggregated metric.

@@ -48,7 +48,7 @@ func TestAggregations(t *testing.T) {
 		// (0.3^2+0.3^2) + (0.2^2+0.2^2) over 2 docs
 		{"brier_score", anys(Brier{0, []float64{0.7, 0.3}}, Brier{1, []float64{0.2, 0.8}}), (0.18 + 0.08) / 2},
 	} {
-		got, err := Aggregate(tc.agg, tc.items)
+		got, err := Aggregate(context.Background(), tc.agg, tc.items)
 		if err != nil {
 			t.Errorf("%s(%v): %v", tc.agg, tc.items, err)
 			continue
@@ -57,10 +57,10 @@ func TestAggregations(t *testing.T) {
 			t.Errorf("%s(%v) = %v, want %v", tc.agg, tc.items, got, tc.want)
 		}
 	}
-	if _, err := Aggregate("f1", anys(Pair{0, 2})); err == nil {
+	if _, err := Aggregate(context.Background(), "f1", anys(Pair{0, 2})); err == nil {
 		t.Error("f1 with label 2: want an error (sklearn binary f1)")
 	}
-	if _, err := Aggregate("mean", anys("x")); err == nil {
+	if _, err := Aggregate(context.Background(), "mean", anys("x")); err == nil {
 		t.Error("mean of text: want an error")
 	}
 }
@@ -69,7 +69,7 @@ func TestMCCMulticlass(t *testing.T) {
 	// sklearn formula by hand: golds 0,0,1,2,2 preds 0,1,1,2,0.
 	// C rows=true: [[1,1,0],[0,1,0],[1,0,1]]; t=[2,1,2] p=[2,2,1] correct=3 n=5
 	// cov_tp = 3*5 - (4+2+2) = 7; cov_pp = 25-(4+4+1) = 16; cov_tt = 25-(4+1+4) = 16
-	got, _ := Aggregate("matthews_corrcoef", anys(Pair{0, 0}, Pair{0, 1}, Pair{1, 1}, Pair{2, 2}, Pair{2, 0}))
+	got, _ := Aggregate(context.Background(), "matthews_corrcoef", anys(Pair{0, 0}, Pair{0, 1}, Pair{1, 1}, Pair{2, 2}, Pair{2, 0}))
 	if want := 7 / math.Sqrt(16*16); !near(got, want, 1e-12) {
 		t.Errorf("mcc = %v, want %v", got, want)
 	}

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"context"
 	"math"
 	"testing"
 )
@@ -132,12 +133,12 @@ func TestSacreformatRefCount(t *testing.T) {
 	// zip(*refs) keeps as many reference streams as the document with the
 	// fewest references has.
 	items := anys(RefPred{Refs: []string{"a b", "zzz"}, Pred: "zzz"}, RefPred{Refs: []string{"c d"}, Pred: "c d"})
-	got, err := Aggregate("ter", items)
+	got, err := Aggregate(context.Background(), "ter", items)
 	// doc 1 uses only "a b": 2 edits / 2; doc 2: 0 / 2
 	if err != nil || !near(got, 50, 1e-9) {
 		t.Errorf("ter = %v, %v; want 50", got, err)
 	}
-	if _, err := Aggregate("bleu", anys(RefPred{Refs: []string{""}, Pred: "x"})); err == nil {
+	if _, err := Aggregate(context.Background(), "bleu", anys(RefPred{Refs: []string{""}, Pred: "x"})); err == nil {
 		t.Error("empty reference: want an error as sacrebleu raises")
 	}
 }

@@ -65,7 +65,7 @@ func (b Bootstrap) Stderr(ctx context.Context, agg *Aggregation, items []any) (f
 		}
 	} else {
 		// Aggregations registered without Prepare: resample the values.
-		if _, err := agg.Fn(items); err != nil {
+		if _, err := agg.Apply(ctx, items); err != nil {
 			return 0, err
 		}
 		pool := sync.Pool{New: func() any { return make([]any, n) }}
@@ -75,7 +75,7 @@ func (b Bootstrap) Stderr(ctx context.Context, agg *Aggregation, items []any) (f
 			for k, i := range idx {
 				s[k] = items[i]
 			}
-			v, err := agg.Fn(s)
+			v, err := agg.Apply(ctx, s)
 			if err != nil {
 				statErr.CompareAndSwap(nil, &err)
 			}
@@ -232,7 +232,7 @@ func Group(subs []Subtask, weightBySize bool) (value float64, stderr StderrResul
 // error, as lm-eval reports them under "metric,filter" and
 // "metric_stderr,filter".
 func Compute(ctx context.Context, metric, aggregation string, items []any, b Bootstrap) (float64, StderrResult, error) {
-	v, err := Aggregate(aggregation, items)
+	v, err := Aggregate(ctx, aggregation, items)
 	if err != nil {
 		return 0, StderrResult{}, fmt.Errorf("metric %s: %w", metric, err)
 	}

@@ -188,24 +188,29 @@ func callDoc(f *Func, doc Doc) (any, error) {
 //
 // FnRand, set instead of Fn, is for a function that draws from Python's
 // module-level generator (random.shuffle): rnd is the task's stream,
-// seeded with the global seed (pyrand.GlobalSeed, random.seed(seed) of
-// the run) when the task first processes a split, and continued by every
-// split it processes, each once (datasets' map cache). The task processes
+// seeded with the run's seed (random.seed(seed), BuildOptions.Random)
+// when the task first processes a split, and continued by every split it
+// processes, each once (datasets' map cache). The task processes
 // them in lm-eval's order: ConfigurableTask.__init__ calls fewshot_docs()
 // (the few-shot split, else training, validation or test) before
 // eval_docs, whatever num_fewshot is. What it reproduces is a run of that
 // one task with a fresh map cache: in lm-eval the state also depends on
 // what else the run drew and on map caches left by earlier runs.
+//
+// FnModule, set instead of Fn, is for a function that uses the run's
+// module-level generator itself (BuildOptions.Random): its seed, or its
+// draws (Module.With), with a cache of its results per run (Module.Epoch).
 type MapDocs struct {
 	Fn        ProcessDocsFunc
 	FnColumns func(docs []Doc, cols *pyval.Columns) ([]Doc, error)
 	FnRand    func(docs []Doc, rnd *pyrand.Rand) ([]Doc, error)
+	FnModule  func(docs []Doc, m *pyrand.Module) ([]Doc, error)
 	Columns   []string
-	// GlobalRandom marks a process_docs that draws from Python's
-	// module-level generator (random.shuffle) through pyrand's global
-	// generator: lm-eval runs it when it constructs the task, in task
-	// order, so the evaluator builds such tasks one after another, in
-	// lm-eval's order. (FnRand is the per-task-stream form of the same.)
+	// GlobalRandom marks a FnModule that draws from the module-level
+	// generator (random.shuffle): lm-eval runs it when it constructs the
+	// task, in task order, so the evaluator builds such tasks one after
+	// another, in lm-eval's order. (FnRand is the per-task-stream form of
+	// the same.)
 	GlobalRandom bool
 }
 
@@ -236,9 +241,9 @@ func addedColumns(f *Func) []string {
 }
 
 // callProcessDocs calls a process_docs on a split's documents, whose
-// column order is cols (nil when unknown); rnd gives a MapDocs.FnRand its
-// stream.
-func callProcessDocs(f *Func, docs []Doc, cols *pyval.Columns, rnd func() *pyrand.Rand) ([]Doc, error) {
+// column order is cols (nil when unknown), for task t, whose module
+// generator and stream a MapDocs.FnModule or FnRand gets.
+func callProcessDocs(f *Func, docs []Doc, cols *pyval.Columns, t *Task) ([]Doc, error) {
 	m := f.Hook.ProcessDocs
 	if m == nil {
 		return nil, f.Hook.kindError(f.Name, HookProcessDocs)
@@ -248,8 +253,10 @@ func callProcessDocs(f *Func, docs []Doc, cols *pyval.Columns, rnd func() *pyran
 		err error
 	)
 	switch {
+	case m.FnModule != nil:
+		out, err = m.FnModule(docs, t.random)
 	case m.FnRand != nil:
-		out, err = m.FnRand(docs, rnd())
+		out, err = m.FnRand(docs, t.moduleRand())
 	case m.FnColumns != nil:
 		out, err = m.FnColumns(docs, cols)
 	default:

@@ -110,11 +110,10 @@ func TestMapDocsModuleRandom(t *testing.T) {
 	loader := func(_ context.Context, _ DatasetSpec, split string) ([]Doc, error) {
 		return []Doc{{"split": split}, {"split": split}}, nil
 	}
-	pyrand.SeedGlobal(7)
-	defer pyrand.SeedGlobal(0)
+	random := pyrand.NewModule(7)
 	for _, shots := range []int{0, 1} {
 		n := shots
-		if err := tk.Build(context.Background(), BuildOptions{Loader: loader, NumFewshot: &n}); err != nil {
+		if err := tk.Build(context.Background(), BuildOptions{Loader: loader, NumFewshot: &n, Random: random}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -133,12 +133,12 @@ func RegisterProcessDocs(h Helper, fn ProcessDocsFunc) {
 // function that is datasets' Dataset.map in Python (see MapDocs).
 func RegisterMapDocs(h Helper, m MapDocs) {
 	n := 0
-	for _, set := range []bool{m.Fn != nil, m.FnColumns != nil, m.FnRand != nil} {
+	for _, set := range []bool{m.Fn != nil, m.FnColumns != nil, m.FnRand != nil, m.FnModule != nil} {
 		if set {
 			n++
 		}
 	}
-	register(&Hook{Helper: h, Kind: HookProcessDocs, ProcessDocs: &m}, n != 1)
+	register(&Hook{Helper: h, Kind: HookProcessDocs, ProcessDocs: &m}, n != 1 || m.GlobalRandom && m.FnModule == nil)
 }
 
 // RegisterProcessResults registers fn as the port of helper h, a

@@ -75,14 +75,15 @@ type Task struct {
 	columns  map[string]*pyval.Columns // per key of splits; nil: unknown
 	docCols  *pyval.Columns            // renderColumns' cache; nil: to compute
 	dataset  map[string][]Doc          // custom_dataset output
-	rnd      *pyrand.Rand              // Python's module generator, for a MapDocs.FnRand
+	random   *pyrand.Module            // the run's Python module generator (BuildOptions.Random)
+	rnd      *pyrand.Rand              // the task's stream of it, for a MapDocs.FnRand
 }
 
 // moduleRand is the task's stream of Python's module-level generator,
 // seeded with the run's random.seed when first used.
 func (t *Task) moduleRand() *pyrand.Rand {
 	if t.rnd == nil {
-		t.rnd = pyrand.New(pyrand.GlobalSeed())
+		t.rnd = pyrand.New(t.random.Seed())
 	}
 	return t.rnd
 }
@@ -205,6 +206,10 @@ type BuildOptions struct {
 	// own user and assistant turns (--fewshot_as_multiturn).
 	ChatTemplate       ChatTemplate
 	FewshotAsMultiturn bool
+	// Random is Python's module-level generator as the run has it
+	// (random.seed(seed) of --seed's first value), for the process_docs
+	// ports that draw from it; nil means a fresh one seeded with 0.
+	Random *pyrand.Module
 }
 
 var defaultTemplates = jinja.New()
@@ -237,6 +242,9 @@ func (t *Task) build(ctx context.Context, opts BuildOptions) error {
 	t.tmpl = opts.Templates
 	if t.tmpl == nil {
 		t.tmpl = defaultTemplates
+	}
+	if t.random = opts.Random; t.random == nil {
+		t.random = pyrand.NewModule(0)
 	}
 	if c.HasImage || c.HasAudio {
 		return fmt.Errorf("doc_to_image/doc_to_audio: multimodal tasks are not supported")
@@ -536,7 +544,7 @@ func (t *Task) processedSplit(ctx context.Context, opts BuildOptions, split stri
 	}
 	cols := t.columns[split]
 	if t.Config.ProcessDocs != nil {
-		if docs, err = callProcessDocs(t.Config.ProcessDocs, docs, cols, t.moduleRand); err != nil {
+		if docs, err = callProcessDocs(t.Config.ProcessDocs, docs, cols, t); err != nil {
 			return nil, fmt.Errorf("process_docs on split %s: %w", split, err)
 		}
 		if cols != nil {
@@ -570,7 +578,7 @@ func (t *Task) fewshotDocs(ctx context.Context, opts BuildOptions) ([]Doc, error
 	case c.fewshotSplit() != "":
 		if c.Fewshot.ProcessDocs != nil {
 			if docs, err = t.loadSplit(ctx, opts, c.fewshotSplit()); err == nil {
-				docs, err = callProcessDocs(c.Fewshot.ProcessDocs, docs, t.columns[c.fewshotSplit()], t.moduleRand)
+				docs, err = callProcessDocs(c.Fewshot.ProcessDocs, docs, t.columns[c.fewshotSplit()], t)
 			}
 		} else {
 			docs, err = t.processedSplit(ctx, opts, c.fewshotSplit())
@@ -578,7 +586,7 @@ func (t *Task) fewshotDocs(ctx context.Context, opts BuildOptions) ([]Doc, error
 	case c.Fewshot.Samples != nil:
 		docs = c.Fewshot.Samples
 		if c.Fewshot.ProcessDocs != nil {
-			docs, err = callProcessDocs(c.Fewshot.ProcessDocs, docs, nil, t.moduleRand)
+			docs, err = callProcessDocs(c.Fewshot.ProcessDocs, docs, nil, t)
 		}
 	case c.Fewshot.SamplesFunc != nil:
 		if h := c.Fewshot.SamplesFunc.Hook; h.Samples != nil {

@@ -6,9 +6,10 @@
 // cannot reach the network, see other processes or gain privileges.
 //
 // Running a model's code is unsafe: nothing here runs unless the caller
-// has been told to (lm-eval's --confirm_run_unsafe_code), see Confirm;
-// where the system cannot confine programs, nothing runs unless the user
-// accepted that too, see AllowUnconfined.
+// has been told to (lm-eval's --confirm_run_unsafe_code) and says so with
+// the context it runs programs with (WithConsent); where the system cannot
+// confine programs, nothing runs unless the user accepted that too
+// (Consent.Unconfined).
 package codeexec
 
 import (
@@ -26,7 +27,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -56,14 +56,29 @@ var (
 	ErrNoPython = errors.New("no python3 found: install Python 3 or set LMEVAL_PYTHON to an interpreter")
 )
 
-var confirmed atomic.Bool
+// Consent is what the user accepted about running model-generated code:
+// running it at all (--confirm_run_unsafe_code, which a context carrying a
+// Consent stands for) and, with Unconfined, running it where the system
+// cannot confine it (--confirm_run_unconfined_code).
+type Consent struct {
+	Unconfined bool
+}
 
-// Confirm records the user's consent to run model-generated code
-// (--confirm_run_unsafe_code). Without it Run refuses with ErrNotConfirmed.
-func Confirm(ok bool) { confirmed.Store(ok) }
+type consentKey struct{}
 
-// Confirmed reports whether Confirm(true) was called.
-func Confirmed() bool { return confirmed.Load() }
+// WithConsent returns a copy of ctx carrying the user's consent c: Run
+// refuses with ErrNotConfirmed unless its context carries one. The consent
+// belongs to one evaluation, which passes it down to the metric functions
+// that run programs; another evaluation in the same process has its own.
+func WithConsent(ctx context.Context, c Consent) context.Context {
+	return context.WithValue(ctx, consentKey{}, c)
+}
+
+// ConsentOf is the consent ctx carries; ok is false when it carries none.
+func ConsentOf(ctx context.Context) (c Consent, ok bool) {
+	c, ok = ctx.Value(consentKey{}).(Consent)
+	return c, ok
+}
 
 // Runner runs programs. The zero value uses the defaults.
 type Runner struct {
@@ -150,7 +165,8 @@ func (r *Runner) python() (string, error) {
 // directory, a system that cannot confine it: ErrUnconfined); a program
 // that fails, loops or crashes gives a Result.
 func (r *Runner) Run(ctx context.Context, program string) (Result, error) {
-	if !Confirmed() {
+	consent, ok := ConsentOf(ctx)
+	if !ok {
 		return Result{}, ErrNotConfirmed
 	}
 	py, err := r.python()
@@ -163,19 +179,19 @@ func (r *Runner) Run(ctx context.Context, program string) (Result, error) {
 	}
 	defer removeAll(dir)
 	if !sandboxed {
-		if !unconfinedOK.Load() {
+		if !consent.Unconfined {
 			return Result{}, fmt.Errorf("%w: lmeval confines programs on Linux only (Landlock, namespaces, seccomp); give --confirm_run_unconfined_code to run them anyway, as the user lmeval runs as", ErrUnconfined)
 		}
 		noteSandbox(sandboxStatus{Missing: []string{"everything: lmeval confines programs on Linux only"}}, logSandbox)
 		return r.runPlain(ctx, py, dir, program)
 	}
-	return r.runSandboxed(ctx, py, dir, program)
+	return r.runSandboxed(ctx, py, dir, program, !consent.Unconfined)
 }
 
 // EnvDisable names sandbox mechanisms to turn off, comma-separated
 // (namespaces, mountview, landlock, seccomp): to see how a system lacking
 // them fares. A run still refuses unless what remains confines programs,
-// or AllowUnconfined was given.
+// or the consent says Unconfined.
 const EnvDisable = "LMEVAL_SANDBOX_DISABLE"
 
 // disabled are the mechanisms r and $LMEVAL_SANDBOX_DISABLE turn off.
@@ -201,7 +217,7 @@ func (r *Runner) disabled() (mechanisms, error) {
 // Check runs an empty program as every program runs, so that a run
 // learns before its model loads whether programs can run here: it
 // returns ErrUnconfined (naming what is missing) where the system cannot
-// confine them and AllowUnconfined was not given.
+// confine them and ctx's consent does not say Unconfined.
 func Check(ctx context.Context) error {
 	res, err := (&Runner{Timeout: 30 * time.Second}).Run(ctx, "pass")
 	if err != nil {

@@ -16,9 +16,11 @@ func needPython(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3 on this machine")
 	}
-	Confirm(true)
-	t.Cleanup(func() { Confirm(false) })
 }
+
+// consent is a context that carries the user's consent (to confined
+// programs only).
+var consent = WithConsent(context.Background(), Consent{})
 
 func TestRunVerdicts(t *testing.T) {
 	needPython(t)
@@ -48,7 +50,7 @@ func TestRunVerdicts(t *testing.T) {
 				r.Timeout = time.Second
 			}
 			start := time.Now()
-			res, err := r.Run(context.Background(), c.program)
+			res, err := r.Run(consent, c.program)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,7 +81,7 @@ s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
 s.settimeout(2)
 s.connect(("1.1.1.1", 80))
 `
-	res, err := r.Run(context.Background(), prog)
+	res, err := r.Run(consent, prog)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +92,7 @@ s.connect(("1.1.1.1", 80))
 		t.Errorf("socket connect: verdict %q, want a failure", res.Verdict)
 	}
 	// Even loopback is down in the new namespace.
-	res, err = r.Run(context.Background(), "import socket\ns = socket.socket()\ns.bind(('127.0.0.1', 0))\ns.listen()\nc = socket.create_connection(s.getsockname(), timeout=1)\n")
+	res, err = r.Run(consent, "import socket\ns = socket.socket()\ns.bind(('127.0.0.1', 0))\ns.listen()\nc = socket.create_connection(s.getsockname(), timeout=1)\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +106,7 @@ func TestScratchDirRemoved(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	r := &Runner{}
-	res, err := r.Run(context.Background(), "open('left.txt', 'w').write('x')\nimport os\nos.makedirs('a/b')\n")
+	res, err := r.Run(consent, "open('left.txt', 'w').write('x')\nimport os\nos.makedirs('a/b')\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,19 +120,16 @@ func TestScratchDirRemoved(t *testing.T) {
 }
 
 func TestRefusals(t *testing.T) {
-	Confirm(false)
 	if _, err := (&Runner{}).Run(context.Background(), "pass"); !errors.Is(err, ErrNotConfirmed) {
 		t.Errorf("unconfirmed: got %v, want ErrNotConfirmed", err)
 	}
-	Confirm(true)
-	t.Cleanup(func() { Confirm(false) })
-	_, err := (&Runner{Python: filepath.Join(t.TempDir(), "no-python3")}).Run(context.Background(), "pass")
+	_, err := (&Runner{Python: filepath.Join(t.TempDir(), "no-python3")}).Run(consent, "pass")
 	if !errors.Is(err, ErrNoPython) {
 		t.Errorf("missing interpreter: got %v, want ErrNoPython", err)
 	}
 	t.Setenv("PATH", t.TempDir())
 	t.Setenv("LMEVAL_PYTHON", "")
-	if _, err := (&Runner{}).Run(context.Background(), "pass"); !errors.Is(err, ErrNoPython) {
+	if _, err := (&Runner{}).Run(consent, "pass"); !errors.Is(err, ErrNoPython) {
 		t.Errorf("no python3 on PATH: got %v, want ErrNoPython", err)
 	}
 }
@@ -171,7 +170,7 @@ func TestPassAtK(t *testing.T) {
 		{"def add(a, b): return a + b", "def add(a, b): return a * b"},
 		{"def sub(a, b): return a - b", "def sub(a, b): return b - a"},
 	}
-	score, res, err := r.PassAtK(context.Background(), refs, preds, []int{1, 2, 3})
+	score, res, err := r.PassAtK(consent, refs, preds, []int{1, 2, 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -277,7 +277,7 @@ func TestHostilePrograms(t *testing.T) {
 			t.Run(m.name+"/"+p.name, func(t *testing.T) {
 				r := m.r
 				r.Timeout = 20 * time.Second
-				res, err := r.Run(context.Background(), escapedHelper+e.expand(p.program))
+				res, err := r.Run(consent, escapedHelper+e.expand(p.program))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -336,7 +336,7 @@ while True:
 func forkBomb(t *testing.T, r Runner, name, prog string) {
 	r.Timeout = 2 * time.Second
 	start := time.Now()
-	res, err := r.Run(context.Background(), prog)
+	res, err := r.Run(consent, prog)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,7 +384,7 @@ func processesNamed(name string) []string {
 
 // TestRefusesUnconfined: where nothing confines a program's files, or
 // nothing cuts its network, Run refuses, saying what is missing, unless
-// the user accepted that (AllowUnconfined); then the program runs with
+// the user accepted that (Consent.Unconfined); then the program runs with
 // what there is.
 func TestRefusesUnconfined(t *testing.T) {
 	needSandbox(t)
@@ -407,23 +407,21 @@ func TestRefusesUnconfined(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv(EnvDisable, c.disable)
 			r := &Runner{Python: py, Timeout: 20 * time.Second}
-			_, err := r.Run(context.Background(), "pass")
+			_, err := r.Run(consent, "pass")
 			if !errors.Is(err, ErrUnconfined) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "--confirm_run_unconfined_code") {
 				t.Fatalf("got %v, want ErrUnconfined saying %q and naming --confirm_run_unconfined_code", err, c.want)
 			}
-			if err := Check(context.Background()); !errors.Is(err, ErrUnconfined) {
+			if err := Check(consent); !errors.Is(err, ErrUnconfined) {
 				t.Errorf("Check: got %v, want ErrUnconfined", err)
 			}
-			AllowUnconfined(true)
-			defer AllowUnconfined(false)
-			res, err := r.Run(context.Background(), "pass")
+			res, err := r.Run(WithConsent(context.Background(), Consent{Unconfined: true}), "pass")
 			if err != nil || !res.Passed {
-				t.Fatalf("with AllowUnconfined: %+v, %v", res, err)
+				t.Fatalf("with Consent.Unconfined: %+v, %v", res, err)
 			}
 		})
 	}
 	t.Setenv(EnvDisable, "landlock,apparmor")
-	if _, err := (&Runner{}).Run(context.Background(), "pass"); err == nil || !strings.Contains(err.Error(), `unknown mechanism "apparmor"`) {
+	if _, err := (&Runner{}).Run(consent, "pass"); err == nil || !strings.Contains(err.Error(), `unknown mechanism "apparmor"`) {
 		t.Errorf("bad %s: got %v", EnvDisable, err)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -34,19 +33,12 @@ import (
 //     program runs as nobody (uid 65534).
 //
 // Where neither Landlock nor a mount namespace can confine the files, or
-// nothing can cut the network, Run refuses (ErrUnconfined) unless
-// AllowUnconfined(true) was called (--confirm_run_unconfined_code).
+// nothing can cut the network, Run refuses (ErrUnconfined) unless its
+// context's Consent says Unconfined (--confirm_run_unconfined_code).
 
 // ErrUnconfined: the system offers no means to confine programs, and the
 // user did not accept running them unconfined.
 var ErrUnconfined = errors.New("this system cannot confine the model's programs")
-
-var unconfinedOK atomic.Bool
-
-// AllowUnconfined records the user's consent to run programs with only
-// the confinement the system offers, even none
-// (--confirm_run_unconfined_code).
-func AllowUnconfined(ok bool) { unconfinedOK.Store(ok) }
 
 // helperArg0 is the argv[0] under which lmeval runs as the sandbox
 // helper: its init (sandbox_linux.go) confines the process and executes

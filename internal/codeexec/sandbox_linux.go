@@ -33,8 +33,8 @@ var (
 
 // runSandboxed runs program under the helper in dir: in new namespaces
 // where the system allows them, else confined by Landlock and seccomp
-// alone.
-func (r *Runner) runSandboxed(ctx context.Context, py, dir, program string) (Result, error) {
+// alone; require refuses (ErrUnconfined) what cannot be confined.
+func (r *Runner) runSandboxed(ctx context.Context, py, dir, program string, require bool) (Result, error) {
 	off, err := r.disabled()
 	if err != nil {
 		return Result{}, err
@@ -67,7 +67,7 @@ func (r *Runner) runSandboxed(ctx context.Context, py, dir, program string) (Res
 		Network:  r.AllowNetwork,
 		Procs:    maxProcs,
 		FileSize: maxFileSize,
-		Require:  !unconfinedOK.Load(),
+		Require:  require,
 	}
 	for _, d := range devices {
 		if _, err := os.Stat(d); err == nil {

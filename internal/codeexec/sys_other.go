@@ -10,10 +10,10 @@ import (
 )
 
 // sandboxed: lmeval confines programs on Linux only; elsewhere they run
-// only with AllowUnconfined.
+// only with Consent.Unconfined.
 const sandboxed = false
 
-func (r *Runner) runSandboxed(context.Context, string, string, string) (Result, error) {
+func (r *Runner) runSandboxed(context.Context, string, string, string, bool) (Result, error) {
 	return Result{}, errors.New("no sandbox on this system")
 }
 

@@ -105,7 +105,7 @@ func TestPortsMatchLmEval(t *testing.T) {
 			d := decode[task.Doc](t, v.Input)
 			got, err = fn.DocFunc(d)
 		case "process_docs":
-			got, err = processDocsFn(fn)(docs(t, v.Input))
+			got, err = processDocsFn(fn)(docs(t, v.Input), pyrand.NewModule(0))
 		case "process_docs_calls":
 			// Each call: a seed, documents and the output of the function
 			// as the first call after random.seed(seed) (n_shot: after
@@ -116,11 +116,10 @@ func TestPortsMatchLmEval(t *testing.T) {
 				Docs   json.RawMessage `json:"docs"`
 				Output json.RawMessage `json:"output"`
 			}](t, v.Input) {
-				pyrand.SeedGlobal(c.Seed)
 				if v.File == "gpqa/n_shot/utils.py" {
-					pd = gpqa.NShotProcessDocs() // a fresh import of the module
+					pd = processDocsFn(&task.Hook{ProcessDocs: &task.MapDocs{Fn: gpqa.NShotProcessDocs()}}) // a fresh import of the module
 				}
-				out, err := pd(docs(t, c.Docs))
+				out, err := pd(docs(t, c.Docs), pyrand.NewModule(c.Seed))
 				if err != nil {
 					t.Errorf("vector %d call %d (%s): %v", i, j, v.File, err)
 					continue
@@ -129,7 +128,6 @@ func TestPortsMatchLmEval(t *testing.T) {
 					t.Errorf("vector %d call %d (%s):\n got %v\nwant %v", i, j, v.File, g, w)
 				}
 			}
-			pyrand.SeedGlobal(0)
 			continue
 		case "process_results":
 			in := decode[struct {
@@ -171,5 +169,11 @@ func TestPortsMatchLmEval(t *testing.T) {
 	}
 }
 
-// processDocsFn is a process_docs port's function (a MapDocs's Fn).
-func processDocsFn(h *task.Hook) task.ProcessDocsFunc { return h.ProcessDocs.Fn }
+// processDocsFn calls a process_docs port (a MapDocs's Fn or FnModule) in
+// a run of its own.
+func processDocsFn(h *task.Hook) func([]task.Doc, *pyrand.Module) ([]task.Doc, error) {
+	if f := h.ProcessDocs.FnModule; f != nil {
+		return f
+	}
+	return func(docs []task.Doc, _ *pyrand.Module) ([]task.Doc, error) { return h.ProcessDocs.Fn(docs) }
+}

@@ -85,13 +85,13 @@ func ProcessDocs(docs []task.Doc, rnd *pyrand.Rand, o Options) ([]task.Doc, erro
 // generator as random.seed(seed) (--seed's first value) left it, after
 // the draws of the tasks constructed before (leaderboard_gpqa's diamond,
 // extended, main in a row): the evaluator builds tasks marked GlobalRandom
-// one by one in lm-eval's order, and this shuffles with the shared
-// generator (pyrand.WithGlobal). The result is cached by the input
-// documents for the rest of the run (a new seed starts a new cache), so
+// one by one in lm-eval's order, and this shuffles with the run's shared
+// generator (task.MapDocs.FnModule). The result is cached by the input
+// documents for the rest of the run (another run starts a new cache), so
 // every use of the split sees the same shuffle.
 func ProcessDocsGlobal(o Options) task.MapDocs {
-	return task.MapDocs{GlobalRandom: true, Fn: pydoc.MemoBy(pyrand.GlobalEpoch, func(docs []task.Doc) (out []task.Doc, err error) {
-		pyrand.WithGlobal(func(r *pyrand.Rand) { out, err = ProcessDocs(docs, r, o) })
+	return task.MapDocs{GlobalRandom: true, FnModule: pydoc.MemoModule(func(docs []task.Doc, m *pyrand.Module) (out []task.Doc, err error) {
+		m.With(func(r *pyrand.Rand) { out, err = ProcessDocs(docs, r, o) })
 		return out, err
 	})}
 }

@@ -98,8 +98,7 @@ func TestPassAt1(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3")
 	}
-	codeexec.Confirm(true)
-	t.Cleanup(func() { codeexec.Confirm(false) })
+	ctx := codeexec.WithConsent(context.Background(), codeexec.Consent{})
 	fs, _ := ListFewshotSamples()
 	ref := "assert is_not_prime(2) == False\nassert is_not_prime(10) == True\nassert is_not_prime(35) == True"
 	for _, c := range []struct {
@@ -110,7 +109,7 @@ func TestPassAt1(t *testing.T) {
 		{"def is_not_prime(n):\n    return True", 0},
 		{"", 0},
 	} {
-		got, err := PassAt1(context.Background(), []string{ref}, [][]string{{c.code}})
+		got, err := PassAt1(ctx, []string{ref}, [][]string{{c.code}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,7 +117,7 @@ func TestPassAt1(t *testing.T) {
 			t.Errorf("pass_at_1(%q) = %v, want %v", c.code, got, c.want)
 		}
 	}
-	if _, err := PassAt1(context.Background(), []string{ref}, [][]string{{}}); err == nil {
+	if _, err := PassAt1(ctx, []string{ref}, [][]string{{}}); err == nil {
 		t.Error("no candidate: want an error, as lm-eval's KeyError")
 	}
 }

@@ -253,21 +253,22 @@ var (
 func docKey(d task.Doc) uintptr { return reflect.ValueOf(d).Pointer() }
 
 // ProcessDocs is process_docs: gold, gold_position and keep for every
-// document (a draw of each for those with medicines), then those kept.
-// As datasets' map cache does, a second call on the same documents gives
+// document (a draw of each for those with medicines, from the run's
+// module generator as random.seed left it), then those kept. As datasets'
+// map cache does, a second call of the run on the same documents gives
 // the first call's.
-func ProcessDocs(docs []task.Doc) ([]task.Doc, error) {
+func ProcessDocs(docs []task.Doc, m *pyrand.Module) ([]task.Doc, error) {
 	b, err := json.Marshal(docs)
 	if err != nil {
 		return nil, err
 	}
-	key := fmt.Sprintf("%d:%s", pyrand.GlobalSeed(), b)
+	key := fmt.Sprintf("%d:%d:%s", m.Epoch(), m.Seed(), b)
 	memoMu.Lock()
 	defer memoMu.Unlock()
 	if p, ok := memo[key]; ok {
 		return p.docs, nil
 	}
-	r := pyrand.New(pyrand.GlobalSeed())
+	r := pyrand.New(m.Seed())
 	p := &processed{}
 	for _, d := range docs {
 		nd, keep, err := transform(d, r)
@@ -556,7 +557,7 @@ func DocToTarget(doc task.Doc) (any, error) {
 
 func init() {
 	const file = "med_prescriptions/utils.py"
-	task.RegisterMapDocs(task.Helper{File: file, Function: "process_docs", SHA256: "d44dca92158592d09b226736ba3f520601b5aa355148785e960564faddfa4c5f"}, task.MapDocs{Fn: ProcessDocs, Columns: []string{"keep", "gold", "gold_position"}})
+	task.RegisterMapDocs(task.Helper{File: file, Function: "process_docs", SHA256: "d44dca92158592d09b226736ba3f520601b5aa355148785e960564faddfa4c5f"}, task.MapDocs{FnModule: ProcessDocs, Columns: []string{"keep", "gold", "gold_position"}})
 	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_text_easy", SHA256: "193ed8d45503986f8c563fa330f3376089032943d7cd4c454839ef1a309d4044"}, docText("easy"))
 	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_text_hard", SHA256: "b5d554beb5a140cb28f4fd2dea28aa63bea3c08ae051f1e6e512e750c00fb93b"}, docText("hard"))
 	task.RegisterDocFunc(task.Helper{File: file, Function: "doc_to_choice_easy", SHA256: "25648a0ede2e1ea47474a6f267abeb9a4dd649437f48bf496e343edad25706d1"}, docChoice("easy"))

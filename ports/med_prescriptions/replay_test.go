@@ -32,10 +32,8 @@ func TestReplay(t *testing.T) {
 	if err := json.Unmarshal(b, &v); err != nil {
 		t.Fatal(err)
 	}
-	defer pyrand.SeedGlobal(0)
 	for _, run := range v.Runs {
-		pyrand.SeedGlobal(run.Seed)
-		kept, err := ProcessDocs(run.Docs)
+		kept, err := ProcessDocs(run.Docs, pyrand.NewModule(run.Seed))
 		if err != nil {
 			t.Fatalf("seed %d: %v", run.Seed, err)
 		}
@@ -66,7 +64,7 @@ func TestReplay(t *testing.T) {
 		}
 	}
 	for _, d := range v.ErrorDocs {
-		if _, err := ProcessDocs([]task.Doc{d}); err == nil {
+		if _, err := ProcessDocs([]task.Doc{d}, pyrand.NewModule(0)); err == nil {
 			t.Errorf("%v: want an error, as process_docs raises", d["results"])
 		}
 	}

@@ -54,16 +54,17 @@ func ProcessDocs(file, name string, docs []task.Doc, rnd *pyrand.Rand) ([]task.D
 
 func init() {
 	for _, p := range processes {
-		fn := task.ProcessDocsFunc(func(docs []task.Doc) ([]task.Doc, error) { return mapDocs(p.name, docs, nil, p.fn) })
+		m := task.MapDocs{Columns: p.columns, Fn: func(docs []task.Doc) ([]task.Doc, error) { return mapDocs(p.name, docs, nil, p.fn) }}
 		if p.random {
 			// The module's random.shuffle: as for gpqa, each distinct split
-			// is shuffled with the draws that follow random.seed(seed),
-			// once (datasets' map cache gives later calls the same rows).
-			fn = pydoc.Memo(func(docs []task.Doc) ([]task.Doc, error) {
-				return mapDocs(p.name, docs, pyrand.New(pyrand.GlobalSeed()), p.fn)
+			// is shuffled with the draws that follow the run's
+			// random.seed(seed), once (datasets' map cache gives later
+			// calls the same rows).
+			m.Fn, m.FnModule = nil, pydoc.MemoModule(func(docs []task.Doc, m *pyrand.Module) ([]task.Doc, error) {
+				return mapDocs(p.name, docs, pyrand.New(m.Seed()), p.fn)
 			})
 		}
-		task.RegisterMapDocs(task.Helper{File: p.file, Function: p.name, SHA256: p.sha}, task.MapDocs{Fn: fn, Columns: p.columns})
+		task.RegisterMapDocs(task.Helper{File: p.file, Function: p.name, SHA256: p.sha}, m)
 	}
 	const file = "metabench/process_docs.py"
 	task.RegisterDocFunc(task.Helper{File: file, Function: "winogrande_doc_to_text",

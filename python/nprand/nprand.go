@@ -3,14 +3,11 @@
 // init_genrand, bounded integers by masked rejection sampling. lm-eval
 // seeds it with --seed's numpy value (1234 by default) before it builds
 // the tasks, and helper libraries draw from it (rouge_score's bootstrap
-// aggregator resamples with np.random.choice).
+// aggregator resamples with np.random.choice); each run carries its own
+// seed in its context (NewContext, FromContext).
 package nprand
 
-import (
-	"sync"
-
-	"github.com/lmeval/lmeval/python/pyrand"
-)
+import "github.com/lmeval/lmeval/python/pyrand"
 
 // RandomState is numpy.random.RandomState (the legacy generator).
 type RandomState struct{ mt *pyrand.Rand }
@@ -54,37 +51,4 @@ func (r *RandomState) Choice(n, size int) []int {
 		out[i] = r.Intn(n)
 	}
 	return out
-}
-
-var (
-	globalMu   sync.Mutex
-	globalSeed uint32 = 1234
-	seeded            = true
-)
-
-// SeedGlobal records the numpy seed lm-eval's simple_evaluate gives
-// np.random.seed (nil: numpy left unseeded).
-func SeedGlobal(seed *int64) {
-	globalMu.Lock()
-	defer globalMu.Unlock()
-	if seed == nil {
-		seeded = false
-		return
-	}
-	globalSeed, seeded = uint32(*seed), true
-}
-
-// GlobalSeed is the recorded numpy seed (1234, lm-eval's default, unless
-// set); ok is false when the run leaves numpy unseeded.
-func GlobalSeed() (seed uint32, ok bool) {
-	globalMu.Lock()
-	defer globalMu.Unlock()
-	return globalSeed, seeded
-}
-
-// Global is a fresh generator in the state np.random.seed(GlobalSeed())
-// leaves numpy's global one: the state the first draw of a run sees.
-func Global() *RandomState {
-	s, _ := GlobalSeed()
-	return New(s)
 }

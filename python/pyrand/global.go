@@ -1,50 +1,42 @@
 package pyrand
 
-import "sync"
-
-// Python's module-level generator (random.shuffle, random.random, ...
-// without an instance) is seeded by lm-eval with --seed's first value
-// (random.seed(0) by default) before it builds the tasks, and every ported
-// helper that calls the module functions draws from it in turn. GlobalSeed
-// is that seed; WithGlobal lends the generator itself. The evaluator sets
-// both with SeedGlobal.
-var (
-	globalMu    sync.Mutex
-	globalSeed  int64
-	globalRand  = New(0)
-	globalEpoch int
+import (
+	"sync"
+	"sync/atomic"
 )
 
-// SeedGlobal seeds the module-level generator, as random.seed(seed), and
-// starts a new epoch (a new lm-eval process, for caches of draws).
-func SeedGlobal(seed int64) {
-	globalMu.Lock()
-	defer globalMu.Unlock()
-	globalSeed = seed
-	globalRand = New(seed)
-	globalEpoch++
+// Module is Python's module-level generator (random.shuffle,
+// random.random, ... called without an instance) as one run of lm-eval has
+// it: lm-eval seeds it with --seed's first value (random.seed(seed))
+// before it builds the tasks, and every ported helper that calls the
+// module's functions draws from it in turn. Each evaluation has its own,
+// so two in one process do not see each other's draws. A Module is safe
+// for concurrent use.
+type Module struct {
+	mu    sync.Mutex
+	seed  int64
+	rand  *Rand
+	epoch uint64
 }
 
-// GlobalSeed is the module-level generator's seed (0 unless set).
-func GlobalSeed() int64 {
-	globalMu.Lock()
-	defer globalMu.Unlock()
-	return globalSeed
+var epochs atomic.Uint64
+
+// NewModule is the module-level generator after random.seed(seed).
+func NewModule(seed int64) *Module {
+	return &Module{seed: seed, rand: New(seed), epoch: epochs.Add(1)}
 }
 
-// WithGlobal runs fn with the module-level generator, which no one else
-// draws from meanwhile, and returns the epoch it belongs to (SeedGlobal's
-// count).
-func WithGlobal(fn func(r *Rand)) (epoch int) {
-	globalMu.Lock()
-	defer globalMu.Unlock()
-	fn(globalRand)
-	return globalEpoch
+// Seed is the seed random.seed was given.
+func (m *Module) Seed() int64 { return m.seed }
+
+// With runs fn with the generator, which no one else draws from meanwhile.
+func (m *Module) With(fn func(r *Rand)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	fn(m.rand)
 }
 
-// GlobalEpoch is the number of SeedGlobal calls so far.
-func GlobalEpoch() int {
-	globalMu.Lock()
-	defer globalMu.Unlock()
-	return globalEpoch
-}
+// Epoch is m's own number in the process. What a run caches of its draws
+// (datasets' map cache, which a new lm-eval process starts empty) is keyed
+// by it.
+func (m *Module) Epoch() uint64 { return m.epoch }

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/python/pyrand"
 	"github.com/lmeval/lmeval/python/pyval"
 )
 
@@ -146,32 +147,34 @@ func Filter(docs []task.Doc, keep func(task.Doc) (bool, error)) ([]task.Doc, err
 // several times, and a function that draws random numbers gives every
 // call after the first the first one's rows. Callers get deep copies.
 func Memo(fn task.ProcessDocsFunc) task.ProcessDocsFunc {
-	return MemoBy(func() int { return 0 }, fn)
+	m := MemoModule(func(docs []task.Doc, _ *pyrand.Module) ([]task.Doc, error) { return fn(docs) })
+	none := pyrand.NewModule(0)
+	return func(docs []task.Doc) ([]task.Doc, error) { return m(docs, none) }
 }
 
-// MemoBy is Memo within each epoch: a function that draws from Python's
-// module-level generator caches per run (pyrand.GlobalEpoch), as a new
-// lm-eval process starts with an empty cache.
-func MemoBy(epoch func() int, fn task.ProcessDocsFunc) task.ProcessDocsFunc {
+// MemoModule is Memo for a process_docs that uses the run's Python
+// module-level generator (task.MapDocs.FnModule): it caches per run
+// (Module.Epoch), as a new lm-eval process starts with an empty cache.
+func MemoModule(fn func(docs []task.Doc, m *pyrand.Module) ([]task.Doc, error)) func(docs []task.Doc, m *pyrand.Module) ([]task.Doc, error) {
 	type memoKey struct {
-		epoch int
+		epoch uint64
 		docs  [32]byte
 	}
 	var (
 		mu    sync.Mutex
 		cache = map[memoKey][]task.Doc{}
 	)
-	return func(docs []task.Doc) ([]task.Doc, error) {
+	return func(docs []task.Doc, m *pyrand.Module) ([]task.Doc, error) {
 		b, err := json.Marshal(docs)
 		if err != nil {
 			return nil, err
 		}
-		key := memoKey{epoch(), sha256.Sum256(b)}
+		key := memoKey{m.Epoch(), sha256.Sum256(b)}
 		mu.Lock()
 		defer mu.Unlock()
 		out, ok := cache[key]
 		if !ok {
-			if out, err = fn(docs); err != nil {
+			if out, err = fn(docs, m); err != nil {
 				return nil, err
 			}
 			cache[key] = out

@@ -47,7 +47,7 @@ func pairs(items []any) (refs, preds []string, err error) {
 // Agg is the helpers' rouge1_agg(items): evaluate's rouge1 over the
 // documents' [gold, result] pairs, numpy's global generator as
 // np.random.seed left it (see the package comment).
-var Agg = &metrics.Aggregation{Name: "rouge1_agg", Fn: func(items []any) (float64, error) {
+var Agg = &metrics.Aggregation{Name: "rouge1_agg", FnNumPy: func(items []any, np *nprand.RandomState) (float64, error) {
 	refs, preds, err := pairs(items)
 	if err != nil {
 		return 0, fmt.Errorf("rouge1_agg: %w", err)
@@ -55,7 +55,7 @@ var Agg = &metrics.Aggregation{Name: "rouge1_agg", Fn: func(items []any) (float6
 	if len(refs) == 0 {
 		return 0, fmt.Errorf("rouge1_agg: IndexError: no documents")
 	}
-	return EvaluateRouge1(refs, preds, nprand.Global()), nil
+	return EvaluateRouge1(refs, preds, np), nil
 }}
 
 // EvaluateRouge1 is evaluate.load("rouge").compute(predictions=preds,

@@ -16,8 +16,8 @@
 //	doc              input a document; a task.DocFunc
 //	process_docs     input the documents; a task.ProcessDocsFunc or
 //	                 task.MapDocs (called as the task layer calls it).
-//	                 seed: random.seed(seed) first (pyrand's global
-//	                 generator, and a MapDocs.FnRand's stream); columns:
+//	                 seed: random.seed(seed) first (a MapDocs.FnModule's
+//	                 run, a MapDocs.FnRand's stream); columns:
 //	                 the input's column order (given a FnColumns), keys:
 //	                 the output's, checked against pyval.Columns.Mapped
 //	process_results  input {"doc", "results"}; a task.ProcessResultsFunc.
@@ -257,11 +257,11 @@ func Call(v Vector, h *task.Hook) (any, error) {
 		var seed int64
 		if v.Seed != nil {
 			seed = *v.Seed
-			pyrand.SeedGlobal(seed)
-			defer pyrand.SeedGlobal(0)
 		}
 		if f := h.ProcessDocs; f != nil {
 			switch {
+			case f.FnModule != nil: // a run of its own, after random.seed(seed)
+				return f.FnModule(docs, pyrand.NewModule(seed))
 			case f.FnRand != nil: // the first draws after random.seed(seed)
 				return f.FnRand(docs, pyrand.New(seed))
 			case f.FnColumns != nil:
@@ -313,11 +313,9 @@ func Call(v Vector, h *task.Hook) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if v.NPSeed != nil {
-			nprand.SeedGlobal(v.NPSeed)
-			defer nprand.SeedGlobal(&defaultNPSeed)
-		}
-		return agg.Fn(items)
+		// numpy as np.random.seed(np_seed) left it (lm-eval's 1234 by
+		// default).
+		return agg.Apply(nprand.NewContext(context.Background(), v.NPSeed), items)
 	case "samples":
 		if f := h.Samples; f != nil {
 			return f()
@@ -357,9 +355,6 @@ func Call(v Vector, h *task.Hook) (any, error) {
 	}
 	return nil, fmt.Errorf("%s:%s is registered as a %s hook, which kind %q cannot call", v.File, v.Function, h.Kind, v.Kind)
 }
-
-// defaultNPSeed is lm-eval's default numpy seed.
-var defaultNPSeed int64 = 1234
 
 func aggItems(v Vector, m map[string]any) ([]any, error) {
 	raw, _ := m["items"].([]any)

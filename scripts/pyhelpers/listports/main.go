@@ -70,6 +70,8 @@ func goName(h task.Hook) string {
 			fn = m.FnRand
 		case m.FnColumns != nil:
 			fn = m.FnColumns
+		case m.FnModule != nil:
+			fn = m.FnModule
 		default:
 			fn = m.Fn
 		}
@@ -102,6 +104,9 @@ func goName(h task.Hook) string {
 	}
 	if h.Class != nil {
 		name = packageOf(name)
+	}
+	if strings.HasSuffix(name, "/ports/internal/pydoc.Memo") || strings.HasSuffix(name, "/ports/internal/pydoc.MemoModule") {
+		return "" // a memoizing wrapper, not the port (unless inlined into the port's init)
 	}
 	return name
 }
