@@ -3,6 +3,7 @@ package fidelity_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/lmeval/lmeval/backend/dummy"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,7 +15,6 @@ import (
 	"github.com/lmeval/lmeval/fidelity/leaderboard"
 	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/config"
-	"github.com/lmeval/lmeval/harness/model"
 )
 
 // gpqaOrder is leaderboard/gpqa_order.json, written by
@@ -67,7 +67,7 @@ func TestLeaderboardGPQAOrder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			lm, err := model.NewDummy(nil)
+			lm, err := dummy.New(nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lmeval/lmeval/backend/dummy"
 	"github.com/lmeval/lmeval/benchmarks"
-	"github.com/lmeval/lmeval/harness/model"
 )
 
 // BenchmarkEvaluate measures the evaluator's own work (building, request
@@ -53,7 +53,7 @@ metric_list:
 	if err != nil {
 		b.Fatal(err)
 	}
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	cfg, err := testConfigB("bench_mc")
 	if err != nil {
 		b.Fatal(err)

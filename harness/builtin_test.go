@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/lmeval/lmeval/backend/dummy"
 	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/benchmarks/fixtures"
 	"github.com/lmeval/lmeval/harness/metrics"
-	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
 )
@@ -34,7 +34,7 @@ func fixtureLoader(_ context.Context, spec task.DatasetSpec, split string) ([]ta
 // through the whole pipeline with the dummy model: each reports the metrics
 // its metric_list names, under each of its filters, over every document.
 func TestBuiltinTasksDummy(t *testing.T) {
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	cfg := testConfig(t, builtinTasks...)
 	samples := newMemSamples()
 	res, err := Evaluate(context.Background(), cfg, lm, WithBuiltinTasks(benchmarks.FS()), WithLoader(fixtureLoader), WithSamples(samples.open))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lmeval/lmeval/backend/dummy"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
 )
@@ -70,7 +71,7 @@ const gemmaLike = "{{ bos_token }}{% if messages[0]['role'] == 'system' %}{{ rai
 // chatDummy is the dummy model with a chat template (chatML unless
 // template is set).
 type chatDummy struct {
-	*model.Dummy
+	*dummy.LM
 	template string
 }
 
@@ -88,12 +89,12 @@ func (d chatDummy) ChatTemplate(name string) (model.ChatTemplateText, error) {
 // TestApplyChatTemplate: --apply_chat_template wraps every prompt in the
 // model's template, and a model without one is an error.
 func TestApplyChatTemplate(t *testing.T) {
-	d, _ := model.NewDummy(nil)
+	d, _ := dummy.New(nil)
 	cfg := testConfig(t, "toy_mc")
 	cfg.ChatTemplate.Enabled = true
 	cfg.SystemInstruction = "Be brief."
 	samples := newMemSamples()
-	if _, err := Evaluate(context.Background(), cfg, chatDummy{Dummy: d}, WithRegistry(testRegistry(t)), WithSamples(samples.open)); err != nil {
+	if _, err := Evaluate(context.Background(), cfg, chatDummy{LM: d}, WithRegistry(testRegistry(t)), WithSamples(samples.open)); err != nil {
 		t.Fatal(err)
 	}
 	want := "<s><<SYS>>Be brief.<</SYS>>\n<|im_start|>user\nQ: What color is the sky?\nA:<|im_end|>\n<|im_start|>assistant\n"
@@ -113,7 +114,7 @@ func TestApplyChatTemplate(t *testing.T) {
 		t.Error("a model without a chat template was accepted")
 	}
 	cfg.ChatTemplate.Name = "tool_use"
-	if _, err := Evaluate(context.Background(), cfg, chatDummy{Dummy: d}, WithRegistry(testRegistry(t))); err == nil {
+	if _, err := Evaluate(context.Background(), cfg, chatDummy{LM: d}, WithRegistry(testRegistry(t))); err == nil {
 		t.Error("a missing named template was accepted")
 	}
 }

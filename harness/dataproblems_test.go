@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"encoding/json"
+	"github.com/lmeval/lmeval/backend/dummy"
 	"log/slog"
 	"strings"
 	"testing"
@@ -38,7 +39,7 @@ func evaluateLogged(t *testing.T, lm model.LM, dirs, tasks []string, opts ...Opt
 // lm-eval scores them, warned about once per task with their count and
 // the first of them, and counted in the results' lmeval.data_problems.
 func TestDataProblemsWarnedAndRecorded(t *testing.T) {
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	sink := newMemSamples()
 	res, out := evaluateLogged(t, lm, []string{"testdata/holes"}, []string{"holes_mc"}, WithSamples(sink.open))
 	if n := strings.Count(out, "renders as None"); n != 1 {

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lmeval/lmeval/backend/dummy"
 	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness/cache"
 	"github.com/lmeval/lmeval/harness/config"
@@ -216,7 +217,7 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Ab
 // TestEvaluateDummy runs the toy tasks end to end with the dummy model and
 // checks every number against an independent computation.
 func TestEvaluateDummy(t *testing.T) {
-	lm, err := model.NewDummy(model.Args{"seed": "7"})
+	lm, err := dummy.New(model.Args{"seed": "7"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -521,7 +522,7 @@ func checkSchema(t *testing.T, data []byte) {
 // TestEvaluateMetricsUnitsAgree checks lm-eval's bits_per_byte and
 // byte_perplexity relation on the results: bpb = log2(byte_perplexity).
 func TestEvaluateBitsPerByte(t *testing.T) {
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	res, err := Evaluate(context.Background(), testConfig(t, "toy_ppl"), lm, WithRegistry(testRegistry(t)))
 	if err != nil {
 		t.Fatal(err)
@@ -543,7 +544,7 @@ func TestCacheRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	var mu sync.Mutex
 	loads := 0
 	loader := func(ctx context.Context, spec task.DatasetSpec, split string) ([]task.Doc, error) {
@@ -607,7 +608,7 @@ func TestCacheRequests(t *testing.T) {
 // (a seed each), greedy repeats one, and that every answer reaches its
 // document.
 func TestRepeats(t *testing.T) {
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	rec := &recordingLM{LM: lm}
 	samples := newMemSamples()
 	res, err := Evaluate(context.Background(), testConfig(t, "toy_gen_sc"), rec, WithRegistry(testRegistry(t)), WithSamples(samples.open))
@@ -636,7 +637,7 @@ func TestRepeats(t *testing.T) {
 // TestPredictOnly: generations are saved, no metrics computed (lm-eval's
 // bypass metric).
 func TestPredictOnly(t *testing.T) {
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	cfg := testConfig(t, "toy_gen", "toy_mc")
 	cfg.PredictOnly = true
 	samples := newMemSamples()
@@ -686,7 +687,7 @@ func (c *cancellingLM) Loglikelihood(ctx context.Context, reqs []model.Loglikeli
 // TestCancel stops a run midway: Evaluate returns context.Canceled, and
 // the samples of the documents completed before are written and closed.
 func TestCancel(t *testing.T) {
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	clm := &cancellingLM{LM: lm, n: 10, cancel: cancel}
@@ -706,7 +707,7 @@ func TestCancel(t *testing.T) {
 
 // TestWriteOut prints the first document's prompt of each task.
 func TestWriteOut(t *testing.T) {
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	cfg := testConfig(t, "toy_mc", "toy_gen")
 	cfg.WriteOut = true
 	var out strings.Builder
@@ -725,7 +726,7 @@ func TestWriteOut(t *testing.T) {
 
 // TestLimitAndShots: --limit, a task's own shot count and n-samples.
 func TestLimitAndShots(t *testing.T) {
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	cfg := testConfig(t, "toy_mc|2", "toy_gen")
 	cfg.Limit = config.Limit{Count: 3}
 	res, err := Evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)))
@@ -747,7 +748,7 @@ func TestLimitAndShots(t *testing.T) {
 // counts in both; a group without aggregate_metric_list gets lm-eval's
 // placeholder and no row in the groups table.
 func TestSharedTask(t *testing.T) {
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	rec := &recordingLM{LM: lm}
 	res, err := Evaluate(context.Background(), testConfig(t, "toy_group", "toy_group2", "toy_mc", "toy_plain_group"), rec, WithRegistry(testRegistry(t)))
 	if err != nil {
@@ -807,7 +808,7 @@ func TestUnknownKeyWarned(t *testing.T) {
 	if err := os.WriteFile(file, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	_, out := evaluateLogged(t, lm, []string{dir}, []string{"typo_mc"})
 	if !strings.Contains(out, "level=WARN") || !strings.Contains(out, "num_fewshots") || !strings.Contains(out, file) {
 		t.Errorf("no warning naming the unknown key and its file:\n%s", out)
@@ -823,7 +824,7 @@ func TestSamplesUnknownTaskWarned(t *testing.T) {
 	var logs strings.Builder
 	defer slog.SetDefault(slog.Default())
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	cfg := testConfig(t, "toy_mc")
 	cfg.BootstrapIters = 0
 	cfg.Samples = map[string][]int{"toy_mc": {0, 2}, "toy_mcc": {1}}
@@ -863,7 +864,7 @@ func TestGoldOutOfRangeWarned(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "gold.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	sink := newMemSamples()
 	res, out := evaluateLogged(t, lm, []string{dir}, []string{"gold_mc"}, WithSamples(sink.open))
 	if n := strings.Count(out, "gold answer is not one of the choices"); n != 1 {

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lmeval/lmeval/backend/dummy"
 	"github.com/lmeval/lmeval/benchmarks"
-	"github.com/lmeval/lmeval/harness/model"
 )
 
 func sha(s string) string {
@@ -23,13 +23,13 @@ func sha(s string) string {
 // chat template and fewshot_as_multiturn (implied by the template), with
 // SHA-256 hashes; null when not used.
 func TestRunIdentity(t *testing.T) {
-	d, _ := model.NewDummy(nil)
+	d, _ := dummy.New(nil)
 	cfg := testConfig(t, "toy_mc")
 	cfg.ModelArgs = map[string]string{"pretrained": "org/Model-GGUF:Q4_K_M"}
 	cfg.ChatTemplate.Enabled = true
 	cfg.FewshotAsMultiturn = true // as config.Resolve sets it with the template
 	cfg.SystemInstruction = "Be brief."
-	res, err := Evaluate(context.Background(), cfg, chatDummy{Dummy: d}, WithRegistry(testRegistry(t)))
+	res, err := Evaluate(context.Background(), cfg, chatDummy{LM: d}, WithRegistry(testRegistry(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestGroupHigherIsBetterConflict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	cfg := testConfig(t, "hib_group")
 	cfg.BootstrapIters = 0
 	res, err := Evaluate(context.Background(), cfg, lm, WithRegistry(r))

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/lmeval/lmeval/backend/dummy"
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/metrics"
-	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/internal/codeexec"
 	"github.com/lmeval/lmeval/python/nprand"
@@ -81,7 +81,7 @@ func TestPlansDoNotInterfere(t *testing.T) {
 		}
 		return p
 	}
-	lm, err := model.NewDummy(nil)
+	lm, err := dummy.New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

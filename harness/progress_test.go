@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lmeval/lmeval/backend/dummy"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/progress"
 )
@@ -51,7 +52,7 @@ func TestProgressCountsOnce(t *testing.T) {
 	count := regexp.MustCompile(`\((\d+)/(\d+)[,)]`)
 	for _, report := range []int{0, 2, 5} {
 		t.Run(fmt.Sprint("model reports ", report), func(t *testing.T) {
-			dummy, _ := model.NewDummy(nil)
+			dummy, _ := dummy.New(nil)
 			lm := &reportingLM{LM: dummy, report: report}
 			var buf bytes.Buffer
 			ctx := progress.NewContext(context.Background(), progress.New(&buf, true))

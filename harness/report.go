@@ -12,7 +12,6 @@ import (
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
-	"github.com/lmeval/lmeval/internal/output"
 	"github.com/lmeval/lmeval/python/pyval"
 )
 
@@ -481,14 +480,14 @@ func (b *Build) fillConfig(out *results.Results) {
 }
 
 // fillIdentity adds what lm-eval's GeneralConfigTracker records: the
-// model's source (the --model backend) and name (output.ModelName), the
+// model's source (the --model backend) and name (results.ModelName), the
 // system instruction, fewshot_as_multiturn and the chat template, with
 // their SHA-256.
 func (b *Build) fillIdentity(out *results.Results) {
 	cfg := b.plan.cfg
 	out.ModelSource = cfg.Model
-	out.ModelName = output.ModelName(cfg.ModelArgs)
-	out.ModelNameSanitized = output.SanitizeModelName(out.ModelName)
+	out.ModelName = results.ModelName(cfg.ModelArgs)
+	out.ModelNameSanitized = results.SanitizeModelName(out.ModelName)
 	if s := cfg.SystemInstruction; s != "" {
 		h := results.HashString(s)
 		out.SystemInstruction, out.SystemInstructionSha = &s, &h
@@ -537,7 +536,7 @@ func lmevalBlock(lm model.LM, modelTime time.Duration) *results.LMEval {
 	if len(b.Extra) == 0 {
 		b.Extra = nil
 	}
-	b.LlamaCppCommit = info.LlamaCppCommit
+	b.LlamaCppCommit = info.EngineCommit
 	if w := info.Work; w != nil {
 		b.TokensDecoded, b.PromptTokens, b.Truncated = w.TokensDecoded, w.TokensRequested, w.Truncated
 		if s := modelTime.Seconds(); s > 0 {

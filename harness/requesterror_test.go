@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lmeval/lmeval/backend/dummy"
 	"github.com/lmeval/lmeval/harness/cache"
 	"github.com/lmeval/lmeval/harness/model"
 )
@@ -42,7 +43,7 @@ func (r *refusingLM) Loglikelihood(ctx context.Context, reqs []model.Loglikeliho
 // response cache, and that the cache keeps the answers of the chunks
 // completed before: a rerun computes only the rest.
 func TestRequestErrorNamesDocument(t *testing.T) {
-	dummy, _ := model.NewDummy(nil)
+	dummy, _ := dummy.New(nil)
 	db, err := cache.Open(filepath.Join(t.TempDir(), "cache.sqlite"))
 	if err != nil {
 		t.Fatal(err)

@@ -1,12 +1,11 @@
 package harness
 
 import (
+	"github.com/lmeval/lmeval/backend/dummy"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/lmeval/lmeval/harness/model"
 )
 
 // TestRequestsLogSaysMerged: the "requests" log line says how many
@@ -26,7 +25,7 @@ func TestRequestsLogSaysMerged(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	_, logs := evaluateLogged(t, lm, []string{dir}, []string{"same_a", "same_b"})
 	var line string
 	for _, l := range strings.Split(logs, "\n") {

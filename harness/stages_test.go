@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lmeval/lmeval/backend/dummy"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/results"
 )
@@ -28,7 +29,7 @@ func marshalResults(t *testing.T, res *results.Results) string {
 // to the Scorer by the caller instead of Run, give Evaluate's results and
 // samples; the plan fails fast, naming the --tasks entry.
 func TestStagesCompose(t *testing.T) {
-	lm, err := model.NewDummy(model.Args{"seed": "7"})
+	lm, err := dummy.New(model.Args{"seed": "7"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +149,7 @@ func TestStagesCompose(t *testing.T) {
 // TestRunAnswersScorer: Run hands every answer to the Answers it is given,
 // by position in Requests.
 func TestRunAnswersScorer(t *testing.T) {
-	lm, err := model.NewDummy(model.Args{"seed": "3"})
+	lm, err := dummy.New(model.Args{"seed": "3"})
 	if err != nil {
 		t.Fatal(err)
 	}

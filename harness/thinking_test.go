@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lmeval/lmeval/backend/dummy"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
 )
@@ -87,7 +88,7 @@ func TestPostprocessThinking(t *testing.T) {
 // thinkingLM answers every generation with a reasoning trace before the
 // answer, and counts log-likelihood calls.
 type thinkingLM struct {
-	*model.Dummy
+	*dummy.LM
 	answer string
 }
 
@@ -113,7 +114,7 @@ func (l thinkingLM) TokenPiece(id int32) string {
 // trace first), the samples' resps are the stripped text, and
 // enable_thinking refuses log-likelihood tasks.
 func TestThinkingStrippedBeforeFilters(t *testing.T) {
-	d, _ := model.NewDummy(nil)
+	d, _ := dummy.New(nil)
 	for _, tok := range []string{"</think>", "7"} {
 		cfg := testConfig(t, "toy_gen")
 		cfg.ModelArgs = map[string]string{"think_end_token": tok, "enable_thinking": "true", "chat_template_args": `{"x": 1}`}

@@ -1,19 +1,18 @@
 package harness
 
 import (
+	"github.com/lmeval/lmeval/backend/dummy"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/lmeval/lmeval/harness/model"
 )
 
 // wordLM is the dummy model with a tokenizer of one token per word and a
 // context of maxLen tokens.
 type wordLM struct {
-	*model.Dummy
+	*dummy.LM
 	maxLen int
 }
 
@@ -46,8 +45,8 @@ func TestTruncatedRequestsWarned(t *testing.T) {
 		"\noutput_type: multiple_choice\ntest_split: test\ndoc_to_text: \"{{q}}\"\ndoc_to_choice: [\"a\", \"b\"]\ndoc_to_target: 0\n")
 	write("gen.yaml", "task: trunc_gen\ndataset_path: json\ndataset_kwargs:\n  data_files:\n    test: "+gen+
 		"\noutput_type: generate_until\ntest_split: test\ndoc_to_text: \"{{q}}\"\ndoc_to_target: \"x\"\ngeneration_kwargs:\n  until: [\"\\n\"]\n  max_gen_toks: 4\nmetric_list:\n  - metric: exact_match\n")
-	d, _ := model.NewDummy(nil)
-	res, logs := evaluateLogged(t, wordLM{Dummy: d, maxLen: 10}, []string{dir}, []string{"trunc_mc", "trunc_gen"})
+	d, _ := dummy.New(nil)
+	res, logs := evaluateLogged(t, wordLM{LM: d, maxLen: 10}, []string{dir}, []string{"trunc_mc", "trunc_gen"})
 	// trunc_mc: documents 1 and 2 (16 and 13 tokens with a choice, over
 	// 11), not 3 (11); trunc_gen: the 7-word context, over 10 - 4.
 	want := map[string]int{"trunc_mc": 4, "trunc_gen": 1}

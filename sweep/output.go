@@ -292,7 +292,7 @@ func writeRun(dir string, m *Result) ([]string, error) {
 	// The run's identity is the model file, as lmeval run records it.
 	res.ModelSource, res.Config.Model = "llama", "llama"
 	res.ModelName, res.Config.ModelArgs = m.Path, "pretrained="+m.Path
-	res.ModelNameSanitized = output.SanitizeModelName(m.Path)
+	res.ModelNameSanitized = results.SanitizeModelName(m.Path)
 	layout := output.NewLayout(dir, m.Name, m.Files.Start)
 	m.RunDir = filepath.Base(layout.Dir)
 	if err := layout.WriteResults(res); err != nil {

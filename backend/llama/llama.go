@@ -20,10 +20,10 @@ import (
 	"sync"
 
 	"github.com/lmeval/lmeval/engine"
-	"github.com/lmeval/lmeval/harness/cache"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/progress"
 	"github.com/lmeval/lmeval/hub"
+	"github.com/lmeval/lmeval/internal/filehash"
 )
 
 func init() {
@@ -452,26 +452,26 @@ func (l *LM) Describe() model.Info {
 		Params: in.NParams, FileSize: f.FileSize, BitsPerWeight: f.BitsPerWeight,
 		NCtxTrain: in.NCtxTrain, VocabSize: in.NVocab,
 	}
-	eng := &model.LlamaEngine{
+	eng := &Engine{
 		NCtx: in.NCtx, MaxLength: in.MaxLength, NBatch: in.NBatch, NUBatch: in.NUBatch, NSeqMax: in.NSeqMax,
 		Threads: in.Threads, NGPULayers: in.GPULayers, Device: in.Backend,
 		FlashAttn: in.FlashAttn, TypeK: in.TypeK, TypeV: in.TypeV, AddBOS: in.AddBOS,
 		BatchSize: in.Batch, KVBytesPerToken: in.KVBytesPerToken, PrefixTokenID: in.PrefixToken,
 		// The devices the layers run on, so that a GPU run that fell back
 		// to the CPU shows: none, and device cpu.
-		Devices: make([]model.Device, 0, len(in.Devices)),
+		Devices: make([]Device, 0, len(in.Devices)),
 	}
 	if in.Batch == "auto" {
 		eng.FreeMemory, eng.NCtxMax, eng.CacheGrowths = &in.FreeMemory, &in.NCtxMax, &st.CacheGrowths
 	}
 	for _, dv := range in.Devices {
-		eng.Devices = append(eng.Devices, model.Device{
+		eng.Devices = append(eng.Devices, Device{
 			Name: dv.Name, Description: dv.Description, Backend: dv.Backend,
 			MemoryTotal: dv.Total, MemoryFree: dv.Free,
 		})
 	}
 	return model.Info{
-		Backend: "llama", File: file, Llama: eng, LlamaCppCommit: in.Commit,
+		Backend: "llama", File: file, Facts: eng, EngineCommit: in.Commit,
 		Work: &model.Work{TokensRequested: st.TokensRequested, TokensDecoded: st.TokensDecoded, Truncated: st.Truncated},
 	}
 }
@@ -508,7 +508,7 @@ func hashInBackground(path string) *fileHash {
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &fileHash{cancel: cancel, done: make(chan struct{})}
 	go func() {
-		sum, err := cache.HashFileContext(ctx, path)
+		sum, err := filehash.SHA256(ctx, path)
 		if ctx.Err() == nil && err != nil {
 			slog.Warn("model file fingerprint", "path", path, "err", err)
 		}

@@ -120,7 +120,7 @@ func TestMatchesInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := rlm.(*remote.LM).Describe().Remote; d.ModelSHA256 != "test" || d.MaxLength != lm.(*llama.LM).MaxLength() {
+	if d := rlm.(*remote.LM).Describe().Facts.(*remote.Server); d.ModelSHA256 != "test" || d.MaxLength != lm.(*llama.LM).MaxLength() {
 		t.Errorf("Describe() = %v", d)
 	}
 

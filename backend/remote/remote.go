@@ -489,7 +489,18 @@ func (l *LM) Describe() model.Info {
 	if l.chat {
 		name = "local-chat-completions"
 	}
-	return model.Info{Backend: name, Remote: &model.RemoteServer{
+	return model.Info{Backend: name, Facts: &Server{
 		MaxLength: l.maxLength, ServerModel: l.serverModel, Servers: len(l.pool.servers), ModelSHA256: l.sha256,
 	}}
+}
+
+// Server is an API server's facts, the remote backends' facts in the
+// results' lmeval block (model.Info.Facts).
+type Server struct {
+	MaxLength   int    `json:"max_length" info:"engine,identity"`
+	ServerModel string `json:"server_model" info:"extra,identity"`
+	Servers     int    `json:"servers" info:"extra"`
+	// ModelSHA256 is the sha256 the server reports for its model file (an
+	// lmeval serve), "" when it reports none.
+	ModelSHA256 string `json:"model_sha256,omitempty" info:"extra,identity"`
 }

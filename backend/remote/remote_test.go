@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -71,7 +72,7 @@ func TestVLLMStyle(t *testing.T) {
 		t.Errorf("generations %q, want %q", gen, want)
 	}
 	d := l.Describe()
-	if d.Remote.ServerModel != "toy" || d.Backend != "local-completions" {
+	if d.Facts.(*Server).ServerModel != "toy" || d.Backend != "local-completions" {
 		t.Errorf("Describe() = %v", d)
 	}
 }
@@ -226,5 +227,19 @@ func TestParseOptions(t *testing.T) {
 				t.Errorf("%v: %+v", tc.args, o)
 			}
 		}
+	}
+}
+
+// TestServerFacts: the server's facts reach the results' sections and the
+// cache identity (model_sha256 only when the server reports one).
+func TestServerFacts(t *testing.T) {
+	in := model.Info{Backend: "local-completions", Facts: &Server{MaxLength: 10, ServerModel: "m", Servers: 2}}
+	if got := in.CacheIdentity(); !reflect.DeepEqual(got, map[string]string{"max_length": "10", "server_model": "m"}) {
+		t.Errorf("CacheIdentity() = %v", got)
+	}
+	in.Facts.(*Server).ModelSHA256 = "x"
+	s := in.Sections()
+	if len(s[model.SectionExtra]) != 3 || s[model.SectionExtra]["model_sha256"] != "x" || s[model.SectionEngine]["max_length"] != 10 {
+		t.Errorf("sections %v", s)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	_ "github.com/lmeval/lmeval/backend/dummy" // registers the "dummy" model
 	_ "github.com/lmeval/lmeval/backend/llama" // registers the "llama" and "gguf" models
 	"github.com/lmeval/lmeval/engine"
 	"github.com/lmeval/lmeval/harness/config"

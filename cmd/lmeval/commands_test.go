@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lmeval/lmeval/backend/dummy"
 	"github.com/lmeval/lmeval/engine"
 	"github.com/lmeval/lmeval/harness/cache"
 	"github.com/lmeval/lmeval/harness/model"
@@ -74,7 +75,7 @@ func TestCacheCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dummy, _ := model.NewDummy(nil)
+	dummy, _ := dummy.New(nil)
 	lm, err := db.Wrap(dummy, cache.Identity{Backend: "dummy", Settings: map[string]string{"seed": "1234"}})
 	if err != nil {
 		t.Fatal(err)

@@ -33,7 +33,7 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, plan *har
 	var layout output.Layout
 	var samples openedSamples
 	if cfg.OutputPath != "" {
-		layout = output.NewLayout(cfg.OutputPath, output.ModelName(cfg.ModelArgs), start)
+		layout = output.NewLayout(cfg.OutputPath, results.ModelName(cfg.ModelArgs), start)
 		if cfg.LogSamples || cfg.PredictOnly {
 			opts = append(opts, harness.WithSamples(func(name string) (harness.SampleWriter, error) {
 				return samples.open(layout, name)
@@ -69,7 +69,7 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, plan *har
 		// settled before the run.
 		token := os.Getenv("HF_TOKEN")
 		var err error
-		publisher, err = output.NewHubPublisher(ctx, hub.New(hub.Options{Token: token}), token, cfg.HFHubLogArgs, output.ModelName(cfg.ModelArgs))
+		publisher, err = output.NewHubPublisher(ctx, hub.New(hub.Options{Token: token}), token, cfg.HFHubLogArgs, results.ModelName(cfg.ModelArgs))
 		if err != nil {
 			return err
 		}

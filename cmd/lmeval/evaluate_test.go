@@ -21,6 +21,7 @@ import (
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/results"
+	"github.com/lmeval/lmeval/internal/filehash"
 )
 
 // The toy tasks live in harness/testdata; their data_files are relative to
@@ -410,7 +411,7 @@ func TestRunBinary(t *testing.T) {
 			t.Errorf("results file lacks %q", k)
 		}
 	}
-	fp, err := cache.HashFile(path)
+	fp, err := filehash.SHA256(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"github.com/lmeval/lmeval/backend/dummy"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,7 +18,7 @@ import (
 // batch of requests: the "test-hook" backend, its hook named by the
 // model_arg hook (hooks are registered by setHook).
 type hookLM struct {
-	*model.Dummy
+	*dummy.LM
 	hook func(ctx context.Context) error
 }
 
@@ -29,7 +30,7 @@ var hooks = struct {
 
 func init() {
 	model.Register("test-hook", func(_ context.Context, args model.Args) (model.LM, error) {
-		d, err := model.NewDummy(args)
+		d, err := dummy.New(args)
 		if err != nil {
 			return nil, err
 		}
@@ -41,7 +42,7 @@ func init() {
 		if fn == nil {
 			fn = func(context.Context) error { return nil }
 		}
-		return &hookLM{Dummy: d, hook: fn}, nil
+		return &hookLM{LM: d, hook: fn}, nil
 	})
 }
 
@@ -71,21 +72,21 @@ func (h *hookLM) Loglikelihood(ctx context.Context, reqs []model.LoglikelihoodRe
 	if err := h.hook(ctx); err != nil {
 		return nil, err
 	}
-	return h.Dummy.Loglikelihood(ctx, reqs)
+	return h.LM.Loglikelihood(ctx, reqs)
 }
 
 func (h *hookLM) LoglikelihoodRolling(ctx context.Context, reqs []model.RollingRequest) ([]model.RollingResult, error) {
 	if err := h.hook(ctx); err != nil {
 		return nil, err
 	}
-	return h.Dummy.LoglikelihoodRolling(ctx, reqs)
+	return h.LM.LoglikelihoodRolling(ctx, reqs)
 }
 
 func (h *hookLM) GenerateUntil(ctx context.Context, reqs []model.GenerateRequest) ([]string, error) {
 	if err := h.hook(ctx); err != nil {
 		return nil, err
 	}
-	return h.Dummy.GenerateUntil(ctx, reqs)
+	return h.LM.GenerateUntil(ctx, reqs)
 }
 
 // runAppContext runs a command line in-process under ctx and returns its

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/lmeval/lmeval/harness/results"
 	"log/slog"
 	"os"
 	"strconv"
@@ -150,7 +151,7 @@ func runAction(c *cli.Context) error {
 	if cfg.OutputPath != "" {
 		// The output location is checked before the model loads, so that
 		// an unwritable path costs a second, not an evaluation.
-		if err := output.NewLayout(cfg.OutputPath, output.ModelName(cfg.ModelArgs), time.Now()).Check(); err != nil {
+		if err := output.NewLayout(cfg.OutputPath, results.ModelName(cfg.ModelArgs), time.Now()).Check(); err != nil {
 			return fmt.Errorf("--output_path %s: %w", cfg.OutputPath, err)
 		}
 	}

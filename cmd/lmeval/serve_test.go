@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lmeval/lmeval/harness/cache"
+	"github.com/lmeval/lmeval/internal/filehash"
 )
 
 // TestServeCommand runs `lmeval serve` (a port picked by the system, on
@@ -64,7 +65,7 @@ func TestServeCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &info); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	sum, err := cache.HashFile(path) // path is absolute
+	sum, err := filehash.SHA256(context.Background(), path) // path is absolute
 	if err != nil {
 		t.Fatal(err)
 	}

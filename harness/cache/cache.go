@@ -21,7 +21,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -30,6 +29,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/lmeval/lmeval/internal/filehash"
 )
 
 // Cache is an open cache database.
@@ -155,7 +156,7 @@ func (c *Cache) Fingerprint(path string) (string, error) {
 	if !errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("cache %s: %w", c.path, err)
 	}
-	sum, err = HashFile(abs)
+	sum, err = filehash.SHA256(context.Background(), abs)
 	if err != nil {
 		return "", err
 	}
@@ -168,39 +169,6 @@ func (c *Cache) Fingerprint(path string) (string, error) {
 		return "", fmt.Errorf("cache %s: %w", c.path, err)
 	}
 	return sum, nil
-}
-
-// HashFile returns the hex sha256 of a file's content.
-func HashFile(path string) (string, error) {
-	return HashFileContext(context.Background(), path)
-}
-
-// HashFileContext is HashFile, stopping with ctx.Err() when ctx is
-// cancelled.
-func HashFileContext(ctx context.Context, path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("fingerprint: %w", err)
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, ctxReader{ctx, f}); err != nil {
-		return "", fmt.Errorf("fingerprint %s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// ctxReader is a reader that fails with ctx.Err() once ctx is cancelled.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }
 
 // Identity is what makes two models give the same answers.

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/internal/filehash"
 )
 
 // fakeLM answers each request with a value derived from the request alone
@@ -269,7 +270,7 @@ func TestOtherModelFileSameName(t *testing.T) {
 	if n := inner.computed.Load(); n != 20 {
 		t.Fatalf("same content under another name recomputed: %d in all, want 20", n)
 	}
-	fa, _ := HashFile(path)
+	fa, _ := filehash.SHA256(context.Background(), path)
 	fb, _ := c.Fingerprint(moved)
 	if fa != fb {
 		t.Errorf("fingerprints differ for equal content: %s %s", fa, fb)

@@ -7,30 +7,32 @@ import (
 )
 
 // Info is what an LM reports about itself (Describer): the facts of its
-// model, its engine's settings and its work counters, for the results
+// model, its backend's settings and its work counters, for the results
 // file's lmeval block, and the settings that make the response cache's
 // identity.
 //
-// A backend fills the parts that apply to it (File and Llama for the
-// in-process engine, Remote for an API server, Seed for the dummy); nil
-// parts are absent from the results. Each fact carries, in its struct tag,
-// its key (json), the section of the results' lmeval block it goes to
-// (info: model, engine or extra) and whether it is part of the cache
-// identity (info:"...,identity"); Sections and CacheIdentity read those
-// tags, so a fact is declared once, where its field is.
+// A backend fills the parts that apply to it (File for a model file it
+// loads) and defines its own facts (Facts: backend/llama's engine
+// settings, backend/remote's server, backend/dummy's seed); nil parts are
+// absent from the results. Each fact carries, in its struct tag, its key
+// (json), the section of the results' lmeval block it goes to (info:
+// model, engine or extra) and whether it is part of the cache identity
+// (info:"...,identity"); Sections and CacheIdentity read those tags, so a
+// fact is declared once, where its field is, in the backend that has it.
 type Info struct {
-	Backend string  `json:"backend" info:"model"`
-	Seed    *uint64 `json:"seed,omitempty" info:"model"` // the dummy's seed
+	Backend string `json:"backend" info:"model"`
 
-	File   *ModelFile    // the model file (llama)
-	Llama  *LlamaEngine  // the in-process engine's settings (llama)
-	Remote *RemoteServer // the API server (local-completions, local-chat-completions)
-	Cache  *CacheStats   `json:"cache,omitempty" info:"extra"` // the response cache in front (--use_cache)
+	File *ModelFile // the model file, for a backend that loads one
+	// Facts are the backend's own: a pointer to a struct whose fields
+	// are tagged as Info's are.
+	Facts any
+	Cache *CacheStats `json:"cache,omitempty" info:"extra"` // the response cache in front (--use_cache)
 
-	// LlamaCppCommit is the llama.cpp commit the engine was built from
-	// (the results' lmeval.llama_cpp_commit).
-	LlamaCppCommit string
-	// Work counts what the engine did, when it counts (llama).
+	// EngineCommit is the commit the backend's engine was built from:
+	// the in-process llama.cpp's (the results' lmeval.llama_cpp_commit),
+	// "" for none.
+	EngineCommit string
+	// Work counts what the engine did, when it counts.
 	Work *Work
 }
 
@@ -49,53 +51,6 @@ type ModelFile struct {
 	// hash takes a while), whose sum the harness puts here for the
 	// results; "" when unknown.
 	SHA256 string `json:"sha256,omitempty" info:"model"`
-}
-
-// LlamaEngine is the in-process engine's settings.
-type LlamaEngine struct {
-	NCtx       int      `json:"n_ctx" info:"engine"`
-	MaxLength  int      `json:"max_length" info:"engine,identity"`
-	NBatch     int      `json:"n_batch" info:"engine,identity"`
-	NUBatch    int      `json:"n_ubatch" info:"engine,identity"`
-	NSeqMax    int      `json:"n_seq_max" info:"engine"`
-	Threads    int      `json:"threads" info:"engine"`
-	NGPULayers int      `json:"n_gpu_layers" info:"engine,identity"`
-	Device     string   `json:"device" info:"engine,identity"` // cpu, or the backend the layers run on
-	Devices    []Device `json:"devices" info:"engine"`
-	FlashAttn  string   `json:"flash_attn" info:"engine,identity"`
-	TypeK      string   `json:"type_k" info:"engine,identity"`
-	TypeV      string   `json:"type_v" info:"engine,identity"`
-	AddBOS     bool     `json:"add_bos_token" info:"engine,identity"`
-	// With batch_size auto: the most cells the cache may grow to, and the
-	// times it grew.
-	NCtxMax      *int `json:"n_ctx_max,omitempty" info:"engine"`
-	CacheGrowths *int `json:"cache_growths,omitempty" info:"engine"`
-
-	BatchSize       string `json:"batch_size" info:"extra"` // "auto", an integer, or ""
-	KVBytesPerToken int64  `json:"kv_bytes_per_token" info:"extra"`
-	PrefixTokenID   int32  `json:"prefix_token_id" info:"extra"`
-	// FreeMemory is the free memory batch_size auto sized the context to.
-	FreeMemory *int64 `json:"free_memory,omitempty" info:"extra"`
-}
-
-// Device is one device the layers run on, with its memory at load. The
-// fields are in key order, as the results have always listed them.
-type Device struct {
-	Backend     string `json:"backend"`
-	Description string `json:"description"`
-	MemoryFree  uint64 `json:"memory_free"`
-	MemoryTotal uint64 `json:"memory_total"`
-	Name        string `json:"name"`
-}
-
-// RemoteServer is an API server's facts.
-type RemoteServer struct {
-	MaxLength   int    `json:"max_length" info:"engine,identity"`
-	ServerModel string `json:"server_model" info:"extra,identity"`
-	Servers     int    `json:"servers" info:"extra"`
-	// ModelSHA256 is the sha256 the server reports for its model file (an
-	// lmeval serve), "" when it reports none.
-	ModelSHA256 string `json:"model_sha256,omitempty" info:"extra,identity"`
 }
 
 // CacheStats is the response cache's share of a run. The fields are in key
@@ -149,14 +104,18 @@ func (in Info) CacheIdentity() map[string]string {
 
 // walkFacts calls f for every fact of a struct: each field tagged info,
 // skipped when its json tag says omitempty and it is zero (pointers are
-// followed). Untagged struct fields (or pointers to structs) are walked
-// into when set; other untagged fields are not facts.
+// followed). Untagged struct fields (or pointers to structs, or
+// interfaces holding one) are walked into when set; other untagged fields
+// are not facts.
 func walkFacts(v reflect.Value, f func(key, section string, identity bool, v any)) {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		sf, fv := t.Field(i), v.Field(i)
 		tag, ok := sf.Tag.Lookup("info")
 		if !ok {
+			if fv.Kind() == reflect.Interface && !fv.IsNil() {
+				fv = fv.Elem()
+			}
 			if fv.Kind() == reflect.Pointer && !fv.IsNil() && fv.Elem().Kind() == reflect.Struct {
 				walkFacts(fv.Elem(), f)
 			} else if fv.Kind() == reflect.Struct {

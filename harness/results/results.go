@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 )
 
@@ -405,4 +406,25 @@ func (s *GenerationStats) Add(tokens, thinking int, budgetHit bool) {
 	s.AnswerTokens += int64(tokens - thinking)
 	s.MeanThinkingTokens = Float(float64(s.ThinkingTokens) / float64(s.Counted))
 	s.MeanAnswerTokens = Float(float64(s.AnswerTokens) / float64(s.Counted))
+}
+
+var unsafeChars = regexp.MustCompile(`["<>:/|\\?*\[\]]+`)
+
+// SanitizeModelName makes a model name usable as a directory name, as
+// lm-eval's sanitize_model_name: each run of characters unsafe in paths
+// becomes "__" (the results' model_name_sanitized).
+func SanitizeModelName(name string) string {
+	return unsafeChars.ReplaceAllString(name, "__")
+}
+
+// ModelName picks the model's name from its model_args as lm-eval's
+// GeneralConfigTracker does (the results' model_name): the first of
+// peft, delta, pretrained, model, path, engine that is set.
+func ModelName(modelArgs map[string]string) string {
+	for _, k := range []string{"peft", "delta", "pretrained", "model", "path", "engine"} {
+		if v, ok := modelArgs[k]; ok {
+			return v
+		}
+	}
+	return ""
 }

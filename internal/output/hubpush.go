@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/hub"
 )
 
@@ -117,7 +118,7 @@ func (p *HubPublisher) pushFolder(ctx context.Context, l Layout, task string, sk
 			slog.Warn("could not gate the repository", "repo", p.details.ID, "err", err)
 		}
 	}
-	prefix := SanitizeModelName(p.modelName)
+	prefix := results.SanitizeModelName(p.modelName)
 	var files []hub.CommitFile
 	err := filepath.WalkDir(l.Dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

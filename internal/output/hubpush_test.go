@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/hub"
 	"github.com/lmeval/lmeval/hub/hubtest"
 )
@@ -46,9 +47,9 @@ func TestHubPublisher(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	details, results := p.Repos()
-	if want := hubtest.User + "/lm-eval-results-private"; details != want || results != want {
-		t.Fatalf("repos %s, %s; want %s for both", details, results, want)
+	details, resultsRepo := p.Repos()
+	if want := hubtest.User + "/lm-eval-results-private"; details != want || resultsRepo != want {
+		t.Fatalf("repos %s, %s; want %s for both", details, resultsRepo, want)
 	}
 	if err := p.PushResults(ctx, l); err != nil {
 		t.Fatal(err)
@@ -61,7 +62,7 @@ func TestHubPublisher(t *testing.T) {
 		t.Errorf("details repo exists=%v private=%v gated=%v", exists, private, gated)
 	}
 	res := filepath.Base(l.ResultsFile)
-	san := SanitizeModelName(model)
+	san := results.SanitizeModelName(model)
 	commits := s.Commits("dataset", details)
 	want := []hubtest.Commit{
 		{Message: "Adding aggregated results for " + model, Paths: []string{model + "/" + res}},

@@ -16,34 +16,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/lmeval/lmeval/harness/results"
 )
-
-var unsafeChars = regexp.MustCompile(`["<>:/|\\?*\[\]]+`)
-
-// SanitizeModelName makes a model name usable as a directory name, as
-// lm-eval's sanitize_model_name: each run of characters unsafe in paths
-// becomes "__".
-func SanitizeModelName(name string) string {
-	return unsafeChars.ReplaceAllString(name, "__")
-}
-
-// ModelName picks the model's name from its model_args as lm-eval's
-// GeneralConfigTracker does: the first of peft, delta, pretrained, model,
-// path, engine that is set.
-func ModelName(modelArgs map[string]string) string {
-	for _, k := range []string{"peft", "delta", "pretrained", "model", "path", "engine"} {
-		if v, ok := modelArgs[k]; ok {
-			return v
-		}
-	}
-	return ""
-}
 
 // DateID formats t as lm-eval's file timestamps: Python's isoformat
 // (microseconds only when non-zero) with ':' replaced by '-'.
@@ -75,7 +55,7 @@ func NewLayout(outputPath, modelName string, now time.Time) Layout {
 	if strings.EqualFold(filepath.Ext(outputPath), ".json") {
 		return Layout{Dir: filepath.Dir(outputPath), ResultsFile: outputPath, DateID: id}
 	}
-	dir := filepath.Join(outputPath, SanitizeModelName(modelName))
+	dir := filepath.Join(outputPath, results.SanitizeModelName(modelName))
 	return Layout{Dir: dir, ResultsFile: filepath.Join(dir, "results_"+id+".json"), DateID: id}
 }
 

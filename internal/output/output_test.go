@@ -14,37 +14,6 @@ import (
 	"github.com/lmeval/lmeval/harness/results"
 )
 
-func TestSanitizeModelName(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"gpt2", "gpt2"},
-		{"EleutherAI/pythia-160m", "EleutherAI__pythia-160m"},
-		{"/models/llama-7b.Q4_K_M.gguf", "__models__llama-7b.Q4_K_M.gguf"},
-		{`C:\models\a.gguf`, "C__models__a.gguf"},
-		{`a<>:"/\|?*[]b`, "a__b"},
-		{"", ""},
-	} {
-		if got := SanitizeModelName(tc.in); got != tc.want {
-			t.Errorf("SanitizeModelName(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
-func TestModelName(t *testing.T) {
-	for _, tc := range []struct {
-		args map[string]string
-		want string
-	}{
-		{map[string]string{"pretrained": "m.gguf", "n_ctx": "512"}, "m.gguf"},
-		{map[string]string{"pretrained": "base", "peft": "adapter"}, "adapter"},
-		{map[string]string{"model": "x", "path": "y"}, "x"},
-		{map[string]string{"seed": "1"}, ""},
-	} {
-		if got := ModelName(tc.args); got != tc.want {
-			t.Errorf("ModelName(%v) = %q, want %q", tc.args, got, tc.want)
-		}
-	}
-}
-
 func TestLayout(t *testing.T) {
 	at := time.Date(2026, 3, 4, 5, 6, 7, 890123456, time.UTC)
 	whole := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
