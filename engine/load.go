@@ -57,8 +57,8 @@ func loadModel(path string, opts Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	sz := sizing{kvTok: kvBytesPerToken(gf, p.typeK, p.typeV)}
-	p.nHead, p.headSize = int(facts.HeadCount), headSize(gf)
+	sz := sizing{kvTok: kvBytesPerToken(facts, p.typeK, p.typeV)}
+	p.nHead, p.headSize = int(facts.HeadCount), headSize(facts)
 	if !opts.VocabOnly {
 		if err := makeContext(c, facts, &p, &opts, maxLen, &sz); err != nil {
 			cFree(c)

@@ -51,68 +51,35 @@ type memCost struct {
 // a V row of n_embd_v_gqa = value_length x head_count_kv elements of
 // type_v (key_length defaults to n_embd / n_head; head_count_kv may be
 // given per layer, 0 meaning no KV cache for that layer).
-func kvBytesPerToken(gf *gguf.File, typeK, typeV int) int64 {
-	arch, _ := gf.String("general.architecture")
-	nLayer, _ := gf.Uint(arch + ".block_count")
-	nEmbd, _ := gf.Uint(arch + ".embedding_length")
-	heads := perLayer(gf, arch+".attention.head_count", int(nLayer))
-	headsKV := heads
-	if _, ok := gf.Get(arch + ".attention.head_count_kv"); ok {
-		headsKV = perLayer(gf, arch+".attention.head_count_kv", int(nLayer))
-	}
+func kvBytesPerToken(f gguf.Facts, typeK, typeV int) int64 {
 	var total int64
-	for l := 0; l < int(nLayer); l++ {
-		if heads[l] == 0 || headsKV[l] == 0 {
+	for l := range f.HeadCounts {
+		heads, headsKV := f.HeadCounts[l], f.HeadCountsKV[l]
+		if heads == 0 || headsKV == 0 {
 			continue
 		}
-		dk, ok := gf.Uint(arch + ".attention.key_length")
-		if !ok {
-			dk = nEmbd / heads[l]
+		dk, dv := f.KeyLength, f.ValueLength
+		if dk == 0 {
+			dk = f.EmbeddingLength / heads
 		}
-		dv, ok := gf.Uint(arch + ".attention.value_length")
-		if !ok {
-			dv = nEmbd / heads[l]
+		if dv == 0 {
+			dv = f.EmbeddingLength / heads
 		}
-		total += rowBytes(typeK, dk*headsKV[l]) + rowBytes(typeV, dv*headsKV[l])
+		total += rowBytes(typeK, dk*headsKV) + rowBytes(typeV, dv*headsKV)
 	}
 	return total
 }
 
 // headSize is the attention heads' key length (key_length, else
 // embedding_length / head_count of the first layer); 0 when unknown.
-func headSize(gf *gguf.File) int {
-	arch, _ := gf.String("general.architecture")
-	if dk, ok := gf.Uint(arch + ".attention.key_length"); ok {
-		return int(dk)
+func headSize(f gguf.Facts) int {
+	if f.KeyLength > 0 {
+		return int(f.KeyLength)
 	}
-	nEmbd, _ := gf.Uint(arch + ".embedding_length")
-	if heads := perLayer(gf, arch+".attention.head_count", 1); heads[0] > 0 {
-		return int(nEmbd / heads[0])
+	if f.HeadCount > 0 {
+		return int(f.EmbeddingLength / f.HeadCount)
 	}
 	return 0
-}
-
-// perLayer reads a hyperparameter given as a scalar or per-layer array.
-func perLayer(gf *gguf.File, key string, n int) []uint64 {
-	out := make([]uint64, n)
-	if v, ok := gf.Uint(key); ok {
-		for i := range out {
-			out[i] = v
-		}
-		return out
-	}
-	if v, ok := gf.Lookup(key); ok && v.Type == gguf.TypeArray {
-		for i, e := range v.Data.([]any) {
-			if i >= n {
-				break
-			}
-			// Negative or non-integer entries count as 0 (no KV cache).
-			if x, err := strconv.ParseInt(fmt.Sprint(e), 10, 64); err == nil && x > 0 {
-				out[i] = uint64(x)
-			}
-		}
-	}
-	return out
 }
 
 // rowBytes is ggml_row_size: n elements of a (block-quantized) type.

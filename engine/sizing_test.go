@@ -56,7 +56,7 @@ func TestKVBytesPerToken(t *testing.T) {
 		}
 		tk, _ := kvType(tc.typeK)
 		tv, _ := kvType(tc.typeV)
-		if got := kvBytesPerToken(gf, tk, tv); got != tc.want {
+		if got := kvBytesPerToken(gf.Facts(), tk, tv); got != tc.want {
 			t.Errorf("%s %s/%s: %d bytes per token, want %d", filepath.Base(tc.path), tc.typeK, tc.typeV, got, tc.want)
 		}
 	}
@@ -193,7 +193,7 @@ func TestPlanAuto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := estimateCost(gf.Facts(), kvBytesPerToken(gf, 0, 0), 512, 512, false); got != storiesCost {
+	if got := estimateCost(gf.Facts(), kvBytesPerToken(gf.Facts(), 0, 0), 512, 512, false); got != storiesCost {
 		t.Fatalf("estimateCost(stories260K) = %+v, want %+v", got, storiesCost)
 	}
 	for _, tc := range []struct {

@@ -1,6 +1,9 @@
 package gguf
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Facts summarizes a model file for display and for sanity checks.
 type Facts struct {
@@ -22,6 +25,17 @@ type Facts struct {
 	// llama.cpp. For per-layer arrays the first layer's value is given.
 	ContextLength, EmbeddingLength, BlockCount uint64
 	HeadCount, HeadCountKV, FeedForwardLength  uint64
+	// KeyLength and ValueLength are the attention heads' key and value
+	// sizes (ARCH.attention.key_length, value_length); 0 when absent, and
+	// llama.cpp then uses EmbeddingLength / the layer's head count.
+	// HeadCounts and HeadCountsKV are the head counts of each of the
+	// BlockCount layers, from a scalar or a per-layer array (a negative or
+	// missing entry is 0: for HeadCountsKV, a layer with no KV cache);
+	// HeadCountsKV is HeadCounts when the file has no head_count_kv. The
+	// engine sizes its KV cache from them; they are left out of JSON
+	// (lmeval inspect --json), as the per-layer lists are long.
+	KeyLength, ValueLength   uint64   `json:"-"`
+	HeadCounts, HeadCountsKV []uint64 `json:"-"`
 
 	VocabSize      int    // entries of tokenizer.ggml.tokens, else ARCH.vocab_size
 	TokenizerModel string // tokenizer.ggml.model ("llama", "gpt2", ...)
@@ -64,6 +78,14 @@ func (f *File) Facts() Facts {
 		fc.HeadCountKV = f.layerUint(arch + ".attention.head_count_kv")
 	}
 	fc.FeedForwardLength = f.layerUint(arch + ".feed_forward_length")
+	fc.KeyLength, _ = f.Uint(arch + ".attention.key_length")
+	fc.ValueLength, _ = f.Uint(arch + ".attention.value_length")
+	n := int(min(fc.BlockCount, 1<<20))
+	fc.HeadCounts = f.perLayer(arch+".attention.head_count", n)
+	fc.HeadCountsKV = fc.HeadCounts
+	if _, ok := f.Get(arch + ".attention.head_count_kv"); ok {
+		fc.HeadCountsKV = f.perLayer(arch+".attention.head_count_kv", n)
+	}
 
 	if toks, ok := f.Strings("tokenizer.ggml.tokens"); ok {
 		fc.VocabSize = len(toks)
@@ -97,6 +119,30 @@ func (f *File) layerUint(key string) uint64 {
 	first := v.Data.([]any)[0]
 	n, _ := toUint(first)
 	return n
+}
+
+// perLayer reads a hyperparameter given as a scalar or a per-layer array
+// (llama.cpp's get_key_or_arr) for n layers; negative or non-integer
+// entries, and those past the array's end, are 0.
+func (f *File) perLayer(key string, n int) []uint64 {
+	out := make([]uint64, n)
+	if v, ok := f.Uint(key); ok {
+		for i := range out {
+			out[i] = v
+		}
+		return out
+	}
+	if v, ok := f.Lookup(key); ok && v.Type == TypeArray {
+		for i, e := range v.Data.([]any) {
+			if i >= n {
+				break
+			}
+			if x, err := strconv.ParseInt(fmt.Sprint(e), 10, 64); err == nil && x > 0 {
+				out[i] = uint64(x)
+			}
+		}
+	}
+	return out
 }
 
 func (f *File) tokenID(key string) int {

@@ -45,6 +45,7 @@ func TestStories260K(t *testing.T) {
 		Params: wantParams, FileSize: 1185376, BitsPerWeight: 32,
 		ContextLength: nCtx, EmbeddingLength: nEmbd, BlockCount: nLayer,
 		HeadCount: nHead, HeadCountKV: nHeadKV, FeedForwardLength: nFF,
+		HeadCounts: []uint64{nHead, nHead, nHead, nHead, nHead}, HeadCountsKV: []uint64{nHeadKV, nHeadKV, nHeadKV, nHeadKV, nHeadKV},
 		VocabSize: nVocab, TokenizerModel: "llama", BOS: 1, EOS: 2, UNK: 0,
 	}
 	if !reflect.DeepEqual(got, want) {

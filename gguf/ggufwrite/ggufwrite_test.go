@@ -296,6 +296,10 @@ func TestLlama(t *testing.T) {
 				VocabSize: nVocab, TokenizerModel: "llama", BOS: bos, EOS: 2, UNK: 0,
 				AddBOS: addBOS, AddEOS: &fls, ChatTemplate: s.ChatTemplate,
 			}
+			for range nLayer {
+				want.HeadCounts = append(want.HeadCounts, uint64(nHead))
+				want.HeadCountsKV = append(want.HeadCountsKV, uint64(nHeadKV))
+			}
 			if math.Abs(fc.BitsPerWeight-want.BitsPerWeight) < 1e-9 {
 				fc.BitsPerWeight = want.BitsPerWeight
 			}
