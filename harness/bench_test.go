@@ -49,7 +49,7 @@ metric_list:
 	if err := os.WriteFile(filepath.Join(dir, "bench.yaml"), []byte(yaml), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	reg, err := NewRegistry(benchmarks.FS(), []string{dir}, nil)
+	reg, _, err := NewRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), Include: []string{dir}, NoTree: true})
 	if err != nil {
 		b.Fatal(err)
 	}

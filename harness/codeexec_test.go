@@ -111,7 +111,7 @@ func codeTaskDir(t *testing.T) string {
 // one looping forever for humaneval; one right and one wrong for mbpp.
 func TestCodeExecutionTasks(t *testing.T) {
 	dir := codeTaskDir(t)
-	reg, err := NewRegistry(benchmarks.FS(), []string{dir}, nil)
+	reg, _, err := NewRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), Include: []string{dir}, NoTree: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestCodeTaskRequests(t *testing.T) {
 		want[r.Task] = append(l, r)
 	}
 	dir, files := codeWrappers(t, tree, data)
-	reg, err := NewRegistry(benchmarks.FS(), []string{dir}, nil)
+	reg, _, err := NewRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), Include: []string{dir}, NoTree: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +350,7 @@ func TestCodeTaskMetrics(t *testing.T) {
 	}
 	data, _ := filepath.Abs("testdata/code_tasks")
 	dir, _ := codeWrappers(t, tree, data)
-	reg, err := NewRegistry(benchmarks.FS(), []string{dir}, nil)
+	reg, _, err := NewRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), Include: []string{dir}, NoTree: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 // evaluation wrote.
 func evaluateLogged(t *testing.T, lm model.LM, dirs, tasks []string, opts ...Option) (*results.Results, string) {
 	t.Helper()
-	r, err := NewRegistry(benchmarks.FS(), dirs, nil)
+	r, _, err := NewRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), Include: dirs, NoTree: true})
 	if err != nil {
 		t.Fatal(err)
 	}

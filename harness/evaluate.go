@@ -9,7 +9,6 @@ package harness
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"io/fs"
 	"time"
@@ -81,34 +80,6 @@ func WithRequestCache(c *cache.Cache) Option { return func(o *options) { o.reqCa
 // (0: automatic). Smaller chunks report progress and complete documents
 // sooner; larger ones let the engine batch and share prefixes more.
 func WithChunkSize(n int) Option { return func(o *options) { o.chunk = n } }
-
-// NewRegistry indexes the built-in task tree (benchmarks.FS(); nil: none)
-// and then each include path (later trees take precedence, as in lm-eval),
-// with --metadata applied.
-func NewRegistry(builtin fs.FS, include []string, metadata map[string]any) (*task.Registry, error) {
-	return newRegistry(builtin, include, metadata, "", nil)
-}
-
-// newRegistry is NewRegistry caching directory indexes in cacheDir ("":
-// none), calling onIndex for each file indexed.
-func newRegistry(builtin fs.FS, include []string, metadata map[string]any, cacheDir string, onIndex func(string)) (*task.Registry, error) {
-	r := task.NewRegistry()
-	r.CacheDir, r.OnIndex = cacheDir, onIndex
-	if builtin != nil {
-		if err := r.AddFS("", builtin); err != nil {
-			return nil, fmt.Errorf("built-in tasks: %w", err)
-		}
-	}
-	for _, dir := range include {
-		if err := r.AddDir(dir); err != nil {
-			return nil, fmt.Errorf("--include_path %s: %w", dir, err)
-		}
-	}
-	if len(metadata) > 0 {
-		r.Metadata = metadata
-	}
-	return r, nil
-}
 
 // DatasetLoader is the default DocLoader, and its datasets' column order:
 // datasets from local files or the Hugging Face Hub (HF_HOME, HF_TOKEN,

@@ -27,7 +27,7 @@ import (
 // testdata/tasks.
 func testRegistry(t *testing.T) *task.Registry {
 	t.Helper()
-	r, err := NewRegistry(benchmarks.FS(), []string{"testdata/tasks"}, nil)
+	r, _, err := NewRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), Include: []string{"testdata/tasks"}, NoTree: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,7 +82,7 @@ func TestGroupHigherIsBetterConflict(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r, err := NewRegistry(benchmarks.FS(), []string{dir}, nil)
+	r, _, err := NewRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), Include: []string{dir}, NoTree: true})
 	if err != nil {
 		t.Fatal(err)
 	}

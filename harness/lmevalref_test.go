@@ -136,7 +136,7 @@ func orderedKeys(t *testing.T, data []byte) []string {
 // lm-eval wrote.
 func TestLMEvalReference(t *testing.T) {
 	dir := filepath.Join("testdata", "lmeval_ref")
-	reg, err := NewRegistry(benchmarks.FS(), []string{filepath.Join(dir, "tasks")}, nil)
+	reg, _, err := NewRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), Include: []string{filepath.Join(dir, "tasks")}, NoTree: true})
 	if err != nil {
 		t.Fatal(err)
 	}

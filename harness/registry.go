@@ -14,7 +14,7 @@ import (
 	"github.com/lmeval/lmeval/harness/tasktree"
 )
 
-// RegistryOptions say which task trees BuildRegistry indexes.
+// RegistryOptions say which task trees NewRegistry indexes.
 type RegistryOptions struct {
 	// Builtin is the built-in task tree, indexed first (benchmarks.FS();
 	// nil: none).
@@ -34,6 +34,9 @@ type RegistryOptions struct {
 	Want []string
 	// NoDownload uses the tree only when it is available locally.
 	NoDownload bool
+	// NoTree indexes only Builtin and Include, never lm-eval's task tree
+	// (the registry a Plan makes when it is given none).
+	NoTree bool
 	// Tree says where downloads go (and a progress writer).
 	Tree tasktree.Options
 	// CacheDir, when set, caches the index of each directory indexed (the
@@ -43,22 +46,23 @@ type RegistryOptions struct {
 	OnIndex func(path string)
 }
 
-// BuildRegistry indexes the built-in tasks, lm-eval's task tree when it
-// is needed or asked for (see RegistryOptions), and the include paths,
-// later taking precedence — except that a built-in task or group whose
+// NewRegistry indexes the built-in tasks (lmeval's are benchmarks.FS()),
+// lm-eval's task tree when it is needed or asked for (see
+// RegistryOptions), and the include paths, later taking precedence, with
+// --metadata applied — except that a built-in task or group whose
 // definition is identical to the tree's keeps the built-in's place, so
 // the tree replaces only the built-ins that differ from it. The tree is
 // nil when none is used.
-func BuildRegistry(ctx context.Context, o RegistryOptions) (*task.Registry, *tasktree.Tree, error) {
+func NewRegistry(ctx context.Context, o RegistryOptions) (*task.Registry, *tasktree.Tree, error) {
+	base, err := indexRegistry(o)
+	if err != nil || o.NoTree {
+		return base, nil, err
+	}
 	spec := o.TasksSource
 	explicit := spec != ""
 	if !explicit {
 		spec = os.Getenv(tasktree.EnvSource)
 		explicit = spec != ""
-	}
-	base, err := newRegistry(o.Builtin, o.Include, o.Metadata, o.CacheDir, o.OnIndex)
-	if err != nil {
-		return nil, nil, err
 	}
 	for _, f := range base.Skipped() {
 		slog.Warn("task file skipped: it does not parse", "file", f)
@@ -161,6 +165,20 @@ func missingError(base *task.Registry, names []string, treeOff bool) error {
 	return fmt.Errorf("--tasks: %s", strings.Join(parts, "; "))
 }
 
+// indexRegistry indexes the built-in tree and then each include path
+// (later trees take precedence, as in lm-eval), caching directory indexes
+// in o.CacheDir ("": none), with --metadata applied.
+func indexRegistry(o RegistryOptions) (*task.Registry, error) {
+	r := task.NewRegistry()
+	r.CacheDir, r.OnIndex = o.CacheDir, o.OnIndex
+	if o.Builtin != nil {
+		if err := r.AddFS("", o.Builtin); err != nil {
+			return nil, fmt.Errorf("built-in tasks: %w", err)
+		}
+	}
+	return addIncludes(r, o)
+}
+
 // registryWithTree indexes the tree, the built-ins that are not in it or
 // are identical to its definition, then the include paths.
 func registryWithTree(dir string, o RegistryOptions) (*task.Registry, error) {
@@ -186,9 +204,15 @@ func registryWithTree(dir string, o RegistryOptions) (*task.Registry, error) {
 			return nil, fmt.Errorf("built-in tasks: %w", err)
 		}
 	}
-	for _, d := range o.Include {
-		if err := r.AddDir(d); err != nil {
-			return nil, fmt.Errorf("--include_path %s: %w", d, err)
+	return addIncludes(r, o)
+}
+
+// addIncludes indexes o's include paths into r, after what r has, and
+// applies --metadata.
+func addIncludes(r *task.Registry, o RegistryOptions) (*task.Registry, error) {
+	for _, dir := range o.Include {
+		if err := r.AddDir(dir); err != nil {
+			return nil, fmt.Errorf("--include_path %s: %w", dir, err)
 		}
 	}
 	if len(o.Metadata) > 0 {
@@ -198,9 +222,10 @@ func registryWithTree(dir string, o RegistryOptions) (*task.Registry, error) {
 }
 
 // sameDefinition reports whether name loads to the same configuration in
-// both registries: every task's configuration with includes merged (the
-// YAML's text, comments and key order do not count; `!function`s compare
-// by name), and for groups their structure.
+// both registries: every task's configuration with includes merged, as
+// the results record it (configValue: the YAML's text, comments and key
+// order do not count; `!function`s compare by name), and for groups their
+// structure.
 func sameDefinition(a, b *task.Registry, name string) bool {
 	sa, err := a.Load([]string{name})
 	if err != nil {
@@ -217,36 +242,14 @@ func canonMembers(ms []task.Member) []any {
 	out := make([]any, len(ms))
 	for i, m := range ms {
 		if m.Task != nil {
-			out[i] = map[string]any{"task": m.Task.Name, "config": canonValue(m.Task.Config.Raw)}
+			out[i] = map[string]any{"task": m.Task.Name, "config": configValue(m.Task.Config.Raw)}
 			continue
 		}
 		g := m.Group
 		out[i] = map[string]any{"group": g.Name, "alias": g.Alias, "aggregate": g.Aggregate,
-			"metadata": canonValue(g.Metadata), "members": canonMembers(g.Members)}
+			"metadata": configValue(g.Metadata), "members": canonMembers(g.Members)}
 	}
 	return out
-}
-
-func canonValue(v any) any {
-	switch x := v.(type) {
-	case *task.Func:
-		return "!function " + x.Name
-	case task.FuncRef:
-		return "!function " + x.Name
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = canonValue(e)
-		}
-		return m
-	case []any:
-		l := make([]any, len(x))
-		for i, e := range x {
-			l[i] = canonValue(e)
-		}
-		return l
-	}
-	return v
 }
 
 // TaskFileLabel is how listings and results name the file a task comes

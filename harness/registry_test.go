@@ -22,12 +22,12 @@ const sharedTree = "../../shared/lm-eval"
 
 // With lm-eval's own tree as the source, every built-in task that matches
 // lm-eval's definition stays built in; the others come from the tree.
-func TestBuildRegistryWithSharedTree(t *testing.T) {
+func TestNewRegistryWithSharedTree(t *testing.T) {
 	if _, err := os.Stat(sharedTree); err != nil {
 		t.Skip("../shared/lm-eval not present")
 	}
 	t.Setenv(tasktree.EnvSource, "")
-	r, tree, err := BuildRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), TasksSource: sharedTree, Want: []string{"hellaswag"}})
+	r, tree, err := NewRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), TasksSource: sharedTree, Want: []string{"hellaswag"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestBuildRegistryWithSharedTree(t *testing.T) {
 
 // A tree whose hellaswag differs from the built-in's replaces it; one
 // that differs only in comments and key order does not.
-func TestBuildRegistryPrefersIdenticalBuiltins(t *testing.T) {
+func TestNewRegistryPrefersIdenticalBuiltins(t *testing.T) {
 	t.Setenv(tasktree.EnvSource, "")
 	yaml, err := fs.ReadFile(benchmarks.FS(), "hellaswag/hellaswag.yaml")
 	if err != nil {
@@ -80,7 +80,7 @@ func TestBuildRegistryPrefersIdenticalBuiltins(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, "hellaswag", "hellaswag.yaml"), []byte(c.text), 0o644)
 			os.MkdirAll(filepath.Join(dir, "extra"), 0o755)
 			os.WriteFile(filepath.Join(dir, "extra", "extra.yaml"), []byte("task: extra_task\ndataset_path: json\noutput_type: generate_until\ndoc_to_text: q\ndoc_to_target: a\ntest_split: test\n"), 0o644)
-			r, tree, err := BuildRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), TasksSource: dir, Want: []string{"extra_task"}})
+			r, tree, err := NewRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), TasksSource: dir, Want: []string{"extra_task"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,19 +103,28 @@ func TestBuildRegistryPrefersIdenticalBuiltins(t *testing.T) {
 
 // Without a source and with every wanted task built in, nothing is
 // downloaded and no tree is used.
-func TestBuildRegistryBuiltinOnly(t *testing.T) {
+func TestNewRegistryBuiltinOnly(t *testing.T) {
 	t.Setenv(tasktree.EnvSource, "")
 	t.Setenv("LMEVAL_CACHE_DIR", t.TempDir())
 	t.Setenv("HF_HUB_OFFLINE", "1")
-	_, tree, err := BuildRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), Want: []string{"hellaswag", "arc_*"}})
+	_, tree, err := NewRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), Want: []string{"hellaswag", "arc_*"}})
 	if err != nil || tree != nil {
 		t.Fatalf("tree %v, err %v", tree, err)
 	}
 	// A task that is not built in needs the tree: offline and not cached,
 	// the error says so.
-	_, _, err = BuildRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), Want: []string{"mmlu_pro"}})
+	_, _, err = NewRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), Want: []string{"mmlu_pro"}})
 	if err == nil || !strings.Contains(err.Error(), "mmlu_pro") || !strings.Contains(err.Error(), "offline") {
 		t.Errorf("got %v, want an error naming mmlu_pro and offline mode", err)
+	}
+	// NoTree: the built-in tasks and include paths only, even with a
+	// source given.
+	r, tree, err := NewRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), TasksSource: "/nonexistent/tasks", NoTree: true})
+	if err != nil || tree != nil {
+		t.Fatalf("NoTree: tree %v, err %v", tree, err)
+	}
+	if _, ok := r.Lookup("hellaswag"); !ok {
+		t.Error("NoTree: hellaswag is not built in")
 	}
 }
 
@@ -164,7 +173,7 @@ func TestUnknownTaskNames(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			rt := &recordingTransport{}
 			logs.Reset()
-			_, _, err := BuildRegistry(context.Background(), RegistryOptions{
+			_, _, err := NewRegistry(context.Background(), RegistryOptions{
 				Builtin: benchmarks.FS(), Include: []string{inc}, TasksSource: c.source, Want: c.want,
 				Tree: tasktree.Options{CacheDir: t.TempDir(), HTTPClient: &http.Client{Transport: rt}},
 			})
@@ -214,7 +223,7 @@ func TestIncludeShadowsBuiltin(t *testing.T) {
 	var logs strings.Builder
 	defer slog.SetDefault(slog.Default())
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
-	reg, err := NewRegistry(benchmarks.FS(), []string{inc}, nil)
+	reg, _, err := NewRegistry(context.Background(), RegistryOptions{Builtin: benchmarks.FS(), Include: []string{inc}, NoTree: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -394,6 +394,9 @@ func dumpConfig(t *task.Task) map[string]any {
 	return out
 }
 
+// configValue is a configuration value as the results record it: native
+// functions by their `!function` tag, floats as Python writes them; it
+// copies maps and lists.
 func configValue(v any) any {
 	switch x := v.(type) {
 	case *task.Func:

@@ -64,7 +64,9 @@ func NewPlan(cfg *config.Config, opts ...Option) (*Plan, error) {
 		return nil, errors.New("no tasks specified, or no tasks found: give --tasks (see 'lmeval ls tasks')")
 	}
 	if o.registry == nil {
-		r, err := NewRegistry(o.builtin, cfg.IncludePaths, cfg.Metadata)
+		r, _, err := NewRegistry(context.Background(), RegistryOptions{
+			Builtin: o.builtin, Include: cfg.IncludePaths, Metadata: cfg.Metadata, NoTree: true,
+		})
 		if err != nil {
 			return nil, err
 		}

@@ -75,7 +75,7 @@ func TestSweepWithHarnessTasks(t *testing.T) {
 	dir := t.TempDir()
 	cp := filepath.Join(dir, "copy.gguf")
 	copyFile(t, base, cp)
-	reg, err := harness.NewRegistry(benchmarks.FS(), []string{"testdata/tasks"}, nil)
+	reg, _, err := harness.NewRegistry(context.Background(), harness.RegistryOptions{Builtin: benchmarks.FS(), Include: []string{"testdata/tasks"}, NoTree: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestTaskKeyFollowsTaskContent(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "sweep_mc.yaml"), []byte(yaml), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		reg, err := harness.NewRegistry(benchmarks.FS(), []string{dir}, nil)
+		reg, _, err := harness.NewRegistry(context.Background(), harness.RegistryOptions{Builtin: benchmarks.FS(), Include: []string{dir}, NoTree: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +192,7 @@ func TestSweepLogSamples(t *testing.T) {
 	dir := t.TempDir()
 	cp := filepath.Join(dir, "copy.gguf")
 	copyFile(t, base, cp)
-	reg, err := harness.NewRegistry(benchmarks.FS(), []string{"testdata/tasks"}, nil)
+	reg, _, err := harness.NewRegistry(context.Background(), harness.RegistryOptions{Builtin: benchmarks.FS(), Include: []string{"testdata/tasks"}, NoTree: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -226,7 +226,7 @@ func TestTruncateFewshots(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			reg, err := harness.NewRegistry(benchmarks.FS(), []string{"."}, nil)
+			reg, _, err := harness.NewRegistry(context.Background(), harness.RegistryOptions{Builtin: benchmarks.FS(), Include: []string{"."}, NoTree: true})
 			if err != nil {
 				t.Fatal(err)
 			}

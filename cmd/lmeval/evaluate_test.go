@@ -137,7 +137,7 @@ func storiesEval(t *testing.T, lm model.LM, tasks ...string) *results.Results {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, err := harness.NewRegistry(benchmarks.FS(), []string{"testdata/tasks"}, nil)
+	reg, _, err := harness.NewRegistry(context.Background(), harness.RegistryOptions{Builtin: benchmarks.FS(), Include: []string{"testdata/tasks"}, NoTree: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ func packAction(c *cli.Context) error {
 	if d.Enabled() {
 		ropts.Tree.Progress = os.Stderr
 	}
-	reg, tree, err := harness.BuildRegistry(ctx, ropts)
+	reg, tree, err := harness.NewRegistry(ctx, ropts)
 	if err != nil {
 		return err
 	}

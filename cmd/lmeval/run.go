@@ -128,7 +128,7 @@ func runAction(c *cli.Context) error {
 	}
 	var indexed func()
 	ropts.OnIndex, indexed = indexProgress(progress.ForStderr(cfg.NoProgress))
-	reg, tree, err := harness.BuildRegistry(ctx, ropts)
+	reg, tree, err := harness.NewRegistry(ctx, ropts)
 	indexed()
 	if err != nil {
 		return err

@@ -31,7 +31,7 @@ import (
 
 // newRegistry indexes the built-in tasks, lm-eval's task tree when one of
 // want is not built in (downloading it unless noDownload) or --tasks_source
-// names one, then each include path (see harness.BuildRegistry).
+// names one, then each include path (see harness.NewRegistry).
 func newRegistry(c *cli.Context, want []string, noDownload bool) (*task.Registry, error) {
 	opts := harness.RegistryOptions{
 		Builtin:     benchmarks.FS(),
@@ -47,7 +47,7 @@ func newRegistry(c *cli.Context, want []string, noDownload bool) (*task.Registry
 	}
 	var indexed func()
 	opts.OnIndex, indexed = indexProgress(d)
-	r, _, err := harness.BuildRegistry(c.Context, opts)
+	r, _, err := harness.NewRegistry(c.Context, opts)
 	indexed()
 	if err != nil {
 		return nil, err

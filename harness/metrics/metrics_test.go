@@ -214,3 +214,22 @@ func TestNewSpec(t *testing.T) {
 		t.Errorf("recall_at_3 = %+v, %v", m, ok)
 	}
 }
+
+// Argmax is np.argmax: the first largest value, a NaN winning at its first
+// occurrence (np.argmax([1, nan, 3]) is 1), 0 for none.
+func TestArgmax(t *testing.T) {
+	for _, c := range []struct {
+		xs   []float64
+		want int
+	}{
+		{[]float64{-3, -1, -2}, 1},
+		{[]float64{-1, -1, -2}, 0},
+		{[]float64{1, math.NaN(), 3, math.NaN()}, 1},
+		{[]float64{math.Inf(-1), math.Inf(-1)}, 0},
+		{nil, 0},
+	} {
+		if got := Argmax(c.xs); got != c.want {
+			t.Errorf("Argmax(%v) = %d, want %d", c.xs, got, c.want)
+		}
+	}
+}

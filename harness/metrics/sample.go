@@ -79,8 +79,9 @@ type MultipleChoiceResult struct {
 	Unconditional []float64
 }
 
-// argmax is numpy's: the first maximum (a NaN counts as the maximum).
-func argmax(xs []float64) int {
+// Argmax is np.argmax: the first index of the largest value (a NaN, as
+// numpy has it, wins at its first occurrence); 0 for no values.
+func Argmax(xs []float64) int {
 	best := 0
 	for i, x := range xs {
 		if math.IsNaN(x) {
@@ -157,7 +158,7 @@ func (d *DocResult) mcPreds() *mcPreds {
 			norm[i] = r.LogLiks[i] / float64(len([]rune(c)))
 			byteNorm[i] = r.LogLiks[i] / float64(len(c))
 		}
-		d.preds = &mcPreds{argmax(r.LogLiks), argmax(norm), argmax(byteNorm)}
+		d.preds = &mcPreds{Argmax(r.LogLiks), Argmax(norm), Argmax(byteNorm)}
 	}
 	return d.preds
 }
@@ -253,7 +254,7 @@ func mcMutualInfo(_ Spec, d *DocResult) (any, error) {
 	for i := range mi {
 		mi[i] = r.LogLiks[i] - r.Unconditional[i]
 	}
-	if argmax(mi) == r.Gold[0] && !r.Multiple {
+	if Argmax(mi) == r.Gold[0] && !r.Multiple {
 		return 1.0, nil
 	}
 	return 0.0, nil
@@ -287,7 +288,7 @@ func mcMRR(_ Spec, d *DocResult) (any, error) { return MRR(d.MC.LogLiks, d.MC.Go
 // most likely (ties: numpy's argsort order reversed, later index first).
 func RecallAtK(lls []float64, golds []int, k int) float64 {
 	if k == 1 {
-		if contains(golds, argmax(lls)) {
+		if contains(golds, Argmax(lls)) {
 			return 1
 		}
 		return 0

@@ -13,7 +13,8 @@ import (
 )
 
 // Provenance: every port records the lm-eval source it reproduces (its
-// Helper's sha256), checked at registration against the table that
+// Helper's sha256, the hex sha256 of the source text: results.HashString,
+// lm-eval's own hash_string), checked at registration against the table that
 // scripts/pyhelpers/scan.py generates from lm-eval's task tree
 // (pysources_gen.go: each helper's sha256, the group of helpers with the
 // same source, the module-level names it uses, and the YAML keys that
@@ -30,10 +31,6 @@ type pySource struct {
 }
 
 type pyDep struct{ Name, SHA256 string }
-
-// SourceSHA256 is the hex sha256 of a helper's source text, as ports
-// record it.
-func SourceSHA256(src string) string { return results.HashString(src) }
 
 // CheckSources compares each helper's recorded sha256 with its source in
 // tasksDir (a copy of lm_eval/tasks) and describes every mismatch.
@@ -56,7 +53,7 @@ func CheckSources(tasksDir string, hs []Helper) []error {
 			errs = append(errs, fmt.Errorf("%s: no function %s", h.File, h.Function))
 			continue
 		}
-		if got := SourceSHA256(def); got != h.SHA256 {
+		if got := results.HashString(def); got != h.SHA256 {
 			errs = append(errs, fmt.Errorf("%s: source sha256 %s, port records %s", h.Key(), got, h.SHA256))
 		}
 	}
@@ -98,7 +95,7 @@ func checkStale(dir, name string) string {
 		fileCache[file] = data
 	}
 	w := ""
-	if data != nil && SourceSHA256(string(data)) != pyFiles[strings.SplitN(key, ":", 2)[0]] {
+	if data != nil && results.HashString(string(data)) != pyFiles[strings.SplitN(key, ":", 2)[0]] {
 		if changed := staleParts(string(data), function, src); len(changed) > 0 {
 			w = fmt.Sprintf("%s: function %s differs from the source its native port %s was checked against (lm-eval %.12s): %s changed; results may differ from lm-eval's",
 				file, function, h.Helper.Key(), lmevalTasksCommit, strings.Join(changed, ", "))
@@ -120,9 +117,9 @@ func staleParts(src, function string, want pySource) []string {
 		}
 		if !ok {
 			// A name made at run time: the whole module is its source.
-			return SourceSHA256(src) == sha
+			return results.HashString(src) == sha
 		}
-		return SourceSHA256(def) == sha
+		return results.HashString(def) == sha
 	}
 	if !same(function, want.SHA256) {
 		out = append(out, function)

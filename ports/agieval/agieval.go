@@ -8,42 +8,16 @@ package agieval
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/ports/internal/mathequiv"
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
 )
-
-// lastBoxedOnlyString is parse_math_answer's last_boxed_only_string: from
-// the last "\boxed" (or "\fbox") to the brace closing the first one
-// opened after it; ok is false where it returns None.
-func lastBoxedOnlyString(s string) (string, bool) {
-	idx := strings.LastIndex(s, "\\boxed")
-	if idx < 0 {
-		idx = strings.LastIndex(s, "\\fbox")
-		if idx < 0 {
-			return "", false
-		}
-	}
-	open := 0
-	for i := idx; i < len(s); i++ {
-		switch s[i] {
-		case '{':
-			open++
-		case '}':
-			open--
-			if open == 0 {
-				return s[idx : i+1], true
-			}
-		}
-	}
-	return "", false
-}
 
 // removeBoxed is parse_math_answer's remove_boxed: the inside of
 // "\boxed{...}", after its last "=" when it has one; ok is false where it
@@ -74,7 +48,7 @@ func lastSplit(s, sep string) string {
 // ParseMathAnswer is parse_math_answer; ok is false where it returns None.
 func ParseMathAnswer(raw string) (string, bool) {
 	if strings.Contains(raw, "\\boxed") {
-		b, ok := lastBoxedOnlyString(raw)
+		b, ok := mathequiv.LastBoxed(raw) // parse_math_answer's last_boxed_only_string
 		if !ok {
 			return "", false
 		}
@@ -196,20 +170,6 @@ func ProcessResults(doc task.Doc, results []any) (map[string]any, error) {
 	return map[string]any{"acc": acc}, nil
 }
 
-// argmax is numpy's argmax: the first largest value, or the first NaN.
-func argmax(xs []float64) int {
-	best := 0
-	for i, x := range xs {
-		if math.IsNaN(x) {
-			return i
-		}
-		if x > xs[best] {
-			best = i
-		}
-	}
-	return best
-}
-
 func in(i int, gold []any) bool {
 	for _, g := range gold {
 		if pyval.Equal(g, i) {
@@ -248,10 +208,10 @@ func ProcessResultsMCQA(doc task.Doc, results []any) (map[string]any, error) {
 		norm[i] = lls[i] / float64(utf8.RuneCountInString(s))
 	}
 	acc, accNorm := 0.0, 0.0
-	if len(lls) > 0 && in(argmax(lls), gold) {
+	if len(lls) > 0 && in(metrics.Argmax(lls), gold) {
 		acc = 1
 	}
-	if len(lls) > 0 && in(argmax(norm), gold) {
+	if len(lls) > 0 && in(metrics.Argmax(norm), gold) {
 		accNorm = 1
 	}
 	return map[string]any{"acc": acc, "acc_norm": accNorm}, nil

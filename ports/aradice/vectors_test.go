@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	_ "github.com/lmeval/lmeval/ports/aradice"
+	_ "github.com/lmeval/lmeval/ports/f1score"
 	"github.com/lmeval/lmeval/ports/internal/vectest"
 )
 
@@ -17,3 +18,8 @@ func TestVectors(t *testing.T) {
 		"aradice/openbookqa/utils.py:doc_to_text", "aradice/openbookqa/utils.py:doc_to_choice",
 		"aradice/openbookqa/utils.py:doc_to_target")
 }
+
+// TestCommonVectors replays the aggregations' vectors of the common
+// generator (ports/testdata/gen_vectors.py), which the sklearn f1 ports of
+// ports/f1score serve (the same source in every file).
+func TestCommonVectors(t *testing.T) { vectest.Run(t, "testdata/vectors_common.json") }

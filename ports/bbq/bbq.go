@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lmeval/lmeval/harness/metrics"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/python/pyre"
@@ -416,7 +417,7 @@ func ProcessResultsMultipleChoice(doc task.Doc, results []any) (map[string]any, 
 	if len(lls) == 0 {
 		return nil, fmt.Errorf("ValueError: no answers")
 	}
-	return processResults(doc, pydoc.Argmax(lls))
+	return processResults(doc, metrics.Argmax(lls))
 }
 
 // asciiPunct is string.punctuation.

@@ -18,7 +18,7 @@ import (
 
 // modelAnswer is _model_answer: the likeliest option, 2 for every
 // wording of "unknown".
-func modelAnswer(lls []float64) int { return min(pydoc.Argmax(lls), 2) }
+func modelAnswer(lls []float64) int { return min(metrics.Argmax(lls), 2) }
 
 // modelAnswerType is _model_answer_type: "unknown", "pro-stereo" or
 // "anti-stereo".

@@ -12,11 +12,10 @@
 package metabench
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"strings"
 
+	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/ports/hellaswag"
 	"github.com/lmeval/lmeval/ports/internal/pydoc"
@@ -24,12 +23,6 @@ import (
 	"github.com/lmeval/lmeval/python/pyre"
 	"github.com/lmeval/lmeval/python/pyval"
 )
-
-// HashString is hash_string: the hex sha256 of the UTF-8 text.
-func HashString(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:])
-}
 
 // doc is one row under mutation, with Python's errors.
 type doc struct {
@@ -175,7 +168,7 @@ func ProcessARC(d *doc, _ *pyrand.Rand) {
 	arcPreprompt(d)
 	q := d.str("question")
 	if d.err == nil {
-		d.Doc["original_hash"] = HashString(q)
+		d.Doc["original_hash"] = results.HashString(q)
 	}
 	d.pop("alltwentyfiveshot_longprompt")
 }
@@ -186,7 +179,7 @@ func ProcessARCPermute(d *doc, rnd *pyrand.Rand) {
 	d.pop("alltwentyfiveshot_longprompt")
 	q := d.str("question")
 	if d.err == nil {
-		d.Doc["original_hash"] = HashString(q)
+		d.Doc["original_hash"] = results.HashString(q)
 	}
 	choices := d.dict(d.get("choices"), "choices")
 	if d.err != nil {
@@ -262,7 +255,7 @@ func ProcessGSM8K(d *doc, _ *pyrand.Rand) {
 	}
 	q := d.str("question")
 	if d.err == nil {
-		d.Doc["original_hash"] = HashString(q)
+		d.Doc["original_hash"] = results.HashString(q)
 		d.Doc["five_shot_preprompt"] = long
 	}
 	d.pop("allfiveshot_longprompt")
@@ -303,7 +296,7 @@ func hellaswagShots(d *doc) {
 	}
 	q := d.str("query")
 	if d.err == nil {
-		d.Doc["original_hash"] = HashString(q)
+		d.Doc["original_hash"] = results.HashString(q)
 		d.Doc["ten_shot_preprompt"] = long
 	}
 	d.pop("alltenshot_longprompt")
@@ -413,7 +406,7 @@ func mmluPreprompt(d *doc) {
 	}
 	q := d.str("question")
 	if d.err == nil {
-		d.Doc["original_hash"] = HashString(q)
+		d.Doc["original_hash"] = results.HashString(q)
 		d.Doc["five_shot_preprompt"] = long
 	}
 	d.pop("allfiveshot_longprompt")
@@ -448,7 +441,7 @@ func ProcessMMLUPermute(d *doc, rnd *pyrand.Rand) {
 func ProcessTruthfulQA(d *doc, _ *pyrand.Rand) {
 	q := d.str("question")
 	if d.err == nil {
-		d.Doc["original_hash"] = HashString(q)
+		d.Doc["original_hash"] = results.HashString(q)
 	}
 }
 
@@ -486,7 +479,7 @@ func ProcessTruthfulQAPermute(d *doc, rnd *pyrand.Rand) {
 	if d.err != nil {
 		return
 	}
-	d.Doc["original_hash"] = HashString(q)
+	d.Doc["original_hash"] = results.HashString(q)
 	mc1["labels"] = nl
 	d.Doc["mc1_targets"] = mc1
 	d.Doc["answer"] = int64(idx)
@@ -518,7 +511,7 @@ func winograndeShots(d *doc) {
 	if d.err != nil {
 		return
 	}
-	d.Doc["original_hash"] = HashString(s)
+	d.Doc["original_hash"] = results.HashString(s)
 	d.Doc["sentence"] = long + pyval.Str(sentence)
 	d.pop("allfiveshot_longprompt")
 }

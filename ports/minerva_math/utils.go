@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/lmeval/lmeval/harness/task"
+	"github.com/lmeval/lmeval/ports/internal/mathequiv"
 	"github.com/lmeval/lmeval/ports/internal/pydoc"
 	"github.com/lmeval/lmeval/ports/internal/sympylatex"
 )
@@ -152,30 +153,11 @@ func result(results []any) (string, error) {
 // \fbox{…}) with its balanced braces, or everything after the last
 // "\boxed " up to a "$". ok is false where utils.py returns None.
 func LastBoxedOnlyString(s string) (string, bool) {
-	idx := strings.LastIndex(s, "\\boxed")
 	if strings.Contains(s, "\\boxed ") {
 		parts := strings.Split(s, "\\boxed ")
 		return "\\boxed " + strings.Split(parts[len(parts)-1], "$")[0], true
 	}
-	if idx < 0 {
-		idx = strings.LastIndex(s, "\\fbox")
-		if idx < 0 {
-			return "", false
-		}
-	}
-	open := 0
-	for i := idx; i < len(s); i++ {
-		switch s[i] {
-		case '{':
-			open++
-		case '}':
-			open--
-			if open == 0 {
-				return s[idx : i+1], true
-			}
-		}
-	}
-	return "", false
+	return mathequiv.LastBoxed(s)
 }
 
 // ErrNotBoxed is remove_boxed's AssertionError.

@@ -6,7 +6,6 @@ package scrolls
 
 import (
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -258,21 +257,6 @@ func logliks(res []any) ([]model.LoglikelihoodResult, error) {
 	return out, nil
 }
 
-// npArgmax is numpy's argmax: the first maximum, a NaN counting as the
-// maximum.
-func npArgmax(xs []float64) int {
-	best := 0
-	for i, x := range xs {
-		if math.IsNaN(x) {
-			return i
-		}
-		if x > xs[best] {
-			best = i
-		}
-	}
-	return best
-}
-
 // mcProcessResults is _SCROLLSMultipleChoiceTask.process_results.
 func mcProcessResults(doc task.Doc, res []any) (map[string]any, error) {
 	gold, ok := doc["gold"].(int)
@@ -302,10 +286,10 @@ func mcProcessResults(doc task.Doc, res []any) (map[string]any, error) {
 		norm[i] = ll.LogProb / float64(utf8.RuneCountInString(choices[i]))
 	}
 	acc, accNorm := 0.0, 0.0
-	if npArgmax(raw) == gold {
+	if metrics.Argmax(raw) == gold {
 		acc = 1
 	}
-	if npArgmax(norm) == gold {
+	if metrics.Argmax(norm) == gold {
 		accNorm = 1
 	}
 	return map[string]any{"acc": acc, "acc_norm": accNorm, "em": accNorm * 100.0}, nil

@@ -576,20 +576,6 @@ func RecordProcessDocs(docs []task.Doc) ([]task.Doc, error) {
 	return out, nil
 }
 
-// argmax is numpy's argmax (the first largest, or the first NaN).
-func argmax(xs []float64) int {
-	best := 0
-	for i, x := range xs {
-		if x != x {
-			return i
-		}
-		if x > xs[best] {
-			best = i
-		}
-	}
-	return best
-}
-
 // RecordProcessResults is util.py's process_results: the most likely
 // entity's best SQuAD f1 and exact match against the answers.
 func RecordProcessResults(doc task.Doc, results []any) (map[string]any, error) {
@@ -609,13 +595,13 @@ func RecordProcessResults(doc task.Doc, results []any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(lls) == 0 || argmax(lls) >= len(es) {
+	if len(lls) == 0 || metrics.Argmax(lls) >= len(es) {
 		return nil, errors.New("record process_results: no entity for the best choice (IndexError)")
 	}
 	if len(golds) == 0 {
 		return nil, errors.New("record process_results: max() arg is an empty sequence")
 	}
-	pred := es[argmax(lls)]
+	pred := es[metrics.Argmax(lls)]
 	f1s, ems := make([]any, len(golds)), make([]any, len(golds))
 	for i, g := range golds {
 		f1s[i] = squad.ComputeF1(pred, g)

@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
-"""Reference vectors for the native ports, from lm-eval's own helpers.
+"""Reference vectors for several native ports, from lm-eval's own helpers.
 
-usage (from the repository root):
-  PYTHONPATH=../shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
-    /usr/bin/python3 ports/testdata/gen_vectors.py ../shared/lm-eval/lm_eval/tasks > ports/testdata/vectors.json
+usage (from the repository root, with the packages of requirements.txt):
+  python3 -m venv build/vecenv && build/vecenv/bin/pip install -r ports/testdata/requirements.txt
+  PYTHONPATH=../shared/lm-eval-runner/stubs:../shared/lm-eval \
+    build/vecenv/bin/python ports/testdata/gen_vectors.py ../shared/lm-eval/lm_eval/tasks
 
 Each vector is one call of a real Python function of lm-eval's task tree
-on a document (or documents, or responses) chosen to reach its branches;
-the Go tests feed the same inputs to the registered ports.
+on a document (or documents, or responses) chosen to reach its branches.
+They are written in ports/internal/vectest's format, each port's to
+ports/<its directory>/testdata/vectors_common.json, which the port's own
+test replays through the registered port (vectest.Run).
 """
 import importlib.util
 
 import lmevalref_compat  # noqa: F401  (lm-eval-runner: typing shims lm_eval.tasks needs)
 import json
+import os
 import random
 import sys
 import types
@@ -252,5 +256,37 @@ for o in ["a ) 38 , b ) 27.675 , c ) 30 , d ) data inadequate , e ) none of thes
     d = {"Problem": "p", "Rationale": "r", "options": o, "correct": "a", "annotated_formula": "", "linear_formula": "", "category": "general"}
     add("mathqa/utils.py", "doc_to_choice", "doc", d, mq.doc_to_choice(d))
 
-json.dump(vectors, sys.stdout, indent=1, ensure_ascii=False)
-print()
+def port_dir(file):
+    """The ports/ package of an lm-eval file: its task directory
+    (openai-mmmlu is ports/openai_mmmlu; leaderboard's are per task)."""
+    parts = file.split("/")
+    d = parts[0].replace("-", "_")
+    return f"leaderboard/{parts[1]}" if d == "leaderboard" else d
+
+
+def vectest_form(v):
+    """The vector(s) in ports/internal/vectest's format."""
+    base = {"file": v["file"], "function": v["function"]}
+    k = v["kind"]
+    if k in ("doc", "process_docs", "process_results"):
+        return [dict(base, kind=k, input=v["input"], output=v["output"])]
+    if k == "process_docs_calls":
+        # Each call is the first after random.seed(seed) (n_shot's own
+        # Random(42): after the module's import).
+        return [dict(base, kind="process_docs", seed=c["seed"], input=c["docs"], output=c["output"]) for c in v["input"]]
+    if k == "filter":
+        return [dict(base, kind="filter", input={"args": v["args"], "resps": v["input"]["resps"], "docs": v["input"]["docs"]}, output=v["output"])]
+    if k == "aggregation":
+        return [dict(base, kind="aggregate", items="pairs", input={"items": v["input"]}, output=v["output"], tol=1e-12)]
+    raise ValueError(k)
+
+
+by_port = {}
+for v in vectors:
+    by_port.setdefault(port_dir(v["file"]), []).extend(vectest_form(v))
+root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+for d, vs in sorted(by_port.items()):
+    os.makedirs(os.path.join(root, d, "testdata"), exist_ok=True)
+    with open(os.path.join(root, d, "testdata", "vectors_common.json"), "w") as w:
+        json.dump(vs, w, indent=1, ensure_ascii=False)
+        w.write("\n")

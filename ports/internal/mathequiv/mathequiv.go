@@ -1,8 +1,9 @@
 // Package mathequiv ports the steps of the MATH dataset's answer
-// normalisation (Hendrycks et al., math_equivalence.py) that lm-eval's
-// helpers copy into their own strip_string / _strip_string
-// (hendrycks_math/utils.py, agieval/utils.py): each file composes them in
-// its own order and catches different exceptions, so the composition
+// extraction and normalisation (Hendrycks et al., math_equivalence.py)
+// that lm-eval's helpers copy into their own last_boxed_only_string and
+// strip_string / _strip_string (hendrycks_math/utils.py,
+// minerva_math/utils.py, agieval/utils.py, ...): each file composes them
+// in its own order and catches different exceptions, so the composition
 // stays in the port; the steps are here once.
 package mathequiv
 
@@ -98,4 +99,31 @@ func FixSqrt(s string) (string, error) {
 		}
 	}
 	return newStr, nil
+}
+
+// LastBoxed is the brace scan of last_boxed_only_string: from the last
+// "\boxed" (else the last "\fbox") to the brace closing the first one
+// opened after it; ok is false where the Python returns None (neither, or
+// the braces never close).
+func LastBoxed(s string) (string, bool) {
+	idx := strings.LastIndex(s, "\\boxed")
+	if idx < 0 {
+		idx = strings.LastIndex(s, "\\fbox")
+		if idx < 0 {
+			return "", false
+		}
+	}
+	open := 0
+	for i := idx; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			open++
+		case '}':
+			open--
+			if open == 0 {
+				return s[idx : i+1], true
+			}
+		}
+	}
+	return "", false
 }

@@ -50,21 +50,6 @@ func LogLiks(results []any) ([]float64, error) {
 	return out, nil
 }
 
-// Argmax is np.argmax: the first index of the largest value (NaN, as
-// numpy has it, wins at its first occurrence).
-func Argmax(xs []float64) int {
-	best := 0
-	for i, x := range xs {
-		if x != x { // NaN
-			return i
-		}
-		if x > xs[best] {
-			best = i
-		}
-	}
-	return best
-}
-
 // JoinStrs is sep.join(v): v's items (a str's characters) must be strs.
 func JoinStrs(sep string, v any) (string, error) {
 	switch x := v.(type) {

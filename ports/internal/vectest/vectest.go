@@ -1,9 +1,11 @@
 // Package vectest replays reference vectors, recorded by running lm-eval's
 // own Python helpers (a port's testdata/gen_vectors.py, with vectest.py
-// beside this file), through the registered native ports, for the ports'
-// unit tests. It is the one replayer: the vectors of the earlier ones
-// (portvectors, vectortest, vectors, vecreplay) were converted to its
-// format by convert_vectors.py.
+// beside this file; for several ports at once, ports/testdata/gen_vectors.py
+// writing each port's testdata/vectors_common.json), through the
+// registered native ports, for the ports' unit tests, each beside its
+// port. It is the one replayer: the vectors of the earlier ones
+// (portvectors, vectortest, vectors, vecreplay, ports/all's) were
+// converted to its format.
 //
 // A vectors file (.json, or .json.gz) is a JSON list of
 //
