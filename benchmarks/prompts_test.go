@@ -88,7 +88,7 @@ func checkPrompts(t *testing.T, r *task.Registry) {
 			}
 			tk := tasks[0]
 			n := e.NumFewshot
-			if err := tk.Build(context.Background(), task.BuildOptions{Loader: fixtureLoader, NumFewshot: &n}); err != nil {
+			if err := tk.BuildRequests(context.Background(), task.BuildOptions{Loader: fixtureLoader, NumFewshot: &n}); err != nil {
 				t.Fatal(err)
 			}
 			compareTask(t, tk, e)

@@ -77,7 +77,7 @@ func testBatchingInvariance(t *testing.T, opts Options, nbatch []int, tol float6
 				t.Fatal(err)
 			}
 			st := bm.Stats()
-			name := fmt.Sprintf("n_batch %d, prefix sharing %v", bm.Info().NBatch, share)
+			name := fmt.Sprintf("n_batch %d, prefix sharing %v", bm.Settings().NBatch, share)
 			worst := 0.0
 			for i := range reqs {
 				d := math.Abs(got[i].LogProb - alone[i].LogProb)

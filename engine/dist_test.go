@@ -66,7 +66,7 @@ func storiesRequests(t *testing.T, m *Model, chunk int) []DistRequest {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs, err := PerplexityRequests(toks, chunk, m.Info().BOS)
+	reqs, err := PerplexityRequests(toks, chunk, m.Settings().BOS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -526,7 +526,7 @@ func BenchmarkTopK(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	reqs, err := PerplexityRequests(toks, 128, m.Info().BOS)
+	reqs, err := PerplexityRequests(toks, 128, m.Settings().BOS)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -53,14 +53,14 @@ func checkAgainstReference(t *testing.T, m *Model, reqs []LoglikelihoodRequest) 
 
 func TestNoBOSModel(t *testing.T) {
 	m := load(t, writeTiny(t, ggufwrite.LlamaSpec{NoBOS: true, Seed: 3}), exactOpts)
-	if m.Info().AddBOS {
+	if m.Settings().AddBOS {
 		t.Fatal("a model without add_bos_token adds BOS")
 	}
 	toks, err := m.encode("the cat sat")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(toks) == 0 || toks[0] == m.Info().BOS {
+	if len(toks) == 0 || toks[0] == m.Settings().BOS {
 		t.Fatalf("encode added BOS: %v", toks)
 	}
 	res := checkAgainstReference(t, m, []LoglikelihoodRequest{
@@ -75,8 +75,8 @@ func TestNoBOSModel(t *testing.T) {
 
 func TestTinyContextTruncates(t *testing.T) {
 	m := load(t, writeTiny(t, ggufwrite.LlamaSpec{NCtx: 16, AddBOS: true, Seed: 4}), exactOpts)
-	if m.Info().MaxLength != 16 {
-		t.Fatalf("MaxLength = %d, want the training context 16", m.Info().MaxLength)
+	if m.Settings().MaxLength != 16 {
+		t.Fatalf("MaxLength = %d, want the training context 16", m.Settings().MaxLength)
 	}
 	long := strings.Repeat("the cat sat on the mat. ", 5)
 	res := checkAgainstReference(t, m, []LoglikelihoodRequest{

@@ -110,8 +110,8 @@ type Options struct {
 	LoadProgress func(frac float64)
 }
 
-// Info is what the engine settled on when loading, beyond the file's facts.
-type Info struct {
+// Settings are what the engine settled on when loading, beyond the file's facts.
+type Settings struct {
 	Path        string
 	Description string // llama.cpp's model description ("llama 260K all F32")
 	// Backend is where the layers run: "cpu", or the backend of the
@@ -186,7 +186,7 @@ type Model struct {
 	c      cmodel
 	path   string
 	opts   Options
-	info   Info
+	info   Settings
 	facts  gguf.Facts
 	addBOS bool
 	stats  Stats
@@ -299,9 +299,9 @@ func (m *Model) Close() error {
 // template llama.cpp finds when the file's key is absent.
 func (m *Model) Facts() gguf.Facts { return m.facts }
 
-// Info returns the settings the engine loaded the model with. With
+// Settings returns the settings the engine loaded the model with. With
 // AutoBatch, NCtx is the cache's current size, which grows as calls need.
-func (m *Model) Info() Info {
+func (m *Model) Settings() Settings {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.info

@@ -87,7 +87,7 @@ func TestFlashAutoSwitches(t *testing.T) {
 	}
 
 	m := load(t, path, base)
-	if in := m.Info(); in.FlashAttn != "auto" || m.params.flashAttn != 1 {
+	if in := m.Settings(); in.FlashAttn != "auto" || m.params.flashAttn != 1 {
 		t.Fatalf("flash_attn %q, kernel %d after load; want auto, on (short scoring first)", in.FlashAttn, m.params.flashAttn)
 	}
 	for round := 0; round < 2; round++ {

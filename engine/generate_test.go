@@ -76,7 +76,7 @@ func TestGenerateEmptyContext(t *testing.T) {
 		{"no-BOS", load(t, writeTiny(t, ggufwrite.LlamaSpec{NoBOS: true, Seed: 3}), exactOpts)},
 	} {
 		m := tc.m
-		prefix := m.TokenPiece(m.Info().PrefixToken)
+		prefix := m.TokenPiece(m.Settings().PrefixToken)
 		out, err := m.GenerateUntil(context.Background(), []GenerateRequest{
 			{Context: "", MaxGenToks: 12}, {Context: prefix, MaxGenToks: 12}, {Context: "Once", MaxGenToks: 12},
 		})

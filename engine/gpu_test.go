@@ -47,7 +47,7 @@ func gpuDevices(t *testing.T) []Device {
 
 // TestGPUMatchesCPU loads the model with every layer on the GPU, with a
 // part of them, and on the CPU alone (n_gpu_layers 0, which gives
-// llama.cpp no device at all), and checks that Info names the device used
+// llama.cpp no device at all), and checks that Settings names the device used
 // and the layers on it and, one request per call,
 // that the log-likelihoods agree within gpuTolerance and greedy
 // generations are the same text.
@@ -79,7 +79,7 @@ func TestGPUMatchesCPU(t *testing.T) {
 	}
 
 	cpu := load(t, path, gpuOpts(Options{CPUOnly: true}))
-	if in := cpu.Info(); in.Backend != "cpu" || len(in.Devices) != 0 || in.GPULayers != 0 {
+	if in := cpu.Settings(); in.Backend != "cpu" || len(in.Devices) != 0 || in.GPULayers != 0 {
 		t.Fatalf("CPU-only load: backend %q, devices %v, %d GPU layers; want cpu, none, 0", in.Backend, in.Devices, in.GPULayers)
 	}
 	want, wantGen := one(cpu)
@@ -88,7 +88,7 @@ func TestGPUMatchesCPU(t *testing.T) {
 		layers int // 0: all
 	}{{"all layers", 0}, {"2 layers", 2}} {
 		m := load(t, path, gpuOpts(Options{NGPULayers: tc.layers}))
-		in := m.Info()
+		in := m.Settings()
 		if len(in.Devices) == 0 || in.Devices[0].Name != gpus[0].Name || in.Backend == "cpu" {
 			t.Fatalf("%s: backend %q, devices %+v; want %s", tc.name, in.Backend, in.Devices, gpus[0].Name)
 		}
@@ -146,7 +146,7 @@ func TestGPUBatchedMatchesCPU(t *testing.T) {
 func TestGPUAutoSizing(t *testing.T) {
 	gpus := gpuDevices(t)
 	m := load(t, storiesPath(t), Options{AutoBatch: true, MaxLength: 512})
-	in := m.Info()
+	in := m.Settings()
 	if in.FreeMemory <= 0 || in.FreeMemory > int64(gpus[0].Total) {
 		t.Fatalf("free memory %d: want the GPU's (%s: %d free of %d)", in.FreeMemory, gpus[0].Name, gpus[0].Free, gpus[0].Total)
 	}

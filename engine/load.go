@@ -19,7 +19,7 @@ import (
 // Load's steps, one function each: checkFile (the file), loadParams (the
 // options' defaults and checks, as llama.cpp's parameters), cLoad (the
 // weights), makeContext (the KV cache, sized to free memory with
-// AutoBatch) and newModel (what the engine settled on: Info).
+// AutoBatch) and newModel (what the engine settled on: Settings).
 func Load(path string, opts Options) (*Model, error) {
 	m, err := loadModel(path, opts)
 	if err != nil {
@@ -285,7 +285,7 @@ func makeContext(c cmodel, facts gguf.Facts, p *cparams, opts *Options, maxLen i
 	return nil
 }
 
-// newModel gathers what the engine settled on (Info) for a loaded model:
+// newModel gathers what the engine settled on (Settings) for a loaded model:
 // llama.cpp's view of the context and vocabulary, the BOS and prefix
 // tokens, the batch sizing, the devices, the max length.
 func newModel(c cmodel, path string, opts Options, facts gguf.Facts, p cparams, sz sizing) (*Model, error) {
@@ -295,7 +295,7 @@ func newModel(c cmodel, path string, opts Options, facts gguf.Facts, p cparams, 
 	if opts.AddBOS != nil {
 		m.addBOS = *opts.AddBOS
 	}
-	m.info = Info{
+	m.info = Settings{
 		Path: path, Description: cDesc(c), Backend: "cpu", Devices: cModelDevices(c),
 		NCtx: ci.nCtx, NCtxTrain: ci.nCtxTrain, NBatch: ci.nBatch, NUBatch: ci.nUBatch, NSeqMax: ci.nSeqMax,
 		Threads: p.threads, GPULayers: p.gpuLayers, FlashAttn: flashSetting(p),

@@ -168,7 +168,7 @@ func (m *Model) tokenJob(ctxToks, cont []int32, slot int32) (job, bool, error) {
 }
 
 // prefixToken is what an empty context becomes: lm-eval's prefix_token_id,
-// BOS when the vocabulary has one, else EOS (Info.PrefixToken).
+// BOS when the vocabulary has one, else EOS (Settings.PrefixToken).
 func (m *Model) prefixToken() int32 { return m.info.PrefixToken }
 
 // pySpace is Python's str.isspace for one character, which rstrip uses.

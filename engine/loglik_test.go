@@ -41,7 +41,7 @@ func refScore(t *testing.T, m *Model, ctxToks, cont []int32) (float64, bool) {
 func refScoreMargin(t *testing.T, m *Model, ctxToks, cont []int32) (lp float64, greedy bool, margin float64) {
 	t.Helper()
 	full := append(append([]int32{}, ctxToks...), cont...)
-	if max := m.Info().MaxLength; len(full) > max+1 {
+	if max := m.Settings().MaxLength; len(full) > max+1 {
 		full = full[len(full)-(max+1):]
 	}
 	inp := full[:len(full)-1]
@@ -96,7 +96,7 @@ var llPairs = []LoglikelihoodRequest{
 // from a full decode of [BOS]+tokens.
 func TestEmptyContextScoresContinuationOnly(t *testing.T) {
 	m := load(t, storiesPath(t), Options{TypeK: "f32", TypeV: "f32"})
-	bos := m.Info().BOS
+	bos := m.Settings().BOS
 	for _, text := range []string{"Once upon a time", "x", "<s>Once upon a time"} {
 		cont, err := m.Tokenize(strings.TrimPrefix(text, "<s>"), false, false)
 		if err != nil {
@@ -166,7 +166,7 @@ func TestLoglikelihoodMatchesFullDecode(t *testing.T) {
 				if got[i].LogProb >= 0 {
 					t.Errorf("%q + %q: log-prob %v is not negative", r.Context, r.Continuation, got[i].LogProb)
 				}
-				wantTrunc := len(c)+len(k) > m.Info().MaxLength+1
+				wantTrunc := len(c)+len(k) > m.Settings().MaxLength+1
 				if got[i].Truncated != wantTrunc {
 					t.Errorf("%q: truncated = %v, want %v", r.Context, got[i].Truncated, wantTrunc)
 				}

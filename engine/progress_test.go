@@ -78,7 +78,7 @@ func TestCallProgress(t *testing.T) {
 	// Expected tokens, computed from the tokenizer: a loglikelihood
 	// request's context plus continuation tokens, capped at MaxLength+1; a
 	// text's tokens; a prompt's tokens capped at MaxLength-MaxGenToks.
-	ml := m.Info().MaxLength
+	ml := m.Settings().MaxLength
 	wantL, wantR, wantG := 0, 0, 0
 	for _, r := range lreqs {
 		c, k, err := m.EncodePair(r.Context, r.Continuation)

@@ -134,7 +134,7 @@ func TestRollingSingleWindowIsLoglikelihood(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bos := m.Info().BOS
+		bos := m.Settings().BOS
 		text, err := m.Tokenize(storyText, false, false)
 		if err != nil {
 			t.Fatal(err)

@@ -116,7 +116,7 @@ func TestCostMatchesLlamaCpp(t *testing.T) {
 			m := load(t, tc.path, Options{NCtx: n, NSeqMax: 4, TypeK: tc.kv, TypeV: tc.kv, FlashAttn: fa})
 			SetLogger(nil)
 			kv[i], compute[i] = c.mib(t, "KV"), c.mib(t, "compute")
-			cost = estimateCost(m.Facts(), m.Info().KVBytesPerToken, m.Info().NBatch, m.Info().NUBatch, tc.flash)
+			cost = estimateCost(m.Facts(), m.Settings().KVBytesPerToken, m.Settings().NBatch, m.Settings().NUBatch, tc.flash)
 			m.Close()
 		}
 		name := filepath.Base(tc.path) + "/" + tc.kv
@@ -209,7 +209,7 @@ func TestPlanAuto(t *testing.T) {
 		o := tc.opts
 		o.AutoBatch, o.TypeK, o.TypeV = true, "f32", "f32"
 		m := load(t, path, o)
-		in := m.Info()
+		in := m.Settings()
 		// The cache starts at the scheduler's budget (512 cells for
 		// stories260K at n_batch 512) and may grow to what the memory
 		// allows; a given n_ctx is both.
@@ -240,7 +240,7 @@ func TestBatchSizeN(t *testing.T) {
 		{Options{BatchSize: 8, NSeqMax: 2, MaxLength: 256}, 2048, 2},
 	} {
 		m := load(t, path, tc.opts)
-		in := m.Info()
+		in := m.Settings()
 		if in.NCtx != tc.ctx || in.NSeqMax != tc.seq || in.Batch != strconv.Itoa(tc.opts.BatchSize) {
 			t.Errorf("%+v: n_ctx %d n_seq_max %d batch %q, want %d %d", tc.opts, in.NCtx, in.NSeqMax, in.Batch, tc.ctx, tc.seq)
 		}
@@ -292,8 +292,8 @@ func TestAutoRetry(t *testing.T) {
 			continue
 		}
 		// llama.cpp rounds n_ctx up to a multiple of 256.
-		if want := (tried[len(tried)-1] + 255) / 256 * 256; m.Info().NCtx != want {
-			t.Errorf("limit %d: n_ctx %d, want %d", tc.limit, m.Info().NCtx, want)
+		if want := (tried[len(tried)-1] + 255) / 256 * 256; m.Settings().NCtx != want {
+			t.Errorf("limit %d: n_ctx %d, want %d", tc.limit, m.Settings().NCtx, want)
 		}
 		if _, err := m.Loglikelihood(context.Background(), []LoglikelihoodRequest{{Context: "Once upon a time", Continuation: " there"}}); err != nil {
 			t.Errorf("limit %d: scoring after retries: %v", tc.limit, err)
@@ -339,7 +339,7 @@ func TestAutoScoresAsFixed(t *testing.T) {
 				t.Errorf("%s: request %d: %v %v, fixed %v %v", tc.name, i, got[i].LogProb, got[i].IsGreedy, ref[i].LogProb, ref[i].IsGreedy)
 			}
 		}
-		in := m.Info()
+		in := m.Settings()
 		t.Logf("%s: n_ctx %d n_seq_max %d free %d: largest difference %.2g", tc.name, in.NCtx, in.NSeqMax, in.FreeMemory, worst)
 		if tc.opts.AutoBatch && tc.opts.MemoryBudget == 0 && (in.FreeMemory <= 0 || in.NCtx != 512 || in.NSeqMax != 2) {
 			t.Errorf("%s: free memory %d, n_ctx %d, n_seq_max %d; want free memory found, 2 sequences of 256", tc.name, in.FreeMemory, in.NCtx, in.NSeqMax)
@@ -381,7 +381,7 @@ func TestAutoGrows(t *testing.T) {
 	auto := base
 	auto.AutoBatch, auto.MemoryBudget = true, 256<<20
 	m := load(t, path, auto)
-	if in := m.Info(); in.NCtx != 512 || in.NCtxMax < 4096 {
+	if in := m.Settings(); in.NCtx != 512 || in.NCtxMax < 4096 {
 		t.Fatalf("n_ctx %d (max %d), want 512 growing to at least 4096", in.NCtx, in.NCtxMax)
 	}
 	got, err := m.LoglikelihoodRolling(ctx, []string{text})
@@ -389,7 +389,7 @@ func TestAutoGrows(t *testing.T) {
 		t.Fatal(err)
 	}
 	need := want[0].NumTokens // the window's input: the prefix token and all but the last token
-	if in, st := m.Info(), m.Stats(); in.NCtx < need || in.NCtx > (need+512+255)/256*256 || st.CacheGrowths != 1 {
+	if in, st := m.Settings(), m.Stats(); in.NCtx < need || in.NCtx > (need+512+255)/256*256 || st.CacheGrowths != 1 {
 		t.Errorf("after the call: n_ctx %d, %d growths; want one growth to %d..%d cells", in.NCtx, st.CacheGrowths, need, (need+512+255)/256*256)
 	}
 	if d := math.Abs(got[0].LogProb - want[0].LogProb); d > 1e-4 {

@@ -59,8 +59,8 @@ func TestEncodePairSplit(t *testing.T) {
 	} {
 		t.Run(tc.vocab, func(t *testing.T) {
 			m := load(t, sharedPath(t, tc.vocab), Options{VocabOnly: true})
-			if m.Info().AddBOS != tc.bos {
-				t.Fatalf("AddBOS = %v, want %v", m.Info().AddBOS, tc.bos)
+			if m.Settings().AddBOS != tc.bos {
+				t.Fatalf("AddBOS = %v, want %v", m.Settings().AddBOS, tc.bos)
 			}
 			for _, p := range tc.pairs {
 				c, k, err := m.EncodePair(p.ctx, p.cont)
@@ -104,8 +104,8 @@ func TestPrefixTokenOption(t *testing.T) {
 	path := sharedPath(t, "models/vocab/ggml-vocab-llama-spm.gguf")
 	eos := int32(2)
 	m := load(t, path, Options{VocabOnly: true, PrefixToken: &eos})
-	if m.Info().PrefixToken != eos {
-		t.Fatalf("PrefixToken = %d, want %d", m.Info().PrefixToken, eos)
+	if m.Settings().PrefixToken != eos {
+		t.Fatalf("PrefixToken = %d, want %d", m.Settings().PrefixToken, eos)
 	}
 	c, k, err := m.EncodePair("", "Hello")
 	if err != nil {

@@ -153,8 +153,12 @@ func runCase(t *testing.T, tasksDir, fam string, c refCase) {
 		t.Fatal(err)
 	}
 	samples := &memSamples{}
-	res, err := harness.Evaluate(context.Background(), cfg, lm, harness.WithBuiltinTasks(benchmarks.FS()), harness.WithWriteOut(io.Discard),
+	p, err := harness.NewPlan(cfg, harness.WithBuiltinTasks(benchmarks.FS()), harness.WithWriteOut(io.Discard),
 		harness.WithSamples(func(string) (harness.SampleWriter, error) { return samples, nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Evaluate(context.Background(), lm)
 	if err != nil {
 		t.Fatal(err)
 	}

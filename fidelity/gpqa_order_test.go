@@ -73,7 +73,7 @@ func TestLeaderboardGPQAOrder(t *testing.T) {
 			}
 			var mu sync.Mutex
 			got := map[string]*memSamples{}
-			_, err = harness.Evaluate(context.Background(), cfg, lm, harness.WithBuiltinTasks(benchmarks.FS()),
+			plan, err := harness.NewPlan(cfg, harness.WithBuiltinTasks(benchmarks.FS()),
 				harness.WithWriteOut(io.Discard),
 				harness.WithSamples(func(task string) (harness.SampleWriter, error) {
 					mu.Lock()
@@ -82,6 +82,9 @@ func TestLeaderboardGPQAOrder(t *testing.T) {
 					return got[task], nil
 				}))
 			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := plan.Evaluate(context.Background(), lm); err != nil {
 				t.Fatal(err)
 			}
 			for task, docs := range run.Orders {

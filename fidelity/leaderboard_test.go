@@ -105,7 +105,11 @@ func TestLeaderboardEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := harness.Evaluate(context.Background(), cfg, lm, harness.WithBuiltinTasks(benchmarks.FS()), harness.WithWriteOut(io.Discard))
+	p, err := harness.NewPlan(cfg, harness.WithBuiltinTasks(benchmarks.FS()), harness.WithWriteOut(io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Evaluate(context.Background(), lm)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,7 @@ metric_list:
 	}
 	b.ResetTimer()
 	for range b.N {
-		if _, err := Evaluate(context.Background(), cfg, lm, WithRegistry(reg)); err != nil {
+		if _, err := evaluate(context.Background(), cfg, lm, WithRegistry(reg)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -160,8 +160,8 @@ func (p *Plan) member(m task.Member, spec config.TaskSpec, seen map[string]*task
 
 // buildTasks builds every task's documents and requests and prepares its
 // metrics and filters, for the model lm.
-func (b *Build) buildTasks(ctx context.Context, lm model.LM) error {
-	p := b.plan
+func (w *Workload) buildTasks(ctx context.Context, lm model.LM) error {
+	p := w.plan
 	cfg := p.cfg
 	var chat task.ChatTemplate
 	if cfg.ChatTemplate.Enabled {
@@ -178,7 +178,7 @@ func (b *Build) buildTasks(ctx context.Context, lm model.LM) error {
 			return fmt.Errorf("--apply_chat_template: model %s, %s: %w", model, which, err)
 		}
 	}
-	if err := b.deleteCachedRequests(); err != nil {
+	if err := w.deleteCachedRequests(); err != nil {
 		return err
 	}
 	// Tasks build concurrently: loading datasets is mostly waiting on
@@ -187,7 +187,7 @@ func (b *Build) buildTasks(ctx context.Context, lm model.LM) error {
 	// build first, one by one, in lm-eval's construction order and with
 	// the generator as lm-eval leaves it for each (buildGlobalRandom).
 	errs := make([]error, len(p.runs))
-	b.buildGlobalRandom(ctx, lm, chat, errs)
+	w.buildGlobalRandom(ctx, lm, chat, errs)
 	sem := make(chan struct{}, buildWorkers)
 	var wg sync.WaitGroup
 	for i, tr := range p.runs {
@@ -198,7 +198,7 @@ func (b *Build) buildTasks(ctx context.Context, lm model.LM) error {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			errs[i] = b.buildTask(ctx, lm, tr, chat)
+			errs[i] = w.buildTask(ctx, lm, tr, chat)
 		}()
 	}
 	wg.Wait()
@@ -243,8 +243,8 @@ func (b *Build) buildTasks(ctx context.Context, lm model.LM) error {
 // ConfigurableTask.task_name's getattr default is evaluated whatever the
 // name. So leaderboard_gpqa_diamond shuffles after the 24 bbh tasks were
 // added to leaderboard_bbh (48 draws of 8), then extended, then main.
-func (b *Build) buildGlobalRandom(ctx context.Context, lm model.LM, chat task.ChatTemplate, errs []error) {
-	p := b.plan
+func (w *Workload) buildGlobalRandom(ctx context.Context, lm model.LM, chat task.ChatTemplate, errs []error) {
+	p := w.plan
 	some := false
 	for _, tr := range p.runs {
 		some = some || tr.t.Config.UsesGlobalRandom()
@@ -258,7 +258,7 @@ func (b *Build) buildGlobalRandom(ctx context.Context, lm model.LM, chat task.Ch
 		if n.run != nil {
 			if n.run.t.Config.UsesGlobalRandom() && !built[n.run] {
 				built[n.run] = true
-				errs[n.run.index] = b.buildTask(ctx, lm, n.run, chat)
+				errs[n.run.index] = w.buildTask(ctx, lm, n.run, chat)
 			}
 			return
 		}
@@ -281,7 +281,7 @@ func (b *Build) buildGlobalRandom(ctx context.Context, lm model.LM, chat task.Ch
 	// A task the selection reaches by no node (none today) still builds.
 	for _, tr := range p.runs {
 		if tr.t.Config.UsesGlobalRandom() && !built[tr] {
-			errs[tr.index] = b.buildTask(ctx, lm, tr, chat)
+			errs[tr.index] = w.buildTask(ctx, lm, tr, chat)
 		}
 	}
 }
@@ -291,8 +291,8 @@ const buildWorkers = 4
 
 // buildTask builds one task's requests for the model lm and prepares its
 // scoring.
-func (b *Build) buildTask(ctx context.Context, lm model.LM, tr *taskRun, chat task.ChatTemplate) error {
-	p := b.plan
+func (w *Workload) buildTask(ctx context.Context, lm model.LM, tr *taskRun, chat task.ChatTemplate) error {
+	p := w.plan
 	cfg := p.cfg
 	t := tr.t
 	bo := task.BuildOptions{
@@ -322,7 +322,7 @@ func (b *Build) buildTask(ctx context.Context, lm model.LM, tr *taskRun, chat ta
 			slog.Warn("the model cannot count tokens; few-shot examples are not truncated", "task", t.Name)
 		}
 	}
-	if err := b.buildCached(ctx, tr, bo); err != nil {
+	if err := w.buildCached(ctx, tr, bo); err != nil {
 		return err
 	}
 	if err := tr.prepare(cfg.PredictOnly); err != nil {

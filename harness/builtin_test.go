@@ -37,7 +37,7 @@ func TestBuiltinTasksDummy(t *testing.T) {
 	lm, _ := dummy.New(nil)
 	cfg := testConfig(t, builtinTasks...)
 	samples := newMemSamples()
-	res, err := Evaluate(context.Background(), cfg, lm, WithBuiltinTasks(benchmarks.FS()), WithLoader(fixtureLoader), WithSamples(samples.open))
+	res, err := evaluate(context.Background(), cfg, lm, WithBuiltinTasks(benchmarks.FS()), WithLoader(fixtureLoader), WithSamples(samples.open))
 	if err != nil {
 		t.Fatal(err)
 	}

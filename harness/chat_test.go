@@ -94,7 +94,7 @@ func TestApplyChatTemplate(t *testing.T) {
 	cfg.ChatTemplate.Enabled = true
 	cfg.SystemInstruction = "Be brief."
 	samples := newMemSamples()
-	if _, err := Evaluate(context.Background(), cfg, chatDummy{LM: d}, WithRegistry(testRegistry(t)), WithSamples(samples.open)); err != nil {
+	if _, err := evaluate(context.Background(), cfg, chatDummy{LM: d}, WithRegistry(testRegistry(t)), WithSamples(samples.open)); err != nil {
 		t.Fatal(err)
 	}
 	want := "<s><<SYS>>Be brief.<</SYS>>\n<|im_start|>user\nQ: What color is the sky?\nA:<|im_end|>\n<|im_start|>assistant\n"
@@ -110,11 +110,11 @@ func TestApplyChatTemplate(t *testing.T) {
 	if !found {
 		t.Fatal("no sample for document 0")
 	}
-	if _, err := Evaluate(context.Background(), cfg, d, WithRegistry(testRegistry(t))); err == nil {
+	if _, err := evaluate(context.Background(), cfg, d, WithRegistry(testRegistry(t))); err == nil {
 		t.Error("a model without a chat template was accepted")
 	}
 	cfg.ChatTemplate.Name = "tool_use"
-	if _, err := Evaluate(context.Background(), cfg, chatDummy{LM: d}, WithRegistry(testRegistry(t))); err == nil {
+	if _, err := evaluate(context.Background(), cfg, chatDummy{LM: d}, WithRegistry(testRegistry(t))); err == nil {
 		t.Error("a missing named template was accepted")
 	}
 }

@@ -142,7 +142,7 @@ func TestCodeExecutionTasks(t *testing.T) {
 	}
 
 	// Without consent, nothing runs and every unsafe task is named.
-	_, err = Evaluate(context.Background(), layer(false), lm, WithRegistry(reg))
+	_, err = evaluate(context.Background(), layer(false), lm, WithRegistry(reg))
 	if err == nil {
 		t.Fatal("unsafe tasks ran without --confirm_run_unsafe_code")
 	}
@@ -154,7 +154,7 @@ func TestCodeExecutionTasks(t *testing.T) {
 
 	// No interpreter: a clear error before anything is generated.
 	t.Setenv("LMEVAL_PYTHON", filepath.Join(t.TempDir(), "python3"))
-	_, err = Evaluate(context.Background(), layer(true), lm, WithRegistry(reg))
+	_, err = evaluate(context.Background(), layer(true), lm, WithRegistry(reg))
 	if !errors.Is(err, codeexec.ErrNoPython) {
 		t.Errorf("without python3: %v, want ErrNoPython", err)
 	}
@@ -181,7 +181,7 @@ func TestCodeExecutionTasks(t *testing.T) {
 	t.Setenv("LMEVAL_PYTHON", "")
 
 	samples := newMemSamples()
-	res, err := Evaluate(context.Background(), layer(true), lm, WithRegistry(reg), WithSamples(samples.open))
+	res, err := evaluate(context.Background(), layer(true), lm, WithRegistry(reg), WithSamples(samples.open))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestCodeTaskRequests(t *testing.T) {
 			t.Fatal(err)
 		}
 		tk := sel.Tasks()[0]
-		if err := tk.Build(context.Background(), task.BuildOptions{Loader: loader}); err != nil {
+		if err := tk.BuildRequests(context.Background(), task.BuildOptions{Loader: loader}); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if len(tk.Instances) != len(reqs) {
@@ -382,7 +382,7 @@ func TestCodeTaskMetrics(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Evaluate(context.Background(), cfg, lm, WithRegistry(reg))
+		res, err := evaluate(context.Background(), cfg, lm, WithRegistry(reg))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -27,7 +27,7 @@ func evaluateLogged(t *testing.T, lm model.LM, dirs, tasks []string, opts ...Opt
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
 	cfg := testConfig(t, tasks...)
 	cfg.BootstrapIters = 0
-	res, err := Evaluate(context.Background(), cfg, lm, append([]Option{WithRegistry(r)}, opts...)...)
+	res, err := evaluate(context.Background(), cfg, lm, append([]Option{WithRegistry(r)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,10 +14,7 @@ import (
 	"time"
 
 	"github.com/lmeval/lmeval/harness/cache"
-	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/dataset"
-	"github.com/lmeval/lmeval/harness/model"
-	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/task"
 	"github.com/lmeval/lmeval/python/pyval"
 )
@@ -93,24 +90,4 @@ func DatasetLoader(opts dataset.Options) (task.DocLoader, task.ColumnLoader) {
 		return l.Columns(ctx, dataset.Spec{Path: spec.Path, Name: spec.Name, Kwargs: spec.Kwargs}, split)
 	}
 	return docs, cols
-}
-
-// Evaluate runs cfg's tasks on lm and returns the results (lm-eval's
-// simple_evaluate): the composition of the stages NewPlan, Plan.Build,
-// Build.Score, Build.Run and Scorer.Report (stages.go). The context
-// carries the progress display (progress.NewContext) and cancels the run;
-// a cancelled run returns an error wrapping context.Canceled, with the
-// samples written so far flushed.
-func Evaluate(ctx context.Context, cfg *config.Config, lm model.LM, opts ...Option) (*results.Results, error) {
-	o := options{now: time.Now}
-	for _, f := range opts {
-		f(&o)
-	}
-	start := o.now()
-	p, err := NewPlan(cfg, opts...)
-	if err != nil {
-		return nil, err
-	}
-	p.start = start
-	return p.Evaluate(ctx, lm)
 }

@@ -34,6 +34,15 @@ func testRegistry(t *testing.T) *task.Registry {
 	return r
 }
 
+// evaluate is NewPlan then Plan.Evaluate: cfg's tasks run on lm.
+func evaluate(ctx context.Context, cfg *config.Config, lm model.LM, opts ...Option) (*results.Results, error) {
+	p, err := NewPlan(cfg, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return p.Evaluate(ctx, lm)
+}
+
 func testConfig(t *testing.T, tasks ...string) *config.Config {
 	t.Helper()
 	cfg, err := testConfigB(tasks...)
@@ -224,7 +233,7 @@ func TestEvaluateDummy(t *testing.T) {
 	rec := &recordingLM{LM: lm}
 	cfg := testConfig(t, "toy_group", "toy_gen", "toy_ppl")
 	samples := newMemSamples()
-	res, err := Evaluate(context.Background(), cfg, rec,
+	res, err := evaluate(context.Background(), cfg, rec,
 		WithRegistry(testRegistry(t)), WithSamples(samples.open), WithWriteOut(&strings.Builder{}))
 	if err != nil {
 		t.Fatal(err)
@@ -523,7 +532,7 @@ func checkSchema(t *testing.T, data []byte) {
 // byte_perplexity relation on the results: bpb = log2(byte_perplexity).
 func TestEvaluateBitsPerByte(t *testing.T) {
 	lm, _ := dummy.New(nil)
-	res, err := Evaluate(context.Background(), testConfig(t, "toy_ppl"), lm, WithRegistry(testRegistry(t)))
+	res, err := evaluate(context.Background(), testConfig(t, "toy_ppl"), lm, WithRegistry(testRegistry(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -557,7 +566,7 @@ func TestCacheRequests(t *testing.T) {
 		t.Helper()
 		cfg := testConfig(t, tasks...)
 		cfg.CacheRequests = config.CacheRequests(mode)
-		res, err := Evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)), WithLoader(loader), WithRequestCache(db))
+		res, err := evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)), WithLoader(loader), WithRequestCache(db))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -596,7 +605,7 @@ func TestCacheRequests(t *testing.T) {
 	loads = 0
 	cfg := testConfig(t, "arc_easy|2")
 	cfg.CacheRequests = config.CacheRequestsTrue
-	if _, err := Evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)), WithLoader(loader), WithRequestCache(db)); err != nil {
+	if _, err := evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)), WithLoader(loader), WithRequestCache(db)); err != nil {
 		t.Fatal(err)
 	}
 	if loads == 0 {
@@ -611,7 +620,7 @@ func TestRepeats(t *testing.T) {
 	lm, _ := dummy.New(nil)
 	rec := &recordingLM{LM: lm}
 	samples := newMemSamples()
-	res, err := Evaluate(context.Background(), testConfig(t, "toy_gen_sc"), rec, WithRegistry(testRegistry(t)), WithSamples(samples.open))
+	res, err := evaluate(context.Background(), testConfig(t, "toy_gen_sc"), rec, WithRegistry(testRegistry(t)), WithSamples(samples.open))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -641,7 +650,7 @@ func TestPredictOnly(t *testing.T) {
 	cfg := testConfig(t, "toy_gen", "toy_mc")
 	cfg.PredictOnly = true
 	samples := newMemSamples()
-	res, err := Evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)), WithSamples(samples.open))
+	res, err := evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)), WithSamples(samples.open))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -692,7 +701,7 @@ func TestCancel(t *testing.T) {
 	defer cancel()
 	clm := &cancellingLM{LM: lm, n: 10, cancel: cancel}
 	samples := newMemSamples()
-	_, err := Evaluate(ctx, testConfig(t, "toy_mc"), clm, WithRegistry(testRegistry(t)), WithSamples(samples.open), WithChunkSize(5))
+	_, err := evaluate(ctx, testConfig(t, "toy_mc"), clm, WithRegistry(testRegistry(t)), WithSamples(samples.open), WithChunkSize(5))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -711,7 +720,7 @@ func TestWriteOut(t *testing.T) {
 	cfg := testConfig(t, "toy_mc", "toy_gen")
 	cfg.WriteOut = true
 	var out strings.Builder
-	if _, err := Evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)), WithWriteOut(&out)); err != nil {
+	if _, err := evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)), WithWriteOut(&out)); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Task: toy_mc", "Q: What color is the sky?\nA:", "Task: toy_gen", "Say lol:"} {
@@ -729,7 +738,7 @@ func TestLimitAndShots(t *testing.T) {
 	lm, _ := dummy.New(nil)
 	cfg := testConfig(t, "toy_mc|2", "toy_gen")
 	cfg.Limit = config.Limit{Count: 3}
-	res, err := Evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)))
+	res, err := evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -750,7 +759,7 @@ func TestLimitAndShots(t *testing.T) {
 func TestSharedTask(t *testing.T) {
 	lm, _ := dummy.New(nil)
 	rec := &recordingLM{LM: lm}
-	res, err := Evaluate(context.Background(), testConfig(t, "toy_group", "toy_group2", "toy_mc", "toy_plain_group"), rec, WithRegistry(testRegistry(t)))
+	res, err := evaluate(context.Background(), testConfig(t, "toy_group", "toy_group2", "toy_mc", "toy_plain_group"), rec, WithRegistry(testRegistry(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -828,7 +837,7 @@ func TestSamplesUnknownTaskWarned(t *testing.T) {
 	cfg := testConfig(t, "toy_mc")
 	cfg.BootstrapIters = 0
 	cfg.Samples = map[string][]int{"toy_mc": {0, 2}, "toy_mcc": {1}}
-	res, err := Evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)))
+	res, err := evaluate(context.Background(), cfg, lm, WithRegistry(testRegistry(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

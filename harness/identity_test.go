@@ -29,7 +29,7 @@ func TestRunIdentity(t *testing.T) {
 	cfg.ChatTemplate.Enabled = true
 	cfg.FewshotAsMultiturn = true // as config.Resolve sets it with the template
 	cfg.SystemInstruction = "Be brief."
-	res, err := Evaluate(context.Background(), cfg, chatDummy{LM: d}, WithRegistry(testRegistry(t)))
+	res, err := evaluate(context.Background(), cfg, chatDummy{LM: d}, WithRegistry(testRegistry(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestRunIdentity(t *testing.T) {
 		t.Errorf("task_hashes without samples: %v", res.TaskHashes)
 	}
 
-	plain, err := Evaluate(context.Background(), testConfig(t, "toy_mc"), d, WithRegistry(testRegistry(t)))
+	plain, err := evaluate(context.Background(), testConfig(t, "toy_mc"), d, WithRegistry(testRegistry(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestGroupHigherIsBetterConflict(t *testing.T) {
 	lm, _ := dummy.New(nil)
 	cfg := testConfig(t, "hib_group")
 	cfg.BootstrapIters = 0
-	res, err := Evaluate(context.Background(), cfg, lm, WithRegistry(r))
+	res, err := evaluate(context.Background(), cfg, lm, WithRegistry(r))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,7 +95,7 @@ func TestPlansDoNotInterfere(t *testing.T) {
 		}
 		return draws, float64(nprand.New(numpy).Intn(1 << 30))
 	}
-	check := func(b *Build, s *Scorer, name string, random int64, numpy uint32) {
+	check := func(b *Workload, s *Scorer, name string, random int64, numpy uint32) {
 		t.Helper()
 		draws, agg := want(random, numpy)
 		var got []string

@@ -146,7 +146,7 @@ func TestLMEvalReference(t *testing.T) {
 	layout := output.NewLayout(out, "ref", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	open := func(name string) (SampleWriter, error) { return layout.OpenSamples(name) }
 	docs, cols := datasetFixtures()
-	res, err := Evaluate(context.Background(), cfg, constLM{}, WithRegistry(reg), WithLoader(docs), WithColumns(cols), WithSamples(open))
+	res, err := evaluate(context.Background(), cfg, constLM{}, WithRegistry(reg), WithLoader(docs), WithColumns(cols), WithSamples(open))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +257,7 @@ func TestLMEvalReferenceGenKwargs(t *testing.T) {
 	layout := output.NewLayout(t.TempDir(), "ref", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	open := func(name string) (SampleWriter, error) { return layout.OpenSamples(name) }
 	docs, cols := datasetFixtures()
-	if _, err := Evaluate(context.Background(), cfg, constLM{}, WithBuiltinTasks(benchmarks.FS()), WithLoader(docs), WithColumns(cols), WithSamples(open)); err != nil {
+	if _, err := evaluate(context.Background(), cfg, constLM{}, WithBuiltinTasks(benchmarks.FS()), WithLoader(docs), WithColumns(cols), WithSamples(open)); err != nil {
 		t.Fatal(err)
 	}
 	want, err := os.ReadFile(filepath.Join(dir, "gen_kwargs", "samples_gsm8k.jsonl"))

@@ -56,7 +56,7 @@ func TestProgressCountsOnce(t *testing.T) {
 			lm := &reportingLM{LM: dummy, report: report}
 			var buf bytes.Buffer
 			ctx := progress.NewContext(context.Background(), progress.New(&buf, true))
-			if _, err := Evaluate(ctx, testConfig(t, "toy_mc"), lm, WithRegistry(testRegistry(t)), WithChunkSize(5)); err != nil {
+			if _, err := evaluate(ctx, testConfig(t, "toy_mc"), lm, WithRegistry(testRegistry(t)), WithChunkSize(5)); err != nil {
 				t.Fatal(err)
 			}
 			if lm.calls < 2 || lm.noRep != 0 {

@@ -49,7 +49,7 @@ func (s *Scorer) aggregate(ctx context.Context, ts *taskScores) (*taskResult, er
 			}
 		}
 	}
-	boot := metrics.Bootstrap{Iters: s.b.plan.cfg.BootstrapIters}
+	boot := metrics.Bootstrap{Iters: s.w.plan.cfg.BootstrapIters}
 	for _, k := range res.keys {
 		agg := "mean" // lm-eval's fallback for metrics outside metric_list
 		for _, s := range tr.specs {
@@ -71,7 +71,7 @@ func (s *Scorer) aggregate(ctx context.Context, ts *taskScores) (*taskResult, er
 // report aggregates every task and group and fills the results object as
 // lm-eval's evaluate returns it.
 func (s *Scorer) report(ctx context.Context) (*results.Results, error) {
-	p := s.b.plan
+	p := s.w.plan
 	taskRes := map[*taskRun]*taskResult{}
 	for _, ts := range s.tasks {
 		r, err := s.aggregate(ctx, ts)
@@ -193,7 +193,7 @@ func (s *Scorer) report(ctx context.Context) (*results.Results, error) {
 // order (filter by filter, documents in order).
 func (s *Scorer) taskHashes() *results.OrderedMap[string] {
 	out := results.NewOrderedMap[string]()
-	if s.b.plan.opts.openSamples == nil {
+	if s.w.plan.opts.openSamples == nil {
 		return out
 	}
 	for _, ts := range s.tasks {
@@ -428,8 +428,8 @@ func configValue(v any) any {
 }
 
 // fillConfig adds the run's settings, dates and lmeval's own facts.
-func (b *Build) fillConfig(out *results.Results) {
-	p := b.plan
+func (w *Workload) fillConfig(out *results.Results) {
+	p := w.plan
 	cfg := p.cfg
 	c := results.Config{
 		Model:          cfg.Model,
@@ -466,10 +466,10 @@ func (b *Build) fillConfig(out *results.Results) {
 	out.Config = c
 	out.Date = results.Float(float64(p.start.UnixNano()) / 1e9)
 	out.TotalEvalTime = pyval.FloatRepr(p.opts.now().Sub(p.start).Seconds())
-	b.fillIdentity(out)
-	out.LMEval = lmevalBlock(b.lm, b.modelTime)
+	w.fillIdentity(out)
+	out.LMEval = lmevalBlock(w.lm, w.modelTime)
 	out.LMEval.PredictOnly = cfg.PredictOnly
-	b.gens.report(out.LMEval, p.runs)
+	w.gens.report(out.LMEval, p.runs)
 	out.LMEval.TaskFiles = map[string]string{}
 	for _, tr := range p.runs {
 		out.LMEval.TaskFiles[tr.t.Name] = TaskFileLabel(tr.t.Config.File)
@@ -486,8 +486,8 @@ func (b *Build) fillConfig(out *results.Results) {
 // model's source (the --model backend) and name (results.ModelName), the
 // system instruction, fewshot_as_multiturn and the chat template, with
 // their SHA-256.
-func (b *Build) fillIdentity(out *results.Results) {
-	cfg := b.plan.cfg
+func (w *Workload) fillIdentity(out *results.Results) {
+	cfg := w.plan.cfg
 	out.ModelSource = cfg.Model
 	out.ModelName = results.ModelName(cfg.ModelArgs)
 	out.ModelNameSanitized = results.SanitizeModelName(out.ModelName)
@@ -497,7 +497,7 @@ func (b *Build) fillIdentity(out *results.Results) {
 	}
 	out.FewshotAsMultiturn = cfg.FewshotAsMultiturnValue()
 	if cfg.ChatTemplate.Enabled {
-		if src, ok := model.As[model.ChatTemplateSource](b.lm); ok {
+		if src, ok := model.As[model.ChatTemplateSource](w.lm); ok {
 			if t, err := src.ChatTemplate(cfg.ChatTemplate.Name); err == nil && t.Source != "" {
 				h := results.HashString(t.Source)
 				out.ChatTemplate, out.ChatTemplateSha = &t.Source, &h

@@ -48,17 +48,17 @@ type cachedInstance struct {
 
 // buildCached builds one task's documents and requests, from the request
 // cache when --cache_requests allows.
-func (b *Build) buildCached(ctx context.Context, tr *taskRun, bo task.BuildOptions) error {
-	db := b.plan.opts.reqCache
-	mode := b.plan.cfg.CacheRequests
+func (w *Workload) buildCached(ctx context.Context, tr *taskRun, bo task.BuildOptions) error {
+	db := w.plan.opts.reqCache
+	mode := w.plan.cfg.CacheRequests
 	if db == nil || mode == config.CacheRequestsOff {
-		return tr.t.Build(ctx, bo)
+		return tr.t.BuildRequests(ctx, bo)
 	}
 	if mode == config.CacheRequestsDelete {
 		// deleteCachedRequests ran before the builds.
-		return tr.t.Build(ctx, bo)
+		return tr.t.BuildRequests(ctx, bo)
 	}
-	key, err := b.requestKey(tr, bo)
+	key, err := w.requestKey(tr, bo)
 	if err != nil {
 		return fmt.Errorf("task %s: request cache key: %w", tr.t.Name, err)
 	}
@@ -76,7 +76,7 @@ func (b *Build) buildCached(ctx context.Context, tr *taskRun, bo task.BuildOptio
 			}
 		}
 	}
-	if err := tr.t.Build(ctx, bo); err != nil {
+	if err := tr.t.BuildRequests(ctx, bo); err != nil {
 		return err
 	}
 	data, err := saveTask(tr.t)
@@ -91,9 +91,9 @@ func (b *Build) buildCached(ctx context.Context, tr *taskRun, bo task.BuildOptio
 
 // deleteCachedRequests is --cache_requests delete: every stored request set
 // goes, before any task builds.
-func (b *Build) deleteCachedRequests() error {
-	db := b.plan.opts.reqCache
-	if db == nil || b.plan.cfg.CacheRequests != config.CacheRequestsDelete {
+func (w *Workload) deleteCachedRequests() error {
+	db := w.plan.opts.reqCache
+	if db == nil || w.plan.cfg.CacheRequests != config.CacheRequestsDelete {
 		return nil
 	}
 	n, err := db.DeleteBlobs(requestBlobPrefix)
@@ -105,12 +105,12 @@ func (b *Build) deleteCachedRequests() error {
 }
 
 // requestKey names a task's built requests by everything that shapes them.
-func (b *Build) requestKey(tr *taskRun, bo task.BuildOptions) (string, error) {
+func (w *Workload) requestKey(tr *taskRun, bo task.BuildOptions) (string, error) {
 	raw, err := json.Marshal(configValue(tr.t.Config.Raw))
 	if err != nil {
 		return "", err
 	}
-	cfg := b.plan.cfg
+	cfg := w.plan.cfg
 	parts := []any{requestCacheVersion, tr.t.Name, string(raw), bo.Limit, bo.Samples, bo.NumFewshot, bo.FewshotSeed,
 		bo.SystemInstruction, bo.GenKwargs, bo.FewshotAsMultiturn, cfg.ChatTemplate, tr.spec.TruncateFewshots}
 	if cfg.ChatTemplate.Enabled || tr.spec.TruncateFewshots {

@@ -58,7 +58,7 @@ func TestRequestErrorNamesDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 	clm.ChunkSize = 2
-	_, err = Evaluate(context.Background(), testConfig(t, "toy_mc"), clm, WithRegistry(testRegistry(t)))
+	_, err = evaluate(context.Background(), testConfig(t, "toy_mc"), clm, WithRegistry(testRegistry(t)))
 	var re *model.RequestError
 	if !errors.As(err, &re) || !errors.Is(err, errNoTokens) {
 		t.Fatalf("err = %v, want the model's RequestError", err)
@@ -74,11 +74,11 @@ func TestRequestErrorNamesDocument(t *testing.T) {
 	// The answers computed before the refusal are in the cache.
 	rec := &recordingLM{LM: dummy}
 	clm2, _ := db.Wrap(rec, id)
-	if _, err := Evaluate(context.Background(), testConfig(t, "toy_mc"), clm2, WithRegistry(testRegistry(t))); err != nil {
+	if _, err := evaluate(context.Background(), testConfig(t, "toy_mc"), clm2, WithRegistry(testRegistry(t))); err != nil {
 		t.Fatal(err)
 	}
 	all := &recordingLM{LM: dummy}
-	if _, err := Evaluate(context.Background(), testConfig(t, "toy_mc"), all, WithRegistry(testRegistry(t))); err != nil {
+	if _, err := evaluate(context.Background(), testConfig(t, "toy_mc"), all, WithRegistry(testRegistry(t))); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := rec.reqs["loglikelihood"], all.reqs["loglikelihood"]-bad.answered; got != want {

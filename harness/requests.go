@@ -118,13 +118,13 @@ type streams struct {
 // requests gathers the requests of every task by type and removes
 // duplicates; each type is ordered by document (sortByDocument), so that
 // documents complete, and their samples are written, as the run goes.
-func (b *Build) requests() (*streams, error) {
+func (w *Workload) requests() (*streams, error) {
 	ll := newStream[model.LoglikelihoodRequest](task.OutputLoglikelihood)
 	roll := newStream[model.RollingRequest](task.OutputLoglikelihoodRolling)
 	gen := newStream[model.GenerateRequest](task.OutputGenerateUntil)
 	total := 0
 	sink := &requestSink{ll: ll, roll: roll, gen: gen}
-	for _, tr := range b.plan.runs {
+	for _, tr := range w.plan.runs {
 		for p, ins := range tr.insts {
 			for j, in := range ins {
 				for r := 0; r < max(in.Repeats, 1); r++ {
@@ -145,11 +145,11 @@ func (b *Build) requests() (*streams, error) {
 	}
 	// A reasoning model's generations carry its trace's markers and
 	// budget, for the backend to follow.
-	r, err := b.plan.chat.reasoning()
+	r, err := w.plan.chat.reasoning()
 	if err != nil {
 		return nil, err
 	}
-	if r != nil && r.Budget >= 0 && len(gen.reqs) > 0 && !boundsReasoning(b.lm) {
+	if r != nil && r.Budget >= 0 && len(gen.reqs) > 0 && !boundsReasoning(w.lm) {
 		return nil, fmt.Errorf("model_args reasoning_budget: this model's backend cannot bound a reasoning trace (the llama backend does)")
 	}
 	for i := range gen.reqs {
@@ -161,11 +161,11 @@ func (b *Build) requests() (*streams, error) {
 // run sends each request type to lm as one stream (in chunks, so that
 // progress shows and documents complete as the run goes) and hands every
 // answer to a as it arrives.
-func (b *Build) run(ctx context.Context, lm model.LM, a Answers) error {
-	st := b.st
-	if len(st.ll.reqs) > 0 && b.plan.chat.enableThinking != nil && *b.plan.chat.enableThinking {
+func (w *Workload) run(ctx context.Context, lm model.LM, a Answers) error {
+	st := w.st
+	if len(st.ll.reqs) > 0 && w.plan.chat.enableThinking != nil && *w.plan.chat.enableThinking {
 		names := map[string]bool{}
-		for _, tr := range b.plan.runs {
+		for _, tr := range w.plan.runs {
 			for _, ins := range tr.insts {
 				if len(ins) > 0 && ins[0].Type == task.OutputLoglikelihood {
 					names[tr.t.Name] = true
@@ -180,9 +180,9 @@ func (b *Build) run(ctx context.Context, lm model.LM, a Answers) error {
 	tc, _ := model.As[model.TokenCounter](lm)
 	ll, roll, gen := countTokens(tc, st.ll, disp.Enabled()), countTokens(tc, st.roll, disp.Enabled()), countTokens(tc, st.gen, disp.Enabled())
 	if tc != nil {
-		b.warnTruncated(tc.MaxLength(), ll, gen)
+		w.warnTruncated(tc.MaxLength(), ll, gen)
 	}
-	chunk := b.plan.opts.chunk
+	chunk := w.plan.opts.chunk
 	if err := runStream(ctx, chunk, disp, st.ll, ll, lm.Loglikelihood, a.Loglikelihood); err != nil {
 		return err
 	}
@@ -194,7 +194,7 @@ func (b *Build) run(ctx context.Context, lm model.LM, a Answers) error {
 	}
 	return runStream(ctx, chunk, disp, st.gen, gen, generate, func(ctx context.Context, i int, g model.Generation) error {
 		if i >= 0 && i < len(st.gen.targets) {
-			b.gens.record(st.gen.targets[i], g)
+			w.gens.record(st.gen.targets[i], g)
 		}
 		return a.Generated(ctx, i, g.Text)
 	})
@@ -262,8 +262,8 @@ func truncLimit(r any, maxLen int) (limit int, cut bool) {
 // warnTruncated counts, per task, the requests the model will cut to fit
 // maxLen (ll and gen are the streams' token counts, countTokens), records
 // them in the tasks' data problems and warns once per task.
-func (b *Build) warnTruncated(maxLen int, ll, gen []int) {
-	st := b.st
+func (w *Workload) warnTruncated(maxLen int, ll, gen []int) {
+	st := w.st
 	count := func(n int, limit int, targets []target) {
 		if n < 0 || n <= limit {
 			return
@@ -281,7 +281,7 @@ func (b *Build) warnTruncated(maxLen int, ll, gen []int) {
 		limit, _ := truncLimit(st.gen.reqs[i], maxLen)
 		count(n, limit, st.gen.targets[i])
 	}
-	for _, tr := range b.plan.runs {
+	for _, tr := range w.plan.runs {
 		if n := tr.problems.Truncated; n > 0 {
 			slog.Warn("requests truncated: their context is cut from the left to fit max_length, so the model does not see the start of the prompt",
 				"task", tr.t.Name, "requests", n, "max_length", maxLen)
@@ -443,11 +443,11 @@ func requestText(r any) string {
 // deliver stores one answer and scores the document when it has them all.
 func (s *Scorer) deliver(ctx context.Context, t target, v any) error {
 	tr := t.tr
-	if str, ok := v.(string); ok && s.b.plan.chat.thinkEnd != "" {
+	if str, ok := v.(string); ok && s.w.plan.chat.thinkEnd != "" {
 		// The reasoning trace goes before filters see the answer, as
 		// lm-eval's models strip it (postprocess_generated_text).
 		if in := tr.insts[t.doc][t.inst]; in.Type == task.OutputGenerateUntil {
-			v = s.b.plan.chat.postprocess(str, in.Generate.Until)
+			v = s.w.plan.chat.postprocess(str, in.Generate.Until)
 		}
 	}
 	ts := s.tasks[tr.index]

@@ -70,10 +70,10 @@ func (s *Scorer) complete(ctx context.Context, ts *taskScores, p int) error {
 	for j := range docs {
 		docs[j] = d.Doc
 	}
-	if tr.hasFuncs && s.b.plan.cfg.ConfirmRunUnsafeCode {
+	if tr.hasFuncs && s.w.plan.cfg.ConfirmRunUnsafeCode {
 		// The function metrics that run the model's programs may, in this
 		// evaluation.
-		ctx = codeexec.WithConsent(ctx, s.b.plan.consent())
+		ctx = codeexec.WithConsent(ctx, s.w.plan.consent())
 	}
 	ts.scores[p] = make([]docScore, len(tr.pipelines))
 	for fi, pl := range tr.pipelines {
@@ -87,7 +87,7 @@ func (s *Scorer) complete(ctx context.Context, ts *taskScores, p int) error {
 		}
 		if ts.samples != nil {
 			smp := ts.sample(p, pl.Name, filtered, sc)
-			s.b.gens.annotate(smp, ts, p)
+			s.w.gens.annotate(smp, ts, p)
 			sc.hashes = smp.DocHash + smp.PromptHash + smp.TargetHash
 			if err := ts.samples.Write(smp); err != nil {
 				return err

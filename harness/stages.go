@@ -18,15 +18,15 @@ import (
 
 // The evaluator's stages, in order (docs/evaluate.md):
 //
-//	plan   NewPlan      resolve tasks and groups, fail fast (no model, no data)
-//	data   Plan.LoadData (optional) every task's documents, still no model
-//	build  Plan.Build   documents, prompts, requests (Build.Requests)
-//	score  Build.Score  a Scorer: filters and metrics, as answers arrive
-//	run    Build.Run    answers from an LM, handed to the Scorer
-//	report Scorer.Report aggregation, groups, the results object
+//	plan   NewPlan         resolve tasks and groups, fail fast (no model, no data)
+//	data   Plan.LoadData   (optional) every task's documents, still no model
+//	build  Plan.Build      a Workload: documents, prompts, requests (Workload.Requests)
+//	score  Workload.Score  a Scorer: filters and metrics, as answers arrive
+//	run    Workload.Run    answers from an LM, handed to the Scorer
+//	report Scorer.Report   aggregation, groups, the results object
 //
 // Evaluate is their composition. Each stage holds what it needs and is
-// used once: a Plan builds once, a Build is scored once. Contexts are
+// used once: a Plan builds once, a Workload is scored once. Contexts are
 // passed to the calls that do the work, never kept. What lm-eval keeps in
 // its Python process for a run (the random and numpy module generators'
 // seeds and draws, the consent to run the model's code) belongs to the
@@ -117,10 +117,11 @@ func (p *Plan) LoadData(ctx context.Context, opts ...Option) error {
 	return p.loadData(ctx)
 }
 
-// Build is the plan's tasks built: documents loaded, prompts rendered,
-// requests made and merged into one stream per request type, metrics and
-// filters prepared.
-type Build struct {
+// Workload is the plan's tasks built: documents loaded, prompts
+// rendered, requests made and merged into one stream per request type,
+// metrics and filters prepared: the model's work, and how its answers are
+// scored.
+type Workload struct {
 	plan *Plan
 	st   *streams
 	// lm is the model the prompts were built for and, once Run has run,
@@ -134,13 +135,14 @@ type Build struct {
 	scored bool
 }
 
-// Build loads every task's documents and builds its requests. lm is the
+// Build loads every task's documents and builds its requests into the
+// plan's Workload. lm is the
 // model the prompts are for: its chat template (--apply_chat_template),
 // token counting (tasks given as suite|task|shots|1) and token texts
 // (think_end_token as an id); it may be nil when the run needs none of
 // them. opts are added to NewPlan's. The context carries the progress
 // display and cancels the loading.
-func (p *Plan) Build(ctx context.Context, lm model.LM, opts ...Option) (*Build, error) {
+func (p *Plan) Build(ctx context.Context, lm model.LM, opts ...Option) (*Workload, error) {
 	if p.built {
 		return nil, errors.New("harness: a plan builds once; make a new one")
 	}
@@ -158,16 +160,16 @@ func (p *Plan) Build(ctx context.Context, lm model.LM, opts ...Option) (*Build, 
 	if err := p.chat.resolveThinkToken(lm); err != nil {
 		return nil, err
 	}
-	b := &Build{plan: p, lm: lm, gens: newGenerations(p.chat.thinkGiven)}
-	if err := b.buildTasks(ctx, lm); err != nil {
+	w := &Workload{plan: p, lm: lm, gens: newGenerations(p.chat.thinkGiven)}
+	if err := w.buildTasks(ctx, lm); err != nil {
 		return nil, err
 	}
-	st, err := b.requests()
+	st, err := w.requests()
 	if err != nil {
 		return nil, err
 	}
-	b.st = st
-	return b, nil
+	w.st = st
+	return w, nil
 }
 
 // Requests are the model's work: each request type's unique requests, in
@@ -179,16 +181,16 @@ type Requests struct {
 	Generate      []model.GenerateRequest
 }
 
-// Requests returns the build's requests (shared: do not modify them).
-func (b *Build) Requests() Requests {
-	return Requests{Loglikelihood: b.st.ll.reqs, Rolling: b.st.roll.reqs, Generate: b.st.gen.reqs}
+// Requests returns the workload's requests (shared: do not modify them).
+func (w *Workload) Requests() Requests {
+	return Requests{Loglikelihood: w.st.ll.reqs, Rolling: w.st.roll.reqs, Generate: w.st.gen.reqs}
 }
 
 // Tasks are the built tasks in evaluation order: their documents (with
 // targets and choices) and instances.
-func (b *Build) Tasks() []*task.Task {
-	out := make([]*task.Task, len(b.plan.runs))
-	for i, tr := range b.plan.runs {
+func (w *Workload) Tasks() []*task.Task {
+	out := make([]*task.Task, len(w.plan.runs))
+	for i, tr := range w.plan.runs {
 		out[i] = tr.t
 	}
 	return out
@@ -196,9 +198,9 @@ func (b *Build) Tasks() []*task.Task {
 
 // Configs are the tasks' configurations as the results' "configs" give
 // them, by task name.
-func (b *Build) Configs() map[string]any {
-	out := make(map[string]any, len(b.plan.runs))
-	for _, tr := range b.plan.runs {
+func (w *Workload) Configs() map[string]any {
+	out := make(map[string]any, len(w.plan.runs))
+	for _, tr := range w.plan.runs {
 		out[tr.t.Name] = dumpConfig(tr.t)
 	}
 	return out
@@ -213,24 +215,24 @@ type Answers interface {
 	Generated(ctx context.Context, i int, text string) error
 }
 
-// Run sends the build's requests to lm, one stream per request type in
+// Run sends the workload's requests to lm, one stream per request type in
 // chunks (WithChunkSize), and hands each answer to a as it arrives. A
 // failed request's error names its task and document. The context carries
 // the progress display and cancels the run.
-func (b *Build) Run(ctx context.Context, lm model.LM, a Answers) error {
-	b.lm = lm
+func (w *Workload) Run(ctx context.Context, lm model.LM, a Answers) error {
+	w.lm = lm
 	start := time.Now()
-	err := b.run(ctx, lm, a)
-	b.modelTime += time.Since(start)
+	err := w.run(ctx, lm, a)
+	w.modelTime += time.Since(start)
 	return err
 }
 
-// Scorer is the score stage: it takes the answers of a Build (from Run,
+// Scorer is the score stage: it takes the answers of a Workload (from Run,
 // or from the caller), and scores each document once it has them all:
 // the task's filter pipelines, then its metrics; with WithSamples, the
 // document's samples are written then.
 type Scorer struct {
-	b      *Build
+	w      *Workload
 	tasks  []*taskScores // the plan's tasks' answers and scores, in order
 	closed bool
 }
@@ -238,14 +240,14 @@ type Scorer struct {
 var _ Answers = (*Scorer)(nil)
 
 // Score opens the samples writers (WithSamples) and returns the Scorer of
-// the build's answers.
-func (b *Build) Score() (*Scorer, error) {
-	if b.scored {
-		return nil, errors.New("harness: a build is scored once; build again")
+// the workload's answers.
+func (w *Workload) Score() (*Scorer, error) {
+	if w.scored {
+		return nil, errors.New("harness: a workload is scored once; build again")
 	}
-	b.scored = true
-	s := &Scorer{b: b, tasks: make([]*taskScores, len(b.plan.runs))}
-	for i, tr := range b.plan.runs {
+	w.scored = true
+	s := &Scorer{w: w, tasks: make([]*taskScores, len(w.plan.runs))}
+	for i, tr := range w.plan.runs {
 		s.tasks[i] = newTaskScores(tr)
 	}
 	if err := s.openSamples(); err != nil {
@@ -257,17 +259,17 @@ func (b *Build) Score() (*Scorer, error) {
 
 // Loglikelihood is the answer to Requests().Loglikelihood[i].
 func (s *Scorer) Loglikelihood(ctx context.Context, i int, r model.LoglikelihoodResult) error {
-	return answer(ctx, s, s.b.st.ll, i, r)
+	return answer(ctx, s, s.w.st.ll, i, r)
 }
 
 // Rolling is the answer to Requests().Rolling[i].
 func (s *Scorer) Rolling(ctx context.Context, i int, r model.RollingResult) error {
-	return answer(ctx, s, s.b.st.roll, i, r)
+	return answer(ctx, s, s.w.st.roll, i, r)
 }
 
 // Generated is the answer to Requests().Generate[i].
 func (s *Scorer) Generated(ctx context.Context, i int, text string) error {
-	return answer(ctx, s, s.b.st.gen, i, text)
+	return answer(ctx, s, s.w.st.gen, i, text)
 }
 
 // Close checks that every document was answered and closes the samples
@@ -294,11 +296,11 @@ func (s *Scorer) Report(ctx context.Context) (*results.Results, error) {
 	}
 	// np.random.seed(numpy_random_seed): the state numpy's global
 	// generator has for the aggregations that draw from it.
-	res, err := s.report(nprand.NewContext(ctx, s.b.plan.cfg.Seeds.NumPy))
+	res, err := s.report(nprand.NewContext(ctx, s.w.plan.cfg.Seeds.NumPy))
 	if err != nil {
 		return nil, err
 	}
-	s.b.fillConfig(res)
+	s.w.fillConfig(res)
 	return res, nil
 }
 
@@ -317,7 +319,7 @@ func (s *Scorer) unanswered() error {
 
 // openSamples opens every task's samples writer.
 func (s *Scorer) openSamples() error {
-	open := s.b.plan.opts.openSamples
+	open := s.w.plan.opts.openSamples
 	if open == nil {
 		return nil
 	}
@@ -346,16 +348,16 @@ func (s *Scorer) closeSamples() error {
 // Evaluate runs the plan's tasks on lm: Build, Score, Run and Report.
 // opts are added to NewPlan's.
 func (p *Plan) Evaluate(ctx context.Context, lm model.LM, opts ...Option) (*results.Results, error) {
-	b, err := p.Build(ctx, lm, opts...)
+	w, err := p.Build(ctx, lm, opts...)
 	if err != nil {
 		return nil, err
 	}
-	s, err := b.Score()
+	s, err := w.Score()
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	if err := b.Run(ctx, lm, s); err != nil {
+	if err := w.Run(ctx, lm, s); err != nil {
 		return nil, err
 	}
 	return s.Report(ctx)

@@ -37,7 +37,7 @@ func TestStagesCompose(t *testing.T) {
 	names := []string{"toy_group", "toy_gen", "toy_ppl"}
 	reg := testRegistry(t)
 	want := newMemSamples()
-	res, err := Evaluate(ctx, testConfig(t, names...), lm, WithRegistry(reg), WithSamples(want.open),
+	res, err := evaluate(ctx, testConfig(t, names...), lm, WithRegistry(reg), WithSamples(want.open),
 		WithWriteOut(&strings.Builder{}), fixedNow)
 	if err != nil {
 		t.Fatal(err)

@@ -119,7 +119,7 @@ func TestThinkingStrippedBeforeFilters(t *testing.T) {
 		cfg := testConfig(t, "toy_gen")
 		cfg.ModelArgs = map[string]string{"think_end_token": tok, "enable_thinking": "true", "chat_template_args": `{"x": 1}`}
 		samples := newMemSamples()
-		res, err := Evaluate(context.Background(), cfg, thinkingLM{d, "lol, I say lol"}, WithRegistry(testRegistry(t)), WithSamples(samples.open))
+		res, err := evaluate(context.Background(), cfg, thinkingLM{d, "lol, I say lol"}, WithRegistry(testRegistry(t)), WithSamples(samples.open))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +146,7 @@ func TestThinkingStrippedBeforeFilters(t *testing.T) {
 	// Without think_end_token the trace reaches the filters.
 	cfg := testConfig(t, "toy_gen")
 	samples := newMemSamples()
-	if _, err := Evaluate(context.Background(), cfg, thinkingLM{d, "lol"}, WithRegistry(testRegistry(t)), WithSamples(samples.open)); err != nil {
+	if _, err := evaluate(context.Background(), cfg, thinkingLM{d, "lol"}, WithRegistry(testRegistry(t)), WithSamples(samples.open)); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range samples.byTask["toy_gen"] {
@@ -156,7 +156,7 @@ func TestThinkingStrippedBeforeFilters(t *testing.T) {
 	}
 	cfg = testConfig(t, "toy_mc")
 	cfg.ModelArgs = map[string]string{"think_end_token": "</think>", "enable_thinking": "true"}
-	_, err := Evaluate(context.Background(), cfg, thinkingLM{d, "x"}, WithRegistry(testRegistry(t)))
+	_, err := evaluate(context.Background(), cfg, thinkingLM{d, "x"}, WithRegistry(testRegistry(t)))
 	if err == nil || !strings.Contains(err.Error(), "enable_thinking=True is not compatible with loglikelihood tasks") || !strings.Contains(err.Error(), "toy_mc") {
 		t.Errorf("enable_thinking with a multiple-choice task: %v", err)
 	}

@@ -115,7 +115,7 @@ func (s *Server) Stats() Stats { return Stats{Batches: s.batches.Load(), Prompts
 type loaded struct {
 	Model
 	name   string
-	info   engine.Info
+	info   engine.Settings
 	tok    *engine.Model  // Tokenizer, else Engine
 	render *chat.Template // nil without a template
 	eos    string
@@ -132,11 +132,11 @@ func New(opts Options) *Server {
 
 // SetModel starts serving m.
 func (s *Server) SetModel(m Model) error {
-	info := m.Engine.Info()
+	info := m.Engine.Settings()
 	l := &loaded{Model: m, info: info, tok: m.Tokenizer}
 	if l.tok == nil {
 		l.tok = m.Engine
-	} else if ti := l.tok.Info(); ti.NVocab != info.NVocab || ti.AddBOS != info.AddBOS || ti.PrefixToken != info.PrefixToken {
+	} else if ti := l.tok.Settings(); ti.NVocab != info.NVocab || ti.AddBOS != info.AddBOS || ti.PrefixToken != info.PrefixToken {
 		return fmt.Errorf("serve: the tokenizer copy (vocabulary %d, add BOS %v, prefix token %d) is not the model's (%d, %v, %d): load it with the same add_bos_token and prefix_token_id",
 			ti.NVocab, ti.AddBOS, ti.PrefixToken, info.NVocab, info.AddBOS, info.PrefixToken)
 	}

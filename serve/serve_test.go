@@ -97,7 +97,7 @@ func TestTokenizerEndpoints(t *testing.T) {
 		code, tok := call(t, "POST", ts.URL+"/tokenize", map[string]any{"prompt": text, "add_special_tokens": add})
 		want, _ := m.Tokenize(text, false, true)
 		if add {
-			want = append([]int32{m.Info().BOS}, want...)
+			want = append([]int32{m.Settings().BOS}, want...)
 		}
 		if got := ints(tok["tokens"]); code != 200 || fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("/tokenize add=%v: %d %v, want %v", add, code, got, want)
@@ -107,7 +107,7 @@ func TestTokenizerEndpoints(t *testing.T) {
 	for _, c := range []struct {
 		text string
 		id   int32
-	}{{"</s>", m.Info().EOS}, {"<s>", m.Info().BOS}} {
+	}{{"</s>", m.Settings().EOS}, {"<s>", m.Settings().BOS}} {
 		_, tok := call(t, "POST", ts.URL+"/tokenize", map[string]any{"prompt": c.text, "add_special_tokens": false})
 		if got := ints(tok["tokens"]); len(got) != 1 || got[0] != c.id {
 			t.Errorf("/tokenize %q = %v, want [%d]", c.text, got, c.id)

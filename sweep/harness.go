@@ -32,7 +32,7 @@ type PPLTask struct {
 
 // buildPPL builds cfg's tasks with the harness's plan and build stages;
 // they must ask for rolling log-likelihoods only.
-func buildPPL(ctx context.Context, cfg *config.Config, opts []harness.Option) (*harness.Build, error) {
+func buildPPL(ctx context.Context, cfg *config.Config, opts []harness.Option) (*harness.Workload, error) {
 	p, err := harness.NewPlan(cfg, opts...)
 	if err != nil {
 		return nil, err
@@ -227,7 +227,11 @@ func (h *HarnessTasks) Run(ctx context.Context, m *engine.Model, logSamples bool
 		return sinkWriter{sink, name}, nil
 	})}, h.Options...)
 	start := time.Now()
-	res, err := harness.Evaluate(ctx, h.Config, llama.Wrap(m), opts...)
+	p, err := harness.NewPlan(h.Config, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("tasks: %w", err)
+	}
+	res, err := p.Evaluate(ctx, llama.Wrap(m))
 	if err != nil {
 		return nil, fmt.Errorf("tasks: %w", err)
 	}

@@ -729,7 +729,7 @@ func (cfg *Config) layouts(path string, opts engine.Options) (chunks, rolls []en
 		return nil, nil, nil, fmt.Errorf("sweep: %w", err)
 	}
 	defer m.Close()
-	info := m.Info()
+	info := m.Settings()
 	addBOS := info.AddBOS // Options.AddBOS applied
 	// llama.cpp: the whole text tokenized once, BOS added when the model
 	// adds one, special-token texts left as text.

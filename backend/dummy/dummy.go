@@ -108,12 +108,12 @@ func (d *LM) GenerateUntil(ctx context.Context, reqs []model.GenerateRequest) ([
 }
 
 // Describe implements model.Describer.
-func (d *LM) Describe() model.Info {
-	return model.Info{Backend: "dummy", Facts: &Facts{Seed: d.Seed}}
+func (d *LM) Describe() model.Description {
+	return model.Description{Backend: "dummy", Facts: &Facts{Seed: d.Seed}}
 }
 
 // Facts are the dummy's facts in the results' lmeval block
-// (model.Info.Facts).
+// (model.Description.Facts).
 type Facts struct {
 	Seed uint64 `json:"seed" info:"model"`
 }

@@ -136,7 +136,7 @@ func TestRaisedModelArgsSaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lm.(model.Closer).Close()
-	got := lm.(*LM).Model().Info().NCtx
+	got := lm.(*LM).Model().Settings().NCtx
 	if got == 8 {
 		t.Skip("this llama.cpp takes n_ctx 8 as given")
 	}

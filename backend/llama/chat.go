@@ -44,7 +44,7 @@ func (l *LM) ChatTemplate(name string) (model.ChatTemplateText, error) {
 	}
 	out := model.ChatTemplateText{Source: src, Origin: where, Tokens: l.specialTokens()}
 	if _, err := chat.Compile(src, out.Tokens, chat.Options{}); err != nil {
-		slog.Error("chat template does not compile", "model", l.m.Info().Path, "template", where, "err", err)
+		slog.Error("chat template does not compile", "model", l.m.Settings().Path, "template", where, "err", err)
 	}
 	return out, nil
 }
@@ -92,7 +92,7 @@ func (l *LM) chatTemplateSource(name string) (template, where string, err error)
 // chatTemplateNames lists the model's named templates
 // (tokenizer.chat_template.NAME), from the GGUF file's metadata.
 func (l *LM) chatTemplateNames() ([]string, error) {
-	path := l.m.Info().Path
+	path := l.m.Settings().Path
 	f, err := gguf.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("listing the chat templates of %s: %w", path, err)
@@ -118,7 +118,7 @@ func (l *LM) specialTokens() model.SpecialTokens {
 			return ""
 		}
 		id, err := strconv.ParseInt(s, 10, 32)
-		if err != nil || id < 0 || int(id) >= l.m.Info().NVocab {
+		if err != nil || id < 0 || int(id) >= l.m.Settings().NVocab {
 			return ""
 		}
 		return l.m.TokenPiece(int32(id))
@@ -146,4 +146,4 @@ func (l *LM) CountTokens(text string) (int, error) {
 // MaxLength implements the harness's TokenCounter: the longest token
 // sequence one request may use (model_arg max_length, else the training
 // context capped at n_ctx).
-func (l *LM) MaxLength() int { return l.m.Info().MaxLength }
+func (l *LM) MaxLength() int { return l.m.Settings().MaxLength }

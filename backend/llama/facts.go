@@ -1,8 +1,8 @@
 package llama
 
 // Engine is the in-process engine's settings, the llama backend's facts
-// in the results' lmeval block (model.Info.Facts; the tags are read by
-// model.Info.Sections and CacheIdentity).
+// in the results' lmeval block (model.Description.Facts; the tags are read by
+// model.Description.Sections and CacheIdentity).
 type Engine struct {
 	NCtx       int      `json:"n_ctx" info:"engine"`
 	MaxLength  int      `json:"max_length" info:"engine,identity"`

@@ -10,11 +10,11 @@ import (
 
 // TestEngineFacts: the engine's facts reach the sections of the results'
 // lmeval block and the cache identity that the hand-kept key lists gave
-// them before model.Info was typed.
+// them before model.Description was typed.
 func TestEngineFacts(t *testing.T) {
 	n := 7
 	free := int64(1 << 30)
-	in := model.Info{
+	in := model.Description{
 		Backend: "llama", File: &model.ModelFile{Path: "m.gguf"},
 		Facts:        &Engine{MaxLength: 2048, FlashAttn: "auto", AddBOS: true, NCtxMax: &n, CacheGrowths: &n, FreeMemory: &free},
 		EngineCommit: "abc", Work: &model.Work{TokensDecoded: 3},

@@ -297,17 +297,17 @@ func New(ctx context.Context, args model.Args) (model.LM, error) {
 	if err != nil {
 		return nil, err
 	}
-	sayAdjusted(opts, m.Info())
+	sayAdjusted(opts, m.Settings())
 	// The file's sha256 is for the results; it is computed while the
 	// model runs.
-	return &LM{m: m, hash: hashInBackground(m.Info().Path)}, nil
+	return &LM{m: m, hash: hashInBackground(m.Settings().Path)}, nil
 }
 
 // sayAdjusted warns about the sizes given in model_args that the engine
 // did not use as given (llama.cpp pads n_ctx to a multiple of 256, caps
 // n_ubatch at n_batch): the run's settings are then not the ones asked
 // for, and the results record the ones used.
-func sayAdjusted(o engine.Options, in engine.Info) {
+func sayAdjusted(o engine.Options, in engine.Settings) {
 	for _, a := range []struct {
 		arg         string
 		asked, used int
@@ -443,9 +443,9 @@ func (l *LM) Close() error {
 // Describe implements model.Describer: the model's facts and the engine's
 // settings and work counters, for the results file and the cache
 // identity. It does not wait for the model file's sha256 (SHA256).
-func (l *LM) Describe() model.Info {
+func (l *LM) Describe() model.Description {
 	f := l.m.Facts()
-	in := l.m.Info()
+	in := l.m.Settings()
 	st := l.m.Stats()
 	file := &model.ModelFile{
 		Path: in.Path, Name: f.Name, Architecture: f.Architecture, FileType: f.FileType,
@@ -470,7 +470,7 @@ func (l *LM) Describe() model.Info {
 			MemoryTotal: dv.Total, MemoryFree: dv.Free,
 		})
 	}
-	return model.Info{
+	return model.Description{
 		Backend: "llama", File: file, Facts: eng, EngineCommit: in.Commit,
 		Work: &model.Work{TokensRequested: st.TokensRequested, TokensDecoded: st.TokensDecoded, Truncated: st.Truncated},
 	}

@@ -88,7 +88,11 @@ func evaluate(t *testing.T, lm model.LM, values map[string]any) map[string]map[s
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := harness.Evaluate(context.Background(), cfg, lm, harness.WithBuiltinTasks(benchmarks.FS()), harness.WithLoader(fixtureJSON))
+	p, err := harness.NewPlan(cfg, harness.WithBuiltinTasks(benchmarks.FS()), harness.WithLoader(fixtureJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Evaluate(context.Background(), lm)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +236,7 @@ func TestScoresCarryNoError(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(c) == 0 || len(c)+len(k) > eng.Info().MaxLength {
+		if len(c) == 0 || len(c)+len(k) > eng.Settings().MaxLength {
 			t.Fatalf("%.60q: %d context and %d continuation tokens: the fixture no longer fits this check", req.Context, len(c), len(k))
 		}
 		full := append(append([]int32{}, c...), k...)

@@ -484,18 +484,18 @@ func (l *LM) tokenize(ctx context.Context, text string, add bool) ([]int32, erro
 }
 
 // Describe implements model.Describer.
-func (l *LM) Describe() model.Info {
+func (l *LM) Describe() model.Description {
 	name := "local-completions"
 	if l.chat {
 		name = "local-chat-completions"
 	}
-	return model.Info{Backend: name, Facts: &Server{
+	return model.Description{Backend: name, Facts: &Server{
 		MaxLength: l.maxLength, ServerModel: l.serverModel, Servers: len(l.pool.servers), ModelSHA256: l.sha256,
 	}}
 }
 
 // Server is an API server's facts, the remote backends' facts in the
-// results' lmeval block (model.Info.Facts).
+// results' lmeval block (model.Description.Facts).
 type Server struct {
 	MaxLength   int    `json:"max_length" info:"engine,identity"`
 	ServerModel string `json:"server_model" info:"extra,identity"`

@@ -233,7 +233,7 @@ func TestParseOptions(t *testing.T) {
 // TestServerFacts: the server's facts reach the results' sections and the
 // cache identity (model_sha256 only when the server reports one).
 func TestServerFacts(t *testing.T) {
-	in := model.Info{Backend: "local-completions", Facts: &Server{MaxLength: 10, ServerModel: "m", Servers: 2}}
+	in := model.Description{Backend: "local-completions", Facts: &Server{MaxLength: 10, ServerModel: "m", Servers: 2}}
 	if got := in.CacheIdentity(); !reflect.DeepEqual(got, map[string]string{"max_length": "10", "server_model": "m"}) {
 		t.Errorf("CacheIdentity() = %v", got)
 	}

@@ -84,7 +84,7 @@ func TestBuiltinTasksOnStories260K(t *testing.T) {
 				// Long few-shot prompts: one document is enough here.
 				opts.Limit = 1
 			}
-			if err := tk.Build(ctx, opts); err != nil {
+			if err := tk.BuildRequests(ctx, opts); err != nil {
 				t.Fatal(err)
 			}
 			if want := map[string]int{"gsm8k_cot_self_consistency": 64}[name]; want > 0 && tk.Instances[0].Repeats != want {

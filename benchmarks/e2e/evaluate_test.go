@@ -56,7 +56,11 @@ func evaluate(t *testing.T, lm model.LM, values map[string]any) map[string]map[s
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := harness.Evaluate(context.Background(), cfg, lm, harness.WithBuiltinTasks(benchmarks.FS()), harness.WithLoader(fixtureJSON))
+	p, err := harness.NewPlan(cfg, harness.WithBuiltinTasks(benchmarks.FS()), harness.WithLoader(fixtureJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Evaluate(context.Background(), lm)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +71,7 @@ func evaluate(t *testing.T, lm model.LM, values map[string]any) map[string]map[s
 }
 
 // TestEvaluateScoredTasks evaluates every log-likelihood task (multiple
-// choice, loglikelihood, rolling) on stories260K with harness.Evaluate and
+// choice, loglikelihood, rolling) on stories260K with harness.NewPlan and Plan.Evaluate and
 // recomputes each number here from the model's raw answers to the same
 // requests, with lm-eval's formulas.
 func TestEvaluateScoredTasks(t *testing.T) {
@@ -89,7 +93,7 @@ func TestEvaluateScoredTasks(t *testing.T) {
 			t.Fatal(err)
 		}
 		tk := sel.Tasks()[0]
-		if err := tk.Build(context.Background(), task.BuildOptions{Loader: fixtureJSON}); err != nil {
+		if err := tk.BuildRequests(context.Background(), task.BuildOptions{Loader: fixtureJSON}); err != nil {
 			t.Fatal(err)
 		}
 		want := recompute(t, lm, tk)

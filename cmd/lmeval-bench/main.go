@@ -508,7 +508,7 @@ func benchSetup(ctx context.Context, name, path string, st setup, m *engine.Mode
 			return fmt.Errorf("%s: %w", w.name, err)
 		}
 		used := "-"
-		in := wm.Info()
+		in := wm.Settings()
 		gpu := in.Backend != "cpu"
 		if gpu {
 			used = units.Bytes(base - deviceFree())
@@ -701,7 +701,7 @@ func lastLine(b []byte) string {
 // wall second on a GPU) on random tokens in sequences of seqLen packed
 // into full batches.
 func rawRate(ctx context.Context, m *engine.Model, c *config, seqLen int, r *rand.Rand, gpu bool) (float64, error) {
-	nv := m.Info().NVocab
+	nv := m.Settings().NVocab
 	toks := make([]int32, c.rawToks)
 	for i := range toks {
 		toks[i] = int32(3 + r.Intn(nv-3))

@@ -73,7 +73,7 @@ func runChild(c *config) error {
 	if err != nil {
 		return err
 	}
-	in := m.Info()
+	in := m.Settings()
 	return json.NewEncoder(os.Stdout).Encode(memReport{
 		PeakRSS: peakRSSBytes(), ModelBytes: fi.Size(), NCtx: in.NCtx, KVBytes: int64(in.NCtx) * in.KVBytesPerToken,
 	})

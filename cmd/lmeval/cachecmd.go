@@ -30,7 +30,7 @@ func cacheCommand() *cli.Command {
 						return err
 					}
 					defer db.Close()
-					info, err := db.Info()
+					info, err := db.Summary()
 					if err != nil {
 						return err
 					}
@@ -53,7 +53,7 @@ func cacheCommand() *cli.Command {
 						return err
 					}
 					defer db.Close()
-					info, err := db.Info()
+					info, err := db.Summary()
 					if err != nil {
 						return err
 					}
@@ -85,7 +85,7 @@ func openExistingCache(c *cli.Context) (*cache.Cache, error) {
 	return cache.Open(p)
 }
 
-func printCacheInfo(c *cli.Context, info cache.Info) {
+func printCacheInfo(c *cli.Context, info cache.Summary) {
 	w := c.App.Writer
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "path\t%s\n", info.Path)

@@ -232,7 +232,11 @@ func TestTruncateFewshots(t *testing.T) {
 			}
 			sink := &sampleSink{}
 			open := func(string) (harness.SampleWriter, error) { return sink, nil }
-			if _, err := harness.Evaluate(context.Background(), cfg, lm, harness.WithRegistry(reg), harness.WithSamples(open)); err != nil {
+			p, err := harness.NewPlan(cfg, harness.WithRegistry(reg), harness.WithSamples(open))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.Evaluate(context.Background(), lm); err != nil {
 				t.Fatal(err)
 			}
 			if len(sink.samples) != len(test) {

@@ -93,7 +93,7 @@ func TestCacheCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var info cache.Info
+	var info cache.Summary
 	if err := json.Unmarshal([]byte(out), &info); err != nil {
 		t.Fatal(err)
 	}

@@ -141,7 +141,11 @@ func storiesEval(t *testing.T, lm model.LM, tasks ...string) *results.Results {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := harness.Evaluate(context.Background(), cfg, lm, harness.WithRegistry(reg))
+	p, err := harness.NewPlan(cfg, harness.WithRegistry(reg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Evaluate(context.Background(), lm)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +183,7 @@ func (r *recordingLM) LoglikelihoodRolling(ctx context.Context, reqs []model.Rol
 
 func (r *recordingLM) Unwrap() model.LM { return r.LM }
 
-func (r *recordingLM) Describe() model.Info { return r.LM.(model.Describer).Describe() }
+func (r *recordingLM) Describe() model.Description { return r.LM.(model.Describer).Describe() }
 
 // TestEvaluateStories260K runs a small multiple-choice task and a small
 // rolling-perplexity task on a real model through the llama backend and
@@ -470,7 +474,7 @@ func TestRunCacheRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	info, err := db.Info()
+	info, err := db.Summary()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -536,7 +540,7 @@ func TestRunInterrupt(t *testing.T) {
 	committed := 0
 	for range 600 {
 		if c, err := cache.Open(db); err == nil {
-			if info, err := c.Info(); err == nil {
+			if info, err := c.Summary(); err == nil {
 				committed = info.Responses["loglikelihood"]
 			}
 			c.Close()

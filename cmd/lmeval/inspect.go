@@ -77,7 +77,7 @@ func eogTokens(path string) []Token {
 	}
 	defer m.Close()
 	var toks []Token
-	for _, id := range m.Info().EOG {
+	for _, id := range m.Settings().EOG {
 		toks = append(toks, Token{ID: id, Piece: m.TokenPiece(id)})
 	}
 	return toks

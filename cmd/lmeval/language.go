@@ -20,7 +20,7 @@ import (
 // languageIndex is the language index of r, groups included: parents is
 // the ls listing's map of each name to the groups and tags it is in.
 func languageIndex(r *task.Registry, parents map[string][]string) *language.Index {
-	ix := language.Build(r)
+	ix := language.NewIndex(r)
 	members := map[string][]string{}
 	for child, ps := range parents {
 		for _, p := range ps {
@@ -131,7 +131,7 @@ func lsLanguagePlan(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := planLanguages(r, language.Build(r), specs, langs)
+	p, err := planLanguages(r, language.NewIndex(r), specs, langs)
 	if err != nil {
 		return err
 	}
@@ -341,7 +341,7 @@ func applyLanguages(c *cli.Context, cfg *config.Config, r *task.Registry) (*lang
 	if err != nil {
 		return nil, err
 	}
-	p, err := planLanguages(r, language.Build(r), cfg.Tasks, langs)
+	p, err := planLanguages(r, language.NewIndex(r), cfg.Tasks, langs)
 	if err != nil {
 		return nil, err
 	}

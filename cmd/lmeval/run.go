@@ -252,7 +252,7 @@ func backendArgs(cfg *config.Config) model.Args {
 
 // identityExtras adds to the cache identity the engine's version and what
 // the backend says changes answers without showing in model_args
-// (model.Info's CacheIdentity).
+// (model.Description's CacheIdentity).
 func identityExtras(lm model.LM) map[string]string {
 	extra := map[string]string{"lmeval": Version}
 	if commit, _ := engineInfo(); commit != "" {

@@ -123,7 +123,7 @@ func serveAction(c *cli.Context) error {
 	}
 	l := lm.(*llama.LM)
 	defer l.Close()
-	path = l.Model().Info().Path
+	path = l.Model().Settings().Path
 	sum, err := l.SHA256()
 	if err != nil {
 		hs.Close()

@@ -61,7 +61,7 @@ func TestServeCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var info cache.Info
+	var info cache.Summary
 	if err := json.Unmarshal([]byte(out), &info); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

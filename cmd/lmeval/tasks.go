@@ -491,7 +491,7 @@ func writeOutCommand() *cli.Command {
 					n = s.NumFewshot
 				}
 				for _, t := range sel.Tasks() {
-					err := t.Build(ctx, task.BuildOptions{
+					err := t.BuildRequests(ctx, task.BuildOptions{
 						Loader:            loader,
 						Limit:             float64(c.Int("num_examples")),
 						NumFewshot:        n,

@@ -252,26 +252,26 @@ func RequestKey(model, kind string, request any) ([]byte, error) {
 	return h.Sum(nil), nil
 }
 
-// Info summarises a cache's content.
-type Info struct {
+// Summary summarises a cache's content.
+type Summary struct {
 	Path         string
 	Size         int64          // bytes on disk, WAL included
 	Responses    map[string]int // entries per request type
-	Models       []ModelInfo
+	Models       []ModelShare
 	Fingerprints int
 	Blobs        int // cached request sets (--cache_requests)
 }
 
-// ModelInfo is one model's share of the cache.
-type ModelInfo struct {
+// ModelShare is one model's share of the cache.
+type ModelShare struct {
 	Hash     string
 	Identity Identity
 	Entries  int
 }
 
-// Info reads the summary.
-func (c *Cache) Info() (Info, error) {
-	info := Info{Path: c.path, Responses: map[string]int{}}
+// Summary reads the summary.
+func (c *Cache) Summary() (Summary, error) {
+	info := Summary{Path: c.path, Responses: map[string]int{}}
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		if st, err := os.Stat(c.path + suffix); err == nil {
 			info.Size += st.Size()
@@ -296,7 +296,7 @@ func (c *Cache) Info() (Info, error) {
 		return info, err
 	}
 	for rows.Next() {
-		var mi ModelInfo
+		var mi ModelShare
 		var js string
 		if err := rows.Scan(&mi.Hash, &js, &mi.Entries); err != nil {
 			rows.Close()

@@ -176,7 +176,7 @@ func TestHitMiss(t *testing.T) {
 	if n := inner.computed.Load(); n != 30+3+2 {
 		t.Errorf("computed %d in all, want 35", n)
 	}
-	info, err := c.Info()
+	info, err := c.Summary()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestHitMiss(t *testing.T) {
 	if err := c.Clear(); err != nil {
 		t.Fatal(err)
 	}
-	info, _ = c.Info()
+	info, _ = c.Summary()
 	if len(info.Responses) != 0 || len(info.Models) != 0 {
 		t.Errorf("after Clear: %+v", info)
 	}
@@ -377,7 +377,7 @@ func countEntries(t *testing.T, db string) int {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	info, err := c.Info()
+	info, err := c.Summary()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -519,7 +519,7 @@ func TestCancelKeepsCompletedChunks(t *testing.T) {
 	if _, err := lm.Loglikelihood(ctx, reqs); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled run returned %v, want context.Canceled", err)
 	}
-	info, err := c.Info()
+	info, err := c.Summary()
 	if err != nil {
 		t.Fatal(err)
 	}

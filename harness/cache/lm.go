@@ -117,8 +117,8 @@ func (l *CachingLM) Close() error {
 
 // Describe implements model.Describer: the wrapped model's description,
 // with the cache's counts.
-func (l *CachingLM) Describe() model.Info {
-	var in model.Info
+func (l *CachingLM) Describe() model.Description {
+	var in model.Description
 	if d, ok := model.As[model.Describer](l.inner); ok {
 		in = d.Describe()
 	}

@@ -44,7 +44,7 @@ func TestRequestErrorIndex(t *testing.T) {
 	if !errors.As(err, &re) || re.Index != 23 {
 		t.Fatalf("err = %#v, want a RequestError for request 23", err)
 	}
-	info, err := c.Info()
+	info, err := c.Summary()
 	if err != nil {
 		t.Fatal(err)
 	}

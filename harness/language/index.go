@@ -142,8 +142,8 @@ func (ix *Index) Counts() []Count {
 	return out
 }
 
-// Build indexes the languages of every task, group and tag of r.
-func Build(r *task.Registry) *Index {
+// NewIndex indexes the languages of every task, group and tag of r.
+func NewIndex(r *task.Registry) *Index {
 	ix := &Index{langs: map[string][]Lang{}, from: map[string]Evidence{}, kinds: map[string]task.Kind{}, files: map[string]string{}}
 	entries := r.Entries(task.KindTask, task.KindPythonTask, task.KindGroup)
 	b := newBuilder()

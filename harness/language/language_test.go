@@ -209,7 +209,7 @@ func TestParseFamilies(t *testing.T) {
 }
 
 // TestBuild indexes a small tree that uses each kind of evidence.
-func TestBuild(t *testing.T) {
+func TestNewIndex(t *testing.T) {
 	dir := t.TempDir()
 	write := func(rel, body string) {
 		p := filepath.Join(dir, rel)
@@ -242,7 +242,7 @@ func TestBuild(t *testing.T) {
 	if err := r.AddDir(dir); err != nil {
 		t.Fatal(err)
 	}
-	ix := Build(r)
+	ix := NewIndex(r)
 	for _, c := range []struct {
 		name, langs string
 		from        Evidence
@@ -313,7 +313,7 @@ func TestCorpusCounts(t *testing.T) {
 	if err := r.AddDir(filepath.Join(root, "lm_eval", "tasks")); err != nil {
 		t.Fatal(err)
 	}
-	ix := Build(r)
+	ix := NewIndex(r)
 	got := map[string]int{}
 	for _, n := range r.Tasks() {
 		got["tasks"]++

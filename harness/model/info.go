@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Info is what an LM reports about itself (Describer): the facts of its
+// Description is what an LM reports about itself (Describer): the facts of its
 // model, its backend's settings and its work counters, for the results
 // file's lmeval block, and the settings that make the response cache's
 // identity.
@@ -19,12 +19,12 @@ import (
 // model, engine or extra) and whether it is part of the cache identity
 // (info:"...,identity"); Sections and CacheIdentity read those tags, so a
 // fact is declared once, where its field is, in the backend that has it.
-type Info struct {
+type Description struct {
 	Backend string `json:"backend" info:"model"`
 
 	File *ModelFile // the model file, for a backend that loads one
 	// Facts are the backend's own: a pointer to a struct whose fields
-	// are tagged as Info's are.
+	// are tagged as Description's are.
 	Facts any
 	Cache *CacheStats `json:"cache,omitempty" info:"extra"` // the response cache in front (--use_cache)
 
@@ -79,7 +79,7 @@ const (
 // Sections gives the facts by section of the results' lmeval block, each
 // keyed by its json name (maps, so the results list them in key order).
 // A section without facts is an empty map.
-func (in Info) Sections() map[string]map[string]any {
+func (in Description) Sections() map[string]map[string]any {
 	out := map[string]map[string]any{SectionModel: {}, SectionEngine: {}, SectionExtra: {}}
 	walkFacts(reflect.ValueOf(in), func(key, section string, _ bool, v any) {
 		out[section][key] = v
@@ -92,7 +92,7 @@ func (in Info) Sections() map[string]map[string]any {
 // model), as the response cache's identity records them: key -> fmt.Sprint
 // of the value. n_ctx is not one: with batch_size auto it follows free
 // memory, and the truncation it could cause is max_length's.
-func (in Info) CacheIdentity() map[string]string {
+func (in Description) CacheIdentity() map[string]string {
 	out := map[string]string{}
 	walkFacts(reflect.ValueOf(in), func(key, _ string, identity bool, v any) {
 		if identity {

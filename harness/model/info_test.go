@@ -27,12 +27,12 @@ type engineFacts struct {
 }
 
 // TestInfoSections: every fact reaches its section of the results' lmeval
-// block and, when tagged identity, the cache identity: Info's own, the
+// block and, when tagged identity, the cache identity: Description's own, the
 // model file's and the backend's (Facts), pointers followed, omitempty
 // zeros left out.
 func TestInfoSections(t *testing.T) {
 	n := 7
-	in := Info{
+	in := Description{
 		Backend: "b", File: &ModelFile{Path: "m.gguf"},
 		Facts:        &engineFacts{MaxLength: 2048, NCtxMax: &n, Internal: 3},
 		EngineCommit: "abc", Work: &Work{TokensDecoded: 3},
@@ -59,7 +59,7 @@ func TestInfoSections(t *testing.T) {
 	if got := in.CacheIdentity(); !reflect.DeepEqual(got, map[string]string{"max_length": "2048", "model_sha256": "x"}) {
 		t.Errorf("CacheIdentity() with model_sha256 = %v", got)
 	}
-	if s := (Info{Backend: "b"}).Sections(); len(s[SectionModel]) != 1 || len(s[SectionEngine]) != 0 || len(s[SectionExtra]) != 0 {
+	if s := (Description{Backend: "b"}).Sections(); len(s[SectionModel]) != 1 || len(s[SectionEngine]) != 0 || len(s[SectionExtra]) != 0 {
 		t.Errorf("a backend with no facts: %v", s)
 	}
 }

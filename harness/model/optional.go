@@ -15,9 +15,9 @@ type Closer interface{ Close() error }
 
 // Describer is implemented by LMs that report facts about themselves: for
 // the results file's lmeval block and for the response cache's identity
-// (see Info).
+// (see Description).
 type Describer interface {
-	Describe() Info
+	Describe() Description
 }
 
 // FileHasher is implemented by LMs that fingerprint their model file in
@@ -25,7 +25,7 @@ type Describer interface {
 // waits for the hex sha256 ("" when there is no file to hash). A wrapper
 // that already knows it (the response cache, from its identity) gives it
 // with SetSHA256, so the file is not read twice. The harness puts the sum
-// in Info's ModelFile.SHA256 for the results.
+// in Description's ModelFile.SHA256 for the results.
 type FileHasher interface {
 	SHA256() (string, error)
 	SetSHA256(sum string)

@@ -28,7 +28,7 @@ func built(t *testing.T, r *Registry, name string, opts BuildOptions) *Task {
 	if opts.Loader == nil {
 		opts.Loader = memLoader("testdata/prompts/data")
 	}
-	if err := tk.Build(context.Background(), opts); err != nil {
+	if err := tk.BuildRequests(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	return tk
@@ -142,7 +142,7 @@ func TestBuildErrors(t *testing.T) {
 		if c.opts.Loader == nil {
 			tk = loadOne(t, r, "qa_mc").Tasks()[0]
 		}
-		err := tk.Build(context.Background(), c.opts)
+		err := tk.BuildRequests(context.Background(), c.opts)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "task qa_mc: ") {
 			t.Errorf("err %v, want %q", err, c.want)
 		}
@@ -314,7 +314,7 @@ func BenchmarkBuild(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := sel.Tasks()[0].Build(context.Background(), BuildOptions{Loader: loader}); err != nil {
+		if err := sel.Tasks()[0].BuildRequests(context.Background(), BuildOptions{Loader: loader}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -337,7 +337,7 @@ func TestLoadYAMLPathAndProcessResults(t *testing.T) {
 	if tk.Name != "mine" || tk.Config.File != path {
 		t.Fatalf("loaded %s from %s", tk.Name, tk.Config.File)
 	}
-	if err := tk.Build(context.Background(), BuildOptions{Loader: memLoader("testdata/prompts/data"), Limit: 1}); err != nil {
+	if err := tk.BuildRequests(context.Background(), BuildOptions{Loader: memLoader("testdata/prompts/data"), Limit: 1}); err != nil {
 		t.Fatal(err)
 	}
 	sel, err = r.Load([]string{dir})

@@ -65,7 +65,7 @@ func TestClassTask(t *testing.T) {
 		specs = append(specs, spec)
 		return []Doc{{"q": "one", "a": "1"}, {"q": "two", "a": "2"}}, nil
 	}
-	if err := tk.Build(context.Background(), BuildOptions{Loader: loader, GenKwargs: map[string]any{"max_gen_toks": 9}}); err != nil {
+	if err := tk.BuildRequests(context.Background(), BuildOptions{Loader: loader, GenKwargs: map[string]any{"max_gen_toks": 9}}); err != nil {
 		t.Fatal(err)
 	}
 	if specs[0].Path != "hub/echo" || specs[0].Name != "default" {
@@ -85,7 +85,7 @@ func TestClassTask(t *testing.T) {
 	if tk.Docs[1].Target != " 2" {
 		t.Errorf("target %v", tk.Docs[1].Target)
 	}
-	err := tk.Build(context.Background(), BuildOptions{Loader: loader, NumFewshot: intp(1)})
+	err := tk.BuildRequests(context.Background(), BuildOptions{Loader: loader, NumFewshot: intp(1)})
 	if err == nil || !strings.Contains(err.Error(), "TypeError") {
 		t.Errorf("few-shot: %v, want lm-eval's TypeError explained", err)
 	}

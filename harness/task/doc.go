@@ -12,7 +12,7 @@
 // has no native implementation is reported unavailable while every other
 // task loads.
 //
-// Task.Build loads a task's documents through a DocLoader and reproduces
+// Task.BuildRequests loads a task's documents through a DocLoader and reproduces
 // lm-eval's ConfigurableTask: doc_to_text, doc_to_target and doc_to_choice,
 // description, delimiters, gen_prefix, few-shot sampling with CPython's
 // random (package pyrand) in lm-eval's order of draws, and

@@ -71,7 +71,7 @@ func TestMapDocsColumns(t *testing.T) {
 	columns := func(context.Context, DatasetSpec, string) (*pyval.Columns, error) {
 		return pyval.ColumnsOf("z", "q", "a"), nil
 	}
-	if err := tk.Build(context.Background(), BuildOptions{Loader: loader, Columns: columns}); err != nil {
+	if err := tk.BuildRequests(context.Background(), BuildOptions{Loader: loader, Columns: columns}); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"z", "q", "a"}; !slices.Equal(got, want) {
@@ -113,7 +113,7 @@ func TestMapDocsModuleRandom(t *testing.T) {
 	random := pyrand.NewModule(7)
 	for _, shots := range []int{0, 1} {
 		n := shots
-		if err := tk.Build(context.Background(), BuildOptions{Loader: loader, NumFewshot: &n, Random: random}); err != nil {
+		if err := tk.BuildRequests(context.Background(), BuildOptions{Loader: loader, NumFewshot: &n, Random: random}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -295,7 +295,7 @@ func TestHookKindMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	tk := loadOne(t, r, "kindmm").Tasks()[0]
-	err := tk.Build(context.Background(), BuildOptions{Loader: func(context.Context, DatasetSpec, string) ([]Doc, error) {
+	err := tk.BuildRequests(context.Background(), BuildOptions{Loader: func(context.Context, DatasetSpec, string) ([]Doc, error) {
 		return []Doc{{"q": "q", "a": "a"}}, nil
 	}})
 	if err == nil || !strings.Contains(err.Error(), "utils.text: the port of kindmm/utils.py:text is registered as a doc_to_* hook, not process_docs") {

@@ -181,7 +181,7 @@ func checkRuns(t *testing.T, reg *Registry, file string, loader DocLoader) {
 				opts.ChatTemplate = testChatTemplate
 				opts.FewshotAsMultiturn = r.Multiturn
 			}
-			if err := tk.Build(context.Background(), opts); err != nil {
+			if err := tk.BuildRequests(context.Background(), opts); err != nil {
 				t.Fatal(err)
 			}
 			if len(tk.Docs) != len(run.Docs) {

@@ -227,10 +227,11 @@ func LimitCount(limit float64, n int) int {
 	}
 }
 
-// Build loads the task's documents and builds its prompts and requests
-// exactly as lm-eval's build_all_requests does. The documents stay cached in
-// the task, so building again with other options does not reload them.
-func (t *Task) Build(ctx context.Context, opts BuildOptions) error {
+// BuildRequests loads the task's documents and builds its prompts and
+// requests exactly as lm-eval's build_all_requests does. The documents
+// stay cached in the task, so building again with other options does not
+// reload them.
+func (t *Task) BuildRequests(ctx context.Context, opts BuildOptions) error {
 	if err := t.build(ctx, opts); err != nil {
 		return fmt.Errorf("task %s: %w", t.Name, err)
 	}

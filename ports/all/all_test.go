@@ -87,7 +87,7 @@ func TestMathRequestsMatchLMEval(t *testing.T) {
 	}
 	got := map[string][]task.Instance{}
 	for _, tk := range sel.Tasks() {
-		if err := tk.Build(context.Background(), task.BuildOptions{Loader: loader}); err != nil {
+		if err := tk.BuildRequests(context.Background(), task.BuildOptions{Loader: loader}); err != nil {
 			t.Fatalf("%s: %v", tk.Name, err)
 		}
 		got[tk.Name] = tk.Instances

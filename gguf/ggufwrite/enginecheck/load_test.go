@@ -63,7 +63,7 @@ func TestLoadWrittenLlama(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := load(t, path)
-		info, facts := m.Info(), m.Facts()
+		info, facts := m.Settings(), m.Facts()
 		if info.NVocab != len(s.Vocab.Tokens) || info.NEmbd != 64 || info.NLayer != 2 || info.NCtxTrain != 128 ||
 			info.NParams != facts.Params || info.BOS != 1 || info.EOS != 2 || !info.AddBOS || info.VocabType != "spm" {
 			t.Errorf("%v: info %+v\nfacts %+v", typ, info, facts)
@@ -121,10 +121,10 @@ func TestLoadNoBOS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Info().AddBOS || m.Facts().BOS != -1 || !reflect.DeepEqual(toks, []int32{id("▁hello")}) {
-		t.Errorf("AddBOS %v, facts BOS %d, tokens %v", m.Info().AddBOS, m.Facts().BOS, toks)
+	if m.Settings().AddBOS || m.Facts().BOS != -1 || !reflect.DeepEqual(toks, []int32{id("▁hello")}) {
+		t.Errorf("AddBOS %v, facts BOS %d, tokens %v", m.Settings().AddBOS, m.Facts().BOS, toks)
 	}
-	t.Logf("llama.cpp's BOS for an SPM vocab without bos_token_id: %d", m.Info().BOS)
+	t.Logf("llama.cpp's BOS for an SPM vocab without bos_token_id: %d", m.Settings().BOS)
 }
 
 func TestLoadCorrupt(t *testing.T) {
