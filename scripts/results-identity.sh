@@ -12,7 +12,8 @@
 # The tasks are fidelity cases (fidelity/testdata/*/cases.json) over their
 # local documents in lm-eval's task tree (../shared/lm-eval), so the runs need
 # neither the network nor Python: multiple choice with few-shot, rolling
-# log-likelihoods, greedy generation with filters, and a group.
+# log-likelihoods, greedy generation with filters, and a group; and the
+# built-in tasks over their fixture documents.
 set -euo pipefail
 LMEVAL=$(realpath "${1:-./lmeval}")
 OUT=${2:-$(mktemp -d)}
@@ -33,6 +34,25 @@ for c in $CASES; do
 		(if .num_fewshot != null then "num_fewshot: \(.num_fewshot)\n" else "" end) + (.yaml // "")' \
 		"$ROOT/fidelity/testdata/$fam/cases.json" >"$OUT/yaml/$task.yaml"
 	names+=("$task")
+done
+# The built-in tasks (benchmarks/), each included from its YAML under a new
+# name and read from its committed fixture documents (benchmarks/testdata).
+BUILTIN="arc_easy:arc/arc_easy.yaml:arc_easy arc_challenge:arc/arc_challenge.yaml:arc_challenge
+hellaswag:hellaswag/hellaswag.yaml:hellaswag lambada_openai:lambada/lambada_openai.yaml:lambada_openai
+lambada_standard:lambada/lambada_standard.yaml:lambada_standard wikitext:wikitext/wikitext.yaml:wikitext
+winogrande:winogrande/default.yaml:winogrande boolq:super_glue/boolq/default.yaml:boolq
+openbookqa:openbookqa/openbookqa.yaml:openbookqa piqa:piqa/piqa.yaml:piqa sciq:sciq/sciq.yaml:sciq
+truthfulqa_mc1:truthfulqa/truthfulqa_mc1.yaml:truthfulqa truthfulqa_mc2:truthfulqa/truthfulqa_mc2.yaml:truthfulqa
+truthfulqa_gen:truthfulqa/truthfulqa_gen.yaml:truthfulqa_gen gsm8k:gsm8k/gsm8k.yaml:gsm8k
+gsm8k_cot:gsm8k/gsm8k-cot.yaml:gsm8k gsm8k_cot_zeroshot:gsm8k/gsm8k-cot-zeroshot.yaml:gsm8k
+gsm8k_cot_self_consistency:gsm8k/gsm8k-cot-self-consistency.yaml:gsm8k mmlu_anatomy:mmlu/default/mmlu_anatomy.yaml:mmlu/anatomy"
+for b in $BUILTIN; do
+	IFS=: read -r name yaml data <<<"$b"
+	{
+		printf 'include: %s\ntask: builtin_%s\ndataset_path: json\ndataset_name: null\ndataset_kwargs:\n  data_files:\n' "$ROOT/benchmarks/$yaml" "$name"
+		for f in "$ROOT/benchmarks/testdata/$data"/*.jsonl; do printf '    %s: "%s"\n' "$(basename "$f" .jsonl)" "$f"; done
+	} >"$OUT/yaml/builtin_$name.yaml"
+	names+=("builtin_$name")
 done
 list=$(IFS=,; echo "${names[*]}")
 run() { # name, then lmeval run arguments
