@@ -73,6 +73,9 @@ type Config struct {
 	// TasksSource is where lm-eval's task tree comes from (--tasks_source;
 	// "" means $LMEVAL_TASKS_SOURCE, else the pinned download).
 	TasksSource string `json:"tasks_source,omitempty"`
+	// Shard is the part of the requests this run evaluates (--shard);
+	// unset, all of them.
+	Shard Shard `json:"shard,omitempty"`
 
 	fewshotAsMultiturnSet bool
 	deviceArgs            map[string]string // model args implied by Device, applied in finish
@@ -187,6 +190,9 @@ func (c *Config) finish() error {
 			return fmt.Errorf("--predict_only needs --output_path (where the predictions go)")
 		}
 		return fmt.Errorf("--log_samples needs --output_path (where the samples go)")
+	}
+	if c.Shard.IsSet() && c.OutputPath == "" {
+		return fmt.Errorf("--shard needs --output_path (where the shard's answers go, for lmeval merge)")
 	}
 	if len(c.Samples) > 0 && c.Limit.IsSet() {
 		return fmt.Errorf("--samples and --limit exclude each other: give one")

@@ -32,6 +32,18 @@ func ReadFile(path string) (Layer, error) {
 // line or the config file (--preset), then precedence preset < config file
 // < command line. LMEVAL_LOG_LEVEL sets the log level unless a layer does.
 func Load(cmdline Layer) (*Config, error) {
+	layers, err := LoadLayers(cmdline)
+	if err != nil {
+		return nil, err
+	}
+	return Resolve(layers...)
+}
+
+// LoadLayers is Load without the final Resolve: the layers the settings
+// come from, lowest precedence first, each file read once. A sharded run
+// records them (EncodeLayers), so that lmeval merge resolves the very
+// settings every shard ran with.
+func LoadLayers(cmdline Layer) ([]Layer, error) {
 	layers := []Layer{cmdline}
 	// Resolve the command line alone first: it names the config file and
 	// may be malformed, which should be reported as such.
@@ -62,7 +74,7 @@ func Load(cmdline Layer) (*Config, error) {
 	} else if ok && !anyHas(layers, "verbosity") {
 		layers = append([]Layer{{Source: "LMEVAL_LOG_LEVEL", Values: map[string]any{"verbosity": lvl.String()}}}, layers...)
 	}
-	return Resolve(layers...)
+	return layers, nil
 }
 
 func anyHas(layers []Layer, key string) bool {

@@ -119,6 +119,8 @@ var Settings = []*Setting{
 		set: (*Config).setCacheRequests},
 	{Name: "output_path", Alias: "o", Usage: "directory for results (and samples), or the results .json file",
 		set: stringField(func(c *Config) *string { return &c.OutputPath })},
+	{Name: "shard", Usage: "evaluate part I of N of the requests (I/N, from 0), or auto: from a Slurm array or Kubernetes Indexed Job; 'lmeval merge' combines the parts",
+		set: (*Config).setShard},
 	{Name: "log_samples", Alias: "s", Value: Switch, Usage: "write every document's prompt, responses and metrics (needs --output_path)",
 		set: boolField(func(c *Config) *bool { return &c.LogSamples })},
 	{Name: "predict_only", Alias: "x", Value: Switch, Usage: "generate and save responses, compute no metrics (implies --log_samples)",
@@ -382,6 +384,23 @@ func (c *Config) setSamples(v any) error {
 		return err
 	}
 	c.Samples = m
+	return nil
+}
+
+func (c *Config) setShard(v any) error {
+	if v == nil {
+		c.Shard = Shard{}
+		return nil
+	}
+	s, err := asString(v)
+	if err != nil {
+		return err
+	}
+	sh, err := ParseShard(s)
+	if err != nil {
+		return err
+	}
+	c.Shard = sh
 	return nil
 }
 
