@@ -39,6 +39,7 @@ type options struct {
 	reqCache    *cache.Cache
 	now         func() time.Time
 	chunk       int
+	shard       *shardOption
 }
 
 // WithRegistry resolves task names in r instead of the built-in tasks plus

@@ -524,15 +524,9 @@ func modelArgsString(args map[string]string) string {
 // model file's sha256 from its FileHasher (waiting for it).
 func lmevalBlock(lm model.LM, modelTime time.Duration) *results.LMEval {
 	b := &results.LMEval{}
-	d, ok := model.As[model.Describer](lm)
+	info, ok := DescribeModel(lm)
 	if !ok {
 		return b
-	}
-	info := d.Describe()
-	if info.File != nil && info.File.SHA256 == "" {
-		if h, ok := model.As[model.FileHasher](lm); ok {
-			info.File.SHA256, _ = h.SHA256() // a failure is logged where it happens
-		}
 	}
 	sec := info.Sections()
 	b.Model, b.Engine, b.Extra = sec[model.SectionModel], sec[model.SectionEngine], sec[model.SectionExtra]
@@ -563,4 +557,21 @@ func (ts *taskScores) higherIsBetter(set func(name string, hib bool)) {
 			set(k, s.HigherIsBetter)
 		}
 	}
+}
+
+// DescribeModel is lm's description (model.Describer) with the model
+// file's sha256 from its FileHasher, waiting for it; ok is false when lm
+// describes nothing.
+func DescribeModel(lm model.LM) (info model.Description, ok bool) {
+	d, ok := model.As[model.Describer](lm)
+	if !ok {
+		return model.Description{}, false
+	}
+	info = d.Describe()
+	if info.File != nil && info.File.SHA256 == "" {
+		if h, ok := model.As[model.FileHasher](lm); ok {
+			info.File.SHA256, _ = h.SHA256() // a failure is logged where it happens
+		}
+	}
+	return info, true
 }

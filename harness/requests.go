@@ -3,7 +3,6 @@ package harness
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -96,12 +95,7 @@ type docRef struct {
 // does not hold a copy of every (often long, few-shot) context.
 func hashKey(parts ...string) string {
 	h := sha256.New()
-	var n [8]byte
-	for _, p := range parts {
-		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))
-		h.Write(n[:])
-		h.Write([]byte(p))
-	}
+	writeParts(h, parts...)
 	return string(h.Sum(nil))
 }
 
@@ -161,8 +155,7 @@ func (w *Workload) requests() (*streams, error) {
 // run sends each request type to lm as one stream (in chunks, so that
 // progress shows and documents complete as the run goes) and hands every
 // answer to a as it arrives.
-func (w *Workload) run(ctx context.Context, lm model.LM, a Answers) error {
-	st := w.st
+func (w *Workload) run(ctx context.Context, lm model.LM, st *streams, a Answers) error {
 	if len(st.ll.reqs) > 0 && w.plan.chat.enableThinking != nil && *w.plan.chat.enableThinking {
 		names := map[string]bool{}
 		for _, tr := range w.plan.runs {
@@ -180,7 +173,7 @@ func (w *Workload) run(ctx context.Context, lm model.LM, a Answers) error {
 	tc, _ := model.As[model.TokenCounter](lm)
 	ll, roll, gen := countTokens(tc, st.ll, disp.Enabled()), countTokens(tc, st.roll, disp.Enabled()), countTokens(tc, st.gen, disp.Enabled())
 	if tc != nil {
-		w.warnTruncated(tc.MaxLength(), ll, gen)
+		w.warnTruncated(tc.MaxLength(), st, ll, gen)
 	}
 	chunk := w.plan.opts.chunk
 	if err := runStream(ctx, chunk, disp, st.ll, ll, lm.Loglikelihood, a.Loglikelihood); err != nil {
@@ -262,8 +255,7 @@ func truncLimit(r any, maxLen int) (limit int, cut bool) {
 // warnTruncated counts, per task, the requests the model will cut to fit
 // maxLen (ll and gen are the streams' token counts, countTokens), records
 // them in the tasks' data problems and warns once per task.
-func (w *Workload) warnTruncated(maxLen int, ll, gen []int) {
-	st := w.st
+func (w *Workload) warnTruncated(maxLen int, st *streams, ll, gen []int) {
 	count := func(n int, limit int, targets []target) {
 		if n < 0 || n <= limit {
 			return

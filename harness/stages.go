@@ -221,8 +221,20 @@ type Answers interface {
 // the progress display and cancels the run.
 func (w *Workload) Run(ctx context.Context, lm model.LM, a Answers) error {
 	w.lm = lm
+	st := w.st
+	if o := w.plan.opts.shard; o != nil {
+		// WithShard: only this shard's part of the streams.
+		sp, err := w.Split(o.count)
+		if err != nil {
+			return err
+		}
+		if o.index < 0 || o.index >= o.count {
+			return fmt.Errorf("harness: shard %d of %d: want 0 to %d", o.index, o.count, o.count-1)
+		}
+		st, a = sp.part(w.st, o.index, a)
+	}
 	start := time.Now()
-	err := w.run(ctx, lm, a)
+	err := w.run(ctx, lm, st, a)
 	w.modelTime += time.Since(start)
 	return err
 }

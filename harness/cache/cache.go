@@ -202,19 +202,26 @@ var neutralArgs = map[string]bool{
 	"base_url": true, "num_concurrent": true, "max_retries": true, "timeout": true, "api_key": true,
 }
 
+// AnswerArgs are the model_args that change answers: all but thread
+// counts, servers and keys (the file's path is one: ModelIdentity puts
+// the file's content in its place).
+func AnswerArgs(args map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range args {
+		if !neutralArgs[k] {
+			out[k] = v
+		}
+	}
+	return out
+}
+
 // ModelIdentity builds the identity of a backend's model from its
 // model_args: the file named by pretrained (or model, path) is
 // fingerprinted by content; every other argument except thread counts is a
 // setting. extra adds settings the arguments do not show (the engine's
 // version, the chat template in use).
 func (c *Cache) ModelIdentity(backend string, args map[string]string, extra map[string]string) (Identity, error) {
-	id := Identity{Backend: backend, Settings: map[string]string{}}
-	for k, v := range args {
-		if neutralArgs[k] {
-			continue
-		}
-		id.Settings[k] = v
-	}
+	id := Identity{Backend: backend, Settings: AnswerArgs(args)}
 	for _, k := range FileArgs {
 		p, ok := args[k]
 		if !ok {
@@ -409,4 +416,83 @@ func DefaultPath(name string) string {
 		}
 	}
 	return filepath.Join(dir, name)
+}
+
+// MergeStats counts what Merge copied.
+type MergeStats struct {
+	// Responses copied, and those already here; Conflicts are responses
+	// here whose value differs from the source's (the same request, the
+	// same model identity: float noise of another batch layout). Ours
+	// are kept.
+	Responses, Present, Conflicts int64
+	Models, Blobs                 int64
+}
+
+// Merge copies into c every entry of the cache database at src that c
+// lacks: responses, model identities, request sets (--cache_requests)
+// and file fingerprints. The shards of a sharded run each fill their own
+// cache (--use_cache); merged, a later run — sharded differently, or not
+// at all — finds every answer. Entries both have keep c's value.
+func (c *Cache) Merge(ctx context.Context, src string) (MergeStats, error) {
+	var st MergeStats
+	if _, err := os.Stat(src); err != nil {
+		return st, fmt.Errorf("cache %s: %w", src, err)
+	}
+	if abs, err := filepath.Abs(src); err == nil {
+		if self, err := filepath.Abs(c.path); err == nil && abs == self {
+			return st, fmt.Errorf("cache %s: merging a cache into itself", src)
+		}
+	}
+	// ATTACH is per connection, and the pool has one: pin it.
+	conn, err := c.db.Conn(ctx)
+	if err != nil {
+		return st, fmt.Errorf("cache %s: %w", c.path, err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS src`, src); err != nil {
+		return st, fmt.Errorf("cache %s: %w", src, err)
+	}
+	defer conn.ExecContext(context.Background(), `DETACH DATABASE src`)
+	// A file that is no cache fails here, naming the missing table.
+	for _, t := range []string{"responses", "models", "fingerprints", "blobs"} {
+		var n int
+		if err := conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM src.`+t).Scan(&n); err != nil {
+			return st, fmt.Errorf("cache %s: not an lmeval cache: %w", src, err)
+		}
+	}
+	err = retry(ctx, func() error {
+		st = MergeStats{}
+		tx, err := conn.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(m.value != s.value), 0)
+			FROM src.responses s JOIN main.responses m ON m.key = s.key`).Scan(&st.Present, &st.Conflicts); err != nil {
+			return err
+		}
+		copies := []struct {
+			n    *int64
+			stmt string
+		}{
+			{&st.Responses, `INSERT OR IGNORE INTO main.responses(key, model, kind, value) SELECT key, model, kind, value FROM src.responses`},
+			{&st.Models, `INSERT OR IGNORE INTO main.models(model, identity) SELECT model, identity FROM src.models`},
+			{&st.Blobs, `INSERT OR IGNORE INTO main.blobs(key, value, created) SELECT key, value, created FROM src.blobs`},
+			{nil, `INSERT OR IGNORE INTO main.fingerprints(path, size, mtime_ns, sha256) SELECT path, size, mtime_ns, sha256 FROM src.fingerprints`},
+		}
+		for _, cp := range copies {
+			r, err := tx.ExecContext(ctx, cp.stmt)
+			if err != nil {
+				return err
+			}
+			if cp.n != nil {
+				*cp.n, _ = r.RowsAffected()
+			}
+		}
+		return tx.Commit()
+	})
+	if err != nil {
+		return MergeStats{}, fmt.Errorf("cache %s: merging %s: %w", c.path, src, err)
+	}
+	return st, nil
 }

@@ -110,6 +110,34 @@ type LMEval struct {
 	// answer (GenerationStats).
 	Generation map[string]*GenerationStats `json:"generation,omitempty"`
 	Extra      map[string]any              `json:"extra,omitempty"`
+	// Sharded describes the shards a merged run was made of (lmeval run
+	// --shard, lmeval merge); nil for a run made in one piece.
+	Sharded *Sharded `json:"sharded,omitempty"`
+}
+
+// Sharded is a merged run's shards (docs/scale.md).
+type Sharded struct {
+	// Run is the run's identity (the shard files' "run").
+	Run    string  `json:"run"`
+	Shards []Shard `json:"shards"`
+	// MergeSeconds is the time lmeval merge took.
+	MergeSeconds Float `json:"merge_seconds"`
+}
+
+// Shard is one shard of a merged run.
+type Shard struct {
+	Index int    `json:"index"`
+	Host  string `json:"host"`
+	// Started (Unix seconds) and Seconds bound the shard's run;
+	// RunSeconds is the part spent answering requests.
+	Started    Float `json:"started"`
+	Seconds    Float `json:"seconds"`
+	RunSeconds Float `json:"run_seconds"`
+	// Requests are the unique requests it answered, Cost their estimated
+	// work in bytes of text, TokensDecoded the tokens its engine decoded.
+	Requests      int   `json:"requests"`
+	Cost          int64 `json:"cost"`
+	TokensDecoded int64 `json:"tokens_decoded"`
 }
 
 // DataProblems counts one task's documents and requests that are scored

@@ -161,7 +161,7 @@ func (l Layout) WriteResults(v any) error {
 	if err != nil {
 		return fmt.Errorf("results %s: %w", l.ResultsFile, err)
 	}
-	if err := writeAtomic(l.ResultsFile, data); err != nil {
+	if err := WriteFileAtomic(l.ResultsFile, data); err != nil {
 		return fmt.Errorf("results %s: %w", l.ResultsFile, err)
 	}
 	return nil
@@ -192,9 +192,10 @@ func (l Layout) WriteFallback(v any) (string, error) {
 	return f.Name(), nil
 }
 
-// writeAtomic writes data to path through a new file in its directory
-// (created if need be) renamed over it.
-func writeAtomic(path string, data []byte) error {
+// WriteFileAtomic writes data to path through a new file in its
+// directory (created if need be) renamed over it: a reader sees the old
+// file or the new one, never half of one.
+func WriteFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return err
@@ -377,7 +378,7 @@ func (s *SamplesWriter) sortFile() error {
 	for _, i := range order {
 		out.Write(lines[i])
 	}
-	if err := writeAtomic(s.path, out.Bytes()); err != nil {
+	if err := WriteFileAtomic(s.path, out.Bytes()); err != nil {
 		return fmt.Errorf("samples %s: %w", s.path, err)
 	}
 	return nil
