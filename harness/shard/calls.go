@@ -1,0 +1,303 @@
+package shard
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/lmeval/lmeval/harness/model"
+)
+
+// Calls records what an evaluation asked of its model beyond answers:
+// whether the model counts tokens, carries chat templates and gives
+// token texts, and each such call's result. A shard records them while it
+// builds (Record); a merge, which has no model, replays them (Replay),
+// so that its build renders the very prompts the shards did.
+type Calls struct {
+	mu sync.Mutex
+	// Has lists the optional interfaces the model implements (the
+	// Capability constants).
+	Has []string `json:"has"`
+	// MaxLength is TokenCounter's MaxLength.
+	MaxLength int `json:"max_length,omitempty"`
+	// Tokens are CountTokens' results by textKey of the text.
+	Tokens map[string]Count `json:"tokens,omitempty"`
+	// Templates are ChatTemplateSource's results, by template name.
+	Templates map[string]Template `json:"templates,omitempty"`
+	// Rendered are ChatTemplater's renderings, by renderKey of the
+	// messages.
+	Rendered map[string]Result `json:"rendered,omitempty"`
+	// Pieces are TokenPiecer's token texts, by token id.
+	Pieces map[int32]string `json:"pieces,omitempty"`
+}
+
+// The optional interfaces Calls records or replays.
+const (
+	CapTokenCounter       = "token_counter"
+	CapChatTemplateSource = "chat_template_source"
+	CapChatTemplater      = "chat_templater"
+	CapTokenPiecer        = "token_piecer"
+	CapDescriber          = "describer"
+	CapFileHasher         = "file_hasher"
+)
+
+// Count is one CountTokens result.
+type Count struct {
+	N   int    `json:"n"`
+	Err string `json:"err,omitempty"`
+}
+
+// Template is one ChatTemplate result.
+type Template struct {
+	Template string `json:"template"`
+	BOS      string `json:"bos"`
+	EOS      string `json:"eos"`
+	OK       bool   `json:"ok"`
+}
+
+// Result is one ApplyChatTemplate result.
+type Result struct {
+	Text string `json:"text"`
+	Err  string `json:"err,omitempty"`
+}
+
+func (c *Calls) has(capability string) bool { return slices.Contains(c.Has, capability) }
+
+// merge adds o's calls to c's (a merge replays the union of its shards':
+// each shard counted the tokens of its own requests).
+func (c *Calls) merge(o *Calls) {
+	if c.MaxLength == 0 {
+		c.MaxLength = o.MaxLength
+	}
+	for k, v := range o.Tokens {
+		if c.Tokens == nil {
+			c.Tokens = map[string]Count{}
+		}
+		c.Tokens[k] = v
+	}
+	for k, v := range o.Templates {
+		if c.Templates == nil {
+			c.Templates = map[string]Template{}
+		}
+		c.Templates[k] = v
+	}
+	for k, v := range o.Rendered {
+		if c.Rendered == nil {
+			c.Rendered = map[string]Result{}
+		}
+		c.Rendered[k] = v
+	}
+	for k, v := range o.Pieces {
+		if c.Pieces == nil {
+			c.Pieces = map[int32]string{}
+		}
+		c.Pieces[k] = v
+	}
+}
+
+// textKey identifies a text by its sha256 (16 bytes in hex): the calls
+// hold no copy of every prompt.
+func textKey(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:16])
+}
+
+func renderKey(msgs []model.ChatMessage, addGenerationPrompt bool) string {
+	b, _ := json.Marshal(struct {
+		M []model.ChatMessage
+		G bool
+	}{msgs, addGenerationPrompt})
+	return textKey(string(b))
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func textErr(s string) error {
+	if s == "" {
+		return nil
+	}
+	return errors.New(s)
+}
+
+// Record returns lm behind a wrapper that records in calls what the
+// harness asks of it beyond answers. The wrapper has exactly the optional
+// interfaces lm has (model.As finds the others on lm through it), so the
+// evaluation behaves as it would on lm.
+func Record(lm model.LM) (model.LM, *Calls) {
+	c := &Calls{}
+	var out model.LM = &base{LM: lm, inner: lm}
+	if _, ok := model.As[model.Describer](lm); ok {
+		c.Has = append(c.Has, CapDescriber)
+	}
+	if _, ok := model.As[model.FileHasher](lm); ok {
+		c.Has = append(c.Has, CapFileHasher)
+	}
+	if tc, ok := model.As[model.TokenCounter](lm); ok {
+		c.Has = append(c.Has, CapTokenCounter)
+		c.MaxLength = tc.MaxLength()
+		out = &counting{layer{out}, func(text string) (int, error) {
+			n, err := tc.CountTokens(text)
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if c.Tokens == nil {
+				c.Tokens = map[string]Count{}
+			}
+			c.Tokens[textKey(text)] = Count{N: n, Err: errText(err)}
+			return n, err
+		}, c.MaxLength}
+	}
+	if src, ok := model.As[model.ChatTemplateSource](lm); ok {
+		c.Has = append(c.Has, CapChatTemplateSource)
+		out = &templates{layer{out}, func(name string) Template {
+			var t Template
+			t.Template, t.BOS, t.EOS, t.OK = src.ChatTemplate(name)
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if c.Templates == nil {
+				c.Templates = map[string]Template{}
+			}
+			c.Templates[name] = t
+			return t
+		}}
+	}
+	if ct, ok := model.As[model.ChatTemplater](lm); ok {
+		c.Has = append(c.Has, CapChatTemplater)
+		out = &rendering{layer{out}, func(msgs []model.ChatMessage, gen bool) (string, error) {
+			s, err := ct.ApplyChatTemplate(msgs, gen)
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if c.Rendered == nil {
+				c.Rendered = map[string]Result{}
+			}
+			c.Rendered[renderKey(msgs, gen)] = Result{Text: s, Err: errText(err)}
+			return s, err
+		}}
+	}
+	if tp, ok := model.As[model.TokenPiecer](lm); ok {
+		c.Has = append(c.Has, CapTokenPiecer)
+		out = &piecing{layer{out}, func(id int32) string {
+			s := tp.TokenPiece(id)
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if c.Pieces == nil {
+				c.Pieces = map[int32]string{}
+			}
+			c.Pieces[id] = s
+			return s
+		}}
+	}
+	return out, c
+}
+
+// base is the innermost wrapper: the model's answers, and the model
+// itself for the interfaces no layer stands in for.
+type base struct {
+	model.LM
+	inner model.LM
+}
+
+func (b *base) Unwrap() model.LM { return b.inner }
+
+// A layer adds one optional interface to the wrapper below it. Embedding
+// model.LM (an interface) promotes only LM's methods, so a layer has no
+// interface but its own.
+type layer struct{ model.LM }
+
+func (l layer) Unwrap() model.LM { return l.LM }
+
+type counting struct {
+	layer
+	count  func(string) (int, error)
+	maxLen int
+}
+
+func (c *counting) CountTokens(text string) (int, error) { return c.count(text) }
+func (c *counting) MaxLength() int                       { return c.maxLen }
+
+type templates struct {
+	layer
+	get func(string) Template
+}
+
+func (t *templates) ChatTemplate(name string) (template, bos, eos string, ok bool) {
+	r := t.get(name)
+	return r.Template, r.BOS, r.EOS, r.OK
+}
+
+type rendering struct {
+	layer
+	apply func([]model.ChatMessage, bool) (string, error)
+}
+
+func (r *rendering) ApplyChatTemplate(msgs []model.ChatMessage, addGenerationPrompt bool) (string, error) {
+	return r.apply(msgs, addGenerationPrompt)
+}
+
+type piecing struct {
+	layer
+	piece func(int32) string
+}
+
+func (p *piecing) TokenPiece(id int32) string { return p.piece(id) }
+
+var (
+	_ model.TokenCounter       = (*counting)(nil)
+	_ model.ChatTemplateSource = (*templates)(nil)
+	_ model.ChatTemplater      = (*rendering)(nil)
+	_ model.TokenPiecer        = (*piecing)(nil)
+	_ model.Wrapper            = (*base)(nil)
+	_ model.Wrapper            = layer{}
+)
+
+// replayLayers puts on lm the layers that answer from calls what the
+// shards' model answered, and records in *missed what no shard recorded.
+func replayLayers(lm model.LM, c *Calls, missed func(string)) model.LM {
+	if c.has(CapTokenCounter) {
+		lm = &counting{layer{lm}, func(text string) (int, error) {
+			r, ok := c.Tokens[textKey(text)]
+			if !ok {
+				missed(fmt.Sprintf("the token count of a text of %d bytes", len(text)))
+				return 0, errors.New("no shard counted this text's tokens")
+			}
+			return r.N, textErr(r.Err)
+		}, c.MaxLength}
+	}
+	if c.has(CapChatTemplateSource) {
+		lm = &templates{layer{lm}, func(name string) Template {
+			t, ok := c.Templates[name]
+			if !ok {
+				missed(fmt.Sprintf("the chat template %q", name))
+			}
+			return t
+		}}
+	}
+	if c.has(CapChatTemplater) {
+		lm = &rendering{layer{lm}, func(msgs []model.ChatMessage, gen bool) (string, error) {
+			r, ok := c.Rendered[renderKey(msgs, gen)]
+			if !ok {
+				missed("a chat rendering of a prompt")
+				return "", errors.New("no shard rendered this prompt")
+			}
+			return r.Text, textErr(r.Err)
+		}}
+	}
+	if c.has(CapTokenPiecer) {
+		lm = &piecing{layer{lm}, func(id int32) string {
+			s, ok := c.Pieces[id]
+			if !ok {
+				missed(fmt.Sprintf("the text of token %d", id))
+			}
+			return s
+		}}
+	}
+	return lm
+}
