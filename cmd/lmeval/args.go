@@ -112,6 +112,9 @@ var argparseCommands = map[string]bool{"run": true, "validate": true, "write-out
 // value; the others are booleans.
 var valueFlags = map[string]bool{"include_path": true, "tasks_source": true, "language": true, "tasks": true, "t": true, "preset": true}
 
+// mergeValueFlags are merge's flags; all take a value.
+var mergeValueFlags = map[string]bool{"output_path": true, "o": true, "verbosity": true, "v": true}
+
 // compareValueFlags are compare's flags; all take a value.
 var compareValueFlags = map[string]bool{"alpha": true, "bootstrap_iters": true, "seed": true, "cluster": true,
 	"power": true, "tasks": true, "metrics": true, "output_path": true, "o": true}
@@ -155,6 +158,8 @@ func prepareArgs(args []string) []string {
 		return append(args[:2:2], flagsFirst(args[2:], valueFlags)...)
 	case cmd == "compare":
 		return append(args[:2:2], flagsFirst(args[2:], compareValueFlags)...)
+	case cmd == "merge":
+		return append(args[:2:2], flagsFirst(args[2:], mergeValueFlags)...)
 	case cmd == "cache" && len(args) >= 3:
 		return append(args[:3:3], flagsFirst(args[3:], valueFlags)...)
 	}

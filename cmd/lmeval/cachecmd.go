@@ -17,7 +17,7 @@ import (
 func cacheCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "cache",
-		Usage: "inspect or clear a response cache (--use_cache PATH)",
+		Usage: "inspect, clear or merge response caches (--use_cache PATH)",
 		Subcommands: []*cli.Command{
 			{
 				Name:      "info",
@@ -68,8 +68,49 @@ func cacheCommand() *cli.Command {
 					return nil
 				},
 			},
+			{
+				Name:      "merge",
+				Usage:     "copy into DEST every entry of the SRC caches it lacks (the shards' caches of a sharded run)",
+				ArgsUsage: "DEST SRC...",
+				Action:    cacheMergeAction,
+			},
 		},
 	}
+}
+
+// cacheMergeAction is lmeval cache merge DEST SRC...: DEST is created if
+// need be; entries both have keep DEST's value.
+func cacheMergeAction(c *cli.Context) error {
+	if c.NArg() < 2 {
+		return fmt.Errorf("%s takes the destination cache and one or more caches to merge into it", c.Command.FullName())
+	}
+	args := c.Args().Slice()
+	db, err := cache.Open(args[0])
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, src := range args[1:] {
+		st, err := db.Merge(c.Context, src)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(c.App.Writer, "%s: %d responses added (%d already there", src, st.Responses, st.Present)
+		if st.Conflicts > 0 {
+			fmt.Fprintf(c.App.Writer, ", %d of them with another value, kept as they were", st.Conflicts)
+		}
+		fmt.Fprintf(c.App.Writer, "), %d model identities, %d request sets\n", st.Models, st.Blobs)
+	}
+	info, err := db.Info()
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, v := range info.Responses {
+		n += v
+	}
+	fmt.Fprintf(c.App.Writer, "%s: %d responses\n", info.Path, n)
+	return nil
 }
 
 // openExistingCache opens the cache named by the only argument; it does not

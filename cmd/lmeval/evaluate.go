@@ -28,20 +28,68 @@ import (
 // tree, when not nil, is the lm-eval task tree the tasks came from; lp,
 // when not nil, splits the tables by --language.
 func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, plan *harness.Plan, lm model.LM, tree *tasktree.Tree, lp *langPlan) error {
-	start := time.Now()
-	var opts []harness.Option
-	var layout output.Layout
-	var samples openedSamples
+	out, err := openOutputs(ctx, c, cfg, lm, time.Now())
+	if err != nil {
+		return err
+	}
+	defer out.close()
+	res, err := plan.Evaluate(ctx, lm, out.opts...)
+	if err != nil {
+		return out.samples.partial(err)
+	}
+	return out.finish(ctx, c, cfg, res, tree, lp)
+}
+
+// outputs are where a run's results go: the samples writers, the results
+// layout, the Hub publisher, and the evaluation options that go with
+// them (samples, the request cache, --write_out).
+type outputs struct {
+	opts      []harness.Option
+	layout    output.Layout
+	samples   openedSamples
+	publisher *output.HubPublisher
+	close     func()
+}
+
+// openOutputs prepares the outputs of a run started at start.
+func openOutputs(ctx context.Context, c *cli.Context, cfg *config.Config, lm model.LM, start time.Time) (*outputs, error) {
+	opts, closeCache, err := runOptions(c, cfg, lm)
+	if err != nil {
+		return nil, err
+	}
+	out := &outputs{opts: opts, close: closeCache}
 	if cfg.OutputPath != "" {
-		layout = output.NewLayout(cfg.OutputPath, results.ModelName(cfg.ModelArgs), start)
+		out.layout = output.NewLayout(cfg.OutputPath, results.ModelName(cfg.ModelArgs), start)
 		if cfg.LogSamples || cfg.PredictOnly {
-			opts = append(opts, harness.WithSamples(func(name string) (harness.SampleWriter, error) {
-				return samples.open(layout, name)
+			out.opts = append(out.opts, harness.WithSamples(func(name string) (harness.SampleWriter, error) {
+				return out.samples.open(out.layout, name)
 			}))
 		}
 	} else if cfg.LogSamples || cfg.PredictOnly {
 		slog.Warn("--log_samples without --output_path: samples are not saved")
 	}
+	if cfg.HFHubLogArgs.Push() {
+		// As lm-eval's tracker: the token and the repositories' owner are
+		// settled before the run.
+		token := os.Getenv("HF_TOKEN")
+		out.publisher, err = output.NewHubPublisher(ctx, hub.New(hub.Options{Token: token}), token, cfg.HFHubLogArgs, results.ModelName(cfg.ModelArgs))
+		if err != nil {
+			out.close()
+			return nil, err
+		}
+		if cfg.HFHubLogArgs.PushSamplesToHub && !cfg.LogSamples {
+			slog.Warn("pushing samples to the Hub requires --log_samples to be set")
+		}
+	}
+	return out, nil
+}
+
+// runOptions are the evaluation options every run (and shard) has: the
+// request cache (--cache_requests) and where --write_out prints. The
+// returned function closes the request cache when the run opened one.
+func runOptions(c *cli.Context, cfg *config.Config, lm model.LM) ([]harness.Option, func(), error) {
+	var opts []harness.Option
+	closeCache := func() {}
 	if cfg.CacheRequests != config.CacheRequestsOff {
 		// Built requests go to the response cache's file when there is
 		// one, else to the default requests cache (docs/cache.md).
@@ -53,35 +101,21 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, plan *har
 			}
 			var err error
 			if db, err = cache.Open(path); err != nil {
-				return fmt.Errorf("--cache_requests: %w", err)
+				return nil, nil, fmt.Errorf("--cache_requests: %w", err)
 			}
-			defer db.Close()
+			closeCache = func() { db.Close() }
 		}
 		opts = append(opts, harness.WithRequestCache(db))
 	}
 	if c.App.ErrWriter != nil {
 		opts = append(opts, harness.WithWriteOut(c.App.ErrWriter))
 	}
+	return opts, closeCache, nil
+}
 
-	var publisher *output.HubPublisher
-	if cfg.HFHubLogArgs.Push() {
-		// As lm-eval's tracker: the token and the repositories' owner are
-		// settled before the run.
-		token := os.Getenv("HF_TOKEN")
-		var err error
-		publisher, err = output.NewHubPublisher(ctx, hub.New(hub.Options{Token: token}), token, cfg.HFHubLogArgs, results.ModelName(cfg.ModelArgs))
-		if err != nil {
-			return err
-		}
-		if cfg.HFHubLogArgs.PushSamplesToHub && !cfg.LogSamples {
-			slog.Warn("pushing samples to the Hub requires --log_samples to be set")
-		}
-	}
-
-	res, err := plan.Evaluate(ctx, lm, opts...)
-	if err != nil {
-		return samples.partial(err)
-	}
+// finish completes a run: the results file, samples, summary, Hub push,
+// and the tables on stdout (by language with lp).
+func (o *outputs) finish(ctx context.Context, c *cli.Context, cfg *config.Config, res *results.Results, tree *tasktree.Tree, lp *langPlan) error {
 	if res.LMEval != nil {
 		res.LMEval.Version = Version
 		if tree != nil {
@@ -91,16 +125,16 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, plan *har
 	// Nothing computed is lost: a file that cannot be written is
 	// reported after the table, and the results go to a fallback file.
 	var errs []error
-	if err := samples.commit(); err != nil {
+	if err := o.samples.commit(); err != nil {
 		errs = append(errs, err)
 	}
 	if cfg.OutputPath != "" {
-		if err := layout.WriteResults(res); err != nil {
-			errs = append(errs, resultsNotWritten(cfg.OutputPath, layout, res, err))
+		if err := o.layout.WriteResults(res); err != nil {
+			errs = append(errs, resultsNotWritten(cfg.OutputPath, o.layout, res, err))
 		} else {
-			slog.Info("results written", "path", layout.ResultsFile)
-			if publisher != nil {
-				pushToHub(ctx, publisher, layout, cfg, res)
+			slog.Info("results written", "path", o.layout.ResultsFile)
+			if o.publisher != nil {
+				pushToHub(ctx, o.publisher, o.layout, cfg, res)
 			}
 		}
 	}
@@ -123,9 +157,9 @@ func evaluate(ctx context.Context, c *cli.Context, cfg *config.Config, plan *har
 	fmt.Fprintln(c.App.Writer, res.Header(shots))
 	if lp != nil {
 		lp.report(c.App.Writer, res)
-		return nil
+	} else {
+		fmt.Fprint(c.App.Writer, res.Tables())
 	}
-	fmt.Fprint(c.App.Writer, res.Tables())
 	return errors.Join(errs...)
 }
 

@@ -80,6 +80,7 @@ func newApp() *cli.App {
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands: []*cli.Command{
 			runCommand(),
+			mergeCommand(),
 			lsCommand(),
 			validateCommand(),
 			writeOutCommand(),

@@ -19,6 +19,7 @@ import (
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/progress"
+	"github.com/lmeval/lmeval/harness/tasktree"
 	"github.com/lmeval/lmeval/internal/output"
 )
 
@@ -86,27 +87,32 @@ func setupLogging(lvl slog.Level) {
 }
 
 // loadRunConfig resolves the run's settings (preset < config file < flags),
-// sets up logging and checks that a run is possible.
-func loadRunConfig(c *cli.Context) (*config.Config, error) {
+// sets up logging and checks that a run is possible. The layers are those
+// the settings came from (a shard records them for lmeval merge).
+func loadRunConfig(c *cli.Context) (*config.Config, []config.Layer, error) {
 	if c.Args().Len() > 0 {
-		return nil, fmt.Errorf("unexpected arguments %q (tasks go after --tasks)", c.Args().Slice())
+		return nil, nil, fmt.Errorf("unexpected arguments %q (tasks go after --tasks)", c.Args().Slice())
 	}
-	cfg, err := config.Load(cmdlineLayer(c))
+	layers, err := config.LoadLayers(cmdlineLayer(c))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	cfg, err := config.Resolve(layers...)
+	if err != nil {
+		return nil, nil, err
 	}
 	setupLogging(cfg.LogLevel)
 	if err := cfg.Validate(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if js, err := json.Marshal(cfg); err == nil {
 		slog.Debug("run settings", "config", string(js))
 	}
-	return cfg, nil
+	return cfg, layers, nil
 }
 
 func runAction(c *cli.Context) error {
-	cfg, err := loadRunConfig(c)
+	cfg, layers, err := loadRunConfig(c)
 	if err != nil {
 		return err
 	}
@@ -118,28 +124,7 @@ func runAction(c *cli.Context) error {
 	// Tasks are resolved (the harness's plan stage) before the model
 	// loads, so a misspelt name or a broken YAML fails in a second rather
 	// than after loading a large model.
-	names := make([]string, len(cfg.Tasks))
-	for i, t := range cfg.Tasks {
-		names[i] = t.Name
-	}
-	ropts := harness.RegistryOptions{Builtin: benchmarks.FS(), Include: cfg.IncludePaths, Metadata: cfg.Metadata, TasksSource: cfg.TasksSource, Want: names}
-	if progress.ForStderr(cfg.NoProgress).Enabled() {
-		ropts.Tree.Progress = os.Stderr
-	}
-	var indexed func()
-	ropts.OnIndex, indexed = indexProgress(progress.ForStderr(cfg.NoProgress))
-	reg, tree, err := harness.NewRegistry(ctx, ropts)
-	indexed()
-	if err != nil {
-		return err
-	}
-	var lp *langPlan
-	if len(cfg.Languages) > 0 {
-		if lp, err = applyLanguages(c, cfg, reg); err != nil {
-			return err
-		}
-	}
-	plan, err := harness.NewPlan(cfg, harness.WithRegistry(reg))
+	plan, tree, lp, err := planRun(ctx, c, cfg)
 	if err != nil {
 		return err
 	}
@@ -169,7 +154,11 @@ func runAction(c *cli.Context) error {
 	}
 	defer closeLM()
 
-	err = evaluate(ctx, c, cfg, plan, lm, tree, lp)
+	if cfg.Shard.IsSet() {
+		err = runShard(ctx, c, cfg, layers, plan, lm)
+	} else {
+		err = evaluate(ctx, c, cfg, plan, lm, tree, lp)
+	}
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		msg := "interrupted"
 		if cfg.UseCache != "" {
@@ -184,6 +173,39 @@ func runAction(c *cli.Context) error {
 		return cli.Exit("lmeval: "+msg, 130)
 	}
 	return err
+}
+
+// planRun is the harness's plan stage for cfg: the registry (the built-in
+// tasks, the include paths, lm-eval's task tree when needed), --language,
+// and the plan, which resolves every --tasks entry. A merge plans as the
+// shards did.
+func planRun(ctx context.Context, c *cli.Context, cfg *config.Config) (*harness.Plan, *tasktree.Tree, *langPlan, error) {
+	names := make([]string, len(cfg.Tasks))
+	for i, t := range cfg.Tasks {
+		names[i] = t.Name
+	}
+	ropts := harness.RegistryOptions{Builtin: benchmarks.FS(), Include: cfg.IncludePaths, Metadata: cfg.Metadata, TasksSource: cfg.TasksSource, Want: names}
+	if progress.ForStderr(cfg.NoProgress).Enabled() {
+		ropts.Tree.Progress = os.Stderr
+	}
+	var indexed func()
+	ropts.OnIndex, indexed = indexProgress(progress.ForStderr(cfg.NoProgress))
+	reg, tree, err := harness.NewRegistry(ctx, ropts)
+	indexed()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var lp *langPlan
+	if len(cfg.Languages) > 0 {
+		if lp, err = applyLanguages(c, cfg, reg); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	plan, err := harness.NewPlan(cfg, harness.WithRegistry(reg))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return plan, tree, lp, nil
 }
 
 // openModel makes the configured backend, behind the response cache when
