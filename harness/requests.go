@@ -63,9 +63,16 @@ func (s *stream[Req]) sortByDocument(docLen func(t target) int) {
 		pos int
 	}
 	items := make([]item, len(s.reqs))
+	lens := map[docRef]int{} // each document's length, computed once
 	for k, i := range s.index {
 		t := s.targets[i][0]
-		items[i] = item{s.reqs[i], s.targets[i], k, docLen(t), docRef{t.tr, t.doc}, i}
+		ref := docRef{t.tr, t.doc}
+		n, ok := lens[ref]
+		if !ok {
+			n = docLen(t)
+			lens[ref] = n
+		}
+		items[i] = item{s.reqs[i], s.targets[i], k, n, ref, i}
 	}
 	// A document's place is that of its first request.
 	first := map[docRef]int{}

@@ -1,8 +1,10 @@
 package results
 
 import (
-	"bytes"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/lmeval/lmeval/python/pyval"
 )
@@ -204,13 +206,72 @@ func (s *Sample) JSONLine() []byte { return WriteSamples([]*Sample{s}) }
 // order filters first appear), then by doc_id.
 func (s *Sample) SortKey() (filter string, docID int) { return s.Filter, s.DocID }
 
+// recordKeys are the fields of a sample's record before its metrics.
+var recordKeys = []string{"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics", "doc_hash", "prompt_hash", "target_hash"}
+
 // WriteSamples writes records as JSON lines, byte for byte as Python's
-// json.dumps(sample, ensure_ascii=False) writes them.
+// json.dumps(sample, ensure_ascii=False) writes them: Record's object,
+// written field by field without building it (a run writes a line per
+// document and filter).
 func WriteSamples(samples []*Sample) []byte {
-	var b bytes.Buffer
+	var b strings.Builder
+	o := pyval.JSONOptions{Indent: -1, Default: handleNonSerializable}
+	value := func(v any) { pyval.AppendJSON(&b, v, o) }
 	for _, s := range samples {
-		b.WriteString(pyJSON(s.Record(), -1))
-		b.WriteByte('\n')
+		if slices.ContainsFunc(recordKeys, func(k string) bool { _, ok := s.Metrics.Get(k); return ok }) {
+			// A metric named as a field replaces its value in place.
+			b.WriteString(pyJSON(s.Record(), -1))
+			b.WriteByte('\n')
+			continue
+		}
+		b.WriteString(`{"doc_id": `)
+		b.WriteString(strconv.Itoa(s.DocID))
+		b.WriteString(`, "doc": `)
+		value(s.Doc)
+		b.WriteString(`, "target": `)
+		value(pyval.Str(s.Target))
+		b.WriteString(`, "arguments": {`)
+		for i, a := range s.Arguments {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, `"gen_args_%d": {`, i)
+			for j, x := range a {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, `"arg_%d": `, j)
+				value(x)
+			}
+			b.WriteByte('}')
+		}
+		b.WriteString(`}, "resps": `)
+		value(sanitize(s.Resps))
+		b.WriteString(`, "filtered_resps": `)
+		value(sanitize(s.FilteredResps))
+		b.WriteString(`, "filter": `)
+		value(s.Filter)
+		b.WriteString(`, "metrics": [`)
+		for i, k := range s.Metrics.Keys() {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			value(k)
+		}
+		b.WriteString(`], "doc_hash": `)
+		value(s.DocHash)
+		b.WriteString(`, "prompt_hash": `)
+		value(s.PromptHash)
+		b.WriteString(`, "target_hash": `)
+		value(s.TargetHash)
+		for _, k := range s.Metrics.Keys() {
+			b.WriteString(", ")
+			value(k)
+			b.WriteString(": ")
+			v, _ := s.Metrics.Get(k)
+			value(v)
+		}
+		b.WriteString("}\n")
 	}
-	return b.Bytes()
+	return []byte(b.String())
 }

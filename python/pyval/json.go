@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // JSONOptions are the arguments of json.dumps that lm-eval and Jinja2's
@@ -40,6 +41,10 @@ func JSON(v any, o JSONOptions) (string, error) {
 	err := o.write(&b, v, 0)
 	return b.String(), err
 }
+
+// AppendJSON is JSON writing to b, for writers that put values into a
+// text of their own.
+func AppendJSON(b *strings.Builder, v any, o JSONOptions) error { return o.write(b, v, 0) }
 
 func (o JSONOptions) write(b *strings.Builder, v any, depth int) error {
 	switch x := v.(type) {
@@ -153,35 +158,60 @@ func writeJSONFloat(b *strings.Builder, x float64) {
 
 // writeJSONString escapes as json.dumps does: ", \, the C escapes \n \r
 // \t \b \f, other control characters as \u00XX and, with ascii, all but
-// printable ASCII.
+// printable ASCII. Runs of characters that need no escape are copied as
+// they are (samples files write every prompt through here).
 func writeJSONString(b *strings.Builder, s string, ascii bool) {
 	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case !ascii && r >= 0x20:
-			b.WriteRune(r)
-		case r < 0x20 || r >= 0x7f && r <= 0xffff:
-			fmt.Fprintf(b, `\u%04x`, r)
-		case r > 0xffff:
-			hi, lo := utf16.EncodeRune(r)
-			fmt.Fprintf(b, `\u%04x\u%04x`, hi, lo)
-		default:
-			b.WriteRune(r)
+	if !utf8.ValidString(s) {
+		// Invalid bytes become U+FFFD, as ranging over s decodes them.
+		for _, r := range s {
+			writeJSONRune(b, r, ascii)
 		}
+		b.WriteByte('"')
+		return
 	}
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && (c < 0x7f || !ascii) {
+			i++
+			continue
+		}
+		b.WriteString(s[start:i])
+		r, n := utf8.DecodeRuneInString(s[i:])
+		writeJSONRune(b, r, ascii)
+		i += n
+		start = i
+	}
+	b.WriteString(s[start:])
 	b.WriteByte('"')
+}
+
+// writeJSONRune writes one character of a JSON string as json.dumps does.
+func writeJSONRune(b *strings.Builder, r rune, ascii bool) {
+	switch {
+	case r == '"':
+		b.WriteString(`\"`)
+	case r == '\\':
+		b.WriteString(`\\`)
+	case r == '\n':
+		b.WriteString(`\n`)
+	case r == '\r':
+		b.WriteString(`\r`)
+	case r == '\t':
+		b.WriteString(`\t`)
+	case r == '\b':
+		b.WriteString(`\b`)
+	case r == '\f':
+		b.WriteString(`\f`)
+	case !ascii && r >= 0x20:
+		b.WriteRune(r)
+	case r < 0x20 || r >= 0x7f && r <= 0xffff:
+		fmt.Fprintf(b, `\u%04x`, r)
+	case r > 0xffff:
+		hi, lo := utf16.EncodeRune(r)
+		fmt.Fprintf(b, `\u%04x\u%04x`, hi, lo)
+	default:
+		b.WriteRune(r)
+	}
 }
