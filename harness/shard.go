@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash"
+	"io"
 	"maps"
 	"slices"
 	"sort"
@@ -377,7 +378,10 @@ func (w *Workload) Fingerprint() Fingerprint {
 	for _, tr := range p.runs {
 		h := sha256.New()
 		for _, d := range tr.t.Docs {
-			writeParts(h, fmt.Sprint(d.ID), pyval.Repr(d.Target), strings.Join(d.Choices, "\x00"), fmt.Sprint(d.Gold, d.Golds))
+			writeInts(h, d.ID, d.Gold, len(d.Golds), len(d.Choices))
+			writeInts(h, d.Golds...)
+			writeParts(h, pyval.Repr(d.Target))
+			writeParts(h, d.Choices...)
 		}
 		hs[tr] = h
 	}
@@ -426,18 +430,26 @@ func fingerprintStream[Req any](s *stream[Req], hs map[*taskRun]hash.Hash) {
 	}
 	for i, ts := range s.targets {
 		for _, t := range ts {
-			writeParts(hs[t.tr], s.kind, keys[i], fmt.Sprint(t.doc, t.inst, t.repeat))
+			writeParts(hs[t.tr], s.kind, keys[i])
+			writeInts(hs[t.tr], t.doc, t.inst, t.repeat)
 		}
+	}
+}
+
+// writeInts writes integers, 8 bytes each.
+func writeInts(h hash.Hash, ns ...int) {
+	var b [8]byte
+	for _, n := range ns {
+		binary.LittleEndian.PutUint64(b[:], uint64(n))
+		h.Write(b[:])
 	}
 }
 
 // writeParts writes length-prefixed parts, so no two lists share an
 // encoding.
 func writeParts(h hash.Hash, parts ...string) {
-	var n [8]byte
 	for _, p := range parts {
-		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))
-		h.Write(n[:])
-		h.Write([]byte(p))
+		writeInts(h, len(p))
+		io.WriteString(h, p)
 	}
 }

@@ -422,6 +422,11 @@ func Read(path string) (*File, error) {
 		if len(b) == 0 {
 			continue
 		}
+		n++
+		if k, ll, ok := parseLL(b); ok {
+			f.ll[k] = ll
+			continue
+		}
 		var l line
 		if err := json.Unmarshal(b, &l); err != nil {
 			return nil, fmt.Errorf("shard %s, line %d: %w", path, no, err)
@@ -442,12 +447,46 @@ func Read(path string) (*File, error) {
 		default:
 			return nil, fmt.Errorf("shard %s, line %d: no answer", path, no)
 		}
-		n++
 	}
 	if n != h.Answers {
 		return nil, fmt.Errorf("shard %s: %d answers, its header says %d (a truncated file?)", path, n, h.Answers)
 	}
 	return f, nil
+}
+
+// parseLL reads a log-likelihood answer line as Write writes it, without
+// encoding/json (a merge reads hundreds of thousands); ok is false for
+// any other line, which json.Unmarshal then reads.
+func parseLL(b []byte) (k [32]byte, r model.LoglikelihoodResult, ok bool) {
+	const pre, mid = `{"k":"`, `","ll":{"logprob":`
+	if len(b) < len(pre)+64+len(mid) || string(b[:len(pre)]) != pre || string(b[len(pre)+64:len(pre)+64+len(mid)]) != mid {
+		return k, r, false
+	}
+	if _, err := hex.Decode(k[:], b[len(pre):len(pre)+64]); err != nil {
+		return k, r, false
+	}
+	rest := b[len(pre)+64+len(mid):]
+	num, rest, ok := bytes.Cut(rest, []byte(`,"greedy":`))
+	if !ok {
+		return k, r, false
+	}
+	f, err := strconv.ParseFloat(string(num), 64)
+	if err != nil {
+		return k, r, false // a quoted -Infinity or NaN
+	}
+	greedy, rest, ok := bytes.Cut(rest, []byte(`,"tokens":`))
+	if !ok || (string(greedy) != "true" && string(greedy) != "false") {
+		return k, r, false
+	}
+	toks, ok := bytes.CutSuffix(rest, []byte("}}"))
+	if !ok {
+		return k, r, false
+	}
+	n, err := strconv.Atoi(string(toks))
+	if err != nil {
+		return k, r, false
+	}
+	return k, model.LoglikelihoodResult{LogProb: f, IsGreedy: string(greedy) == "true", NumTokens: n}, true
 }
 
 // Find lists the shard files under each of dirs (searched recursively;

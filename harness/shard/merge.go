@@ -247,19 +247,19 @@ type Replay struct {
 // Model returns the replaying model of the set, and the Replay for its
 // checks after the evaluation (Check).
 func (s *Set) Model() (model.LM, *Replay, error) {
-	r := &Replay{ll: map[[32]byte]model.LoglikelihoodResult{}, roll: map[[32]byte]model.RollingResult{}, gen: map[[32]byte]string{}, info: s.Info()}
+	var nll, nroll, ngen int
+	for _, f := range s.Files {
+		nll, nroll, ngen = nll+len(f.ll), nroll+len(f.roll), ngen+len(f.gen)
+	}
+	r := &Replay{ll: make(map[[32]byte]model.LoglikelihoodResult, nll), roll: make(map[[32]byte]model.RollingResult, nroll),
+		gen: make(map[[32]byte]string, ngen), info: s.Info()}
 	calls := &Calls{Has: s.Files[0].Header.Calls.Has}
-	owner := map[[32]byte]int{}
 	for _, f := range s.Files {
 		calls.merge(f.Header.Calls)
-		if err := union(r.ll, f.ll, owner, f.Header.Index); err != nil {
-			return nil, nil, err
-		}
-		if err := union(r.roll, f.roll, owner, f.Header.Index); err != nil {
-			return nil, nil, err
-		}
-		if err := union(r.gen, f.gen, owner, f.Header.Index); err != nil {
-			return nil, nil, err
+		// The shards split the requests: an answer in two of them means
+		// they split the run differently.
+		if union(r.ll, f.ll) || union(r.roll, f.roll) || union(r.gen, f.gen) {
+			return nil, nil, fmt.Errorf("shard %s answered a request another shard answered too: the shards split the run differently (made by another lmeval?)", f.Path)
 		}
 	}
 	var lm model.LM = &replayLM{r}
@@ -272,15 +272,15 @@ func (s *Set) Model() (model.LM, *Replay, error) {
 	return replayLayers(lm, calls, r.miss), r, nil
 }
 
-func union[V any](dst, src map[[32]byte]V, owner map[[32]byte]int, index int) error {
+// union adds src's answers to dst, reporting whether one was there.
+func union[V any](dst, src map[[32]byte]V) (dup bool) {
 	for k, v := range src {
-		if o, dup := owner[k]; dup {
-			return fmt.Errorf("shards %d and %d both answered one request: they split the run differently (another lmeval version?)", o, index)
+		if _, ok := dst[k]; ok {
+			return true
 		}
-		owner[k] = index
 		dst[k] = v
 	}
-	return nil
+	return false
 }
 
 func (r *Replay) miss(what string) {

@@ -36,7 +36,7 @@ var start = time.Unix(1700000000, 0)
 // env is a test's settings (as layers, as a shard records them), its
 // registry and model.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	layers []config.Layer
 	reg    *task.Registry
 	lm     model.LM
@@ -55,13 +55,16 @@ func newEnv(t *testing.T, lm model.LM, extra map[string]any) *env {
 		values[k] = v
 	}
 	e := &env{t: t, layers: []config.Layer{{Source: "test", Flags: true, Values: values}}, lm: lm}
-	cfg := e.config()
-	reg, err := harness.NewRegistry(benchmarks.FS(), cfg.IncludePaths, cfg.Metadata)
+	reg, err := newRegistry(e.config())
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.reg = reg
 	return e
+}
+
+func newRegistry(cfg *config.Config) (*task.Registry, error) {
+	return harness.NewRegistry(benchmarks.FS(), cfg.IncludePaths, cfg.Metadata)
 }
 
 func (e *env) config() *config.Config {
@@ -82,8 +85,12 @@ func (e *env) plan(cfg *config.Config) *harness.Plan {
 	return p
 }
 
-// samples writes samples files under dir, as lmeval run does.
-func samples(dir string) (harness.Option, func() error) {
+// samples writes samples files under dir, as lmeval run does with
+// --log_samples (cfg's).
+func samples(cfg *config.Config, dir string) ([]harness.Option, func() error) {
+	if !cfg.LogSamples {
+		return nil, func() error { return nil }
+	}
 	layout := output.NewLayout(dir, "", start)
 	var ws []*output.SamplesWriter
 	open := func(name string) (harness.SampleWriter, error) {
@@ -91,7 +98,7 @@ func samples(dir string) (harness.Option, func() error) {
 		ws = append(ws, w)
 		return w, err
 	}
-	return harness.WithSamples(open), func() error {
+	return []harness.Option{harness.WithSamples(open)}, func() error {
 		for _, w := range ws {
 			if err := w.Commit(); err != nil {
 				return err
@@ -104,8 +111,9 @@ func samples(dir string) (harness.Option, func() error) {
 // evaluate is one unsharded run, its samples under dir.
 func (e *env) evaluate(dir string) *results.Results {
 	e.t.Helper()
-	opt, commit := samples(dir)
-	res, err := e.plan(e.config()).Evaluate(context.Background(), e.lm, opt)
+	cfg := e.config()
+	opt, commit := samples(cfg, dir)
+	res, err := e.plan(cfg).Evaluate(context.Background(), e.lm, opt...)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -178,8 +186,8 @@ func (e *env) merge(paths []string, dir string) (*results.Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt, commit := samples(dir)
-	b, err := e.plan(cfg).Build(ctx, lm, opt)
+	opt, commit := samples(cfg, dir)
+	b, err := e.plan(cfg).Build(ctx, lm, opt...)
 	if err != nil {
 		return nil, err
 	}
