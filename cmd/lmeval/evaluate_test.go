@@ -29,7 +29,7 @@ import (
 // directory.
 const harnessDir = "../../harness"
 
-func storiesPath(t *testing.T) string {
+func storiesPath(t testing.TB) string {
 	t.Helper()
 	p, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "models", "stories260K.gguf"))
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -17,7 +18,10 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lmeval/lmeval/benchmarks"
+	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/config"
+	"github.com/lmeval/lmeval/harness/model"
 )
 
 // The recipes of docs/scale.md, run as the schedulers would run them:
@@ -580,3 +584,87 @@ func TestScaleSkyPilot(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkShardUnit measures what keeping a document's requests together
+// saves: the log-likelihood requests of the shard test tasks (multiple
+// choice: four choices, and as many unconditional requests, per
+// question) on stories260K, unsharded, in 4 shards split as lmeval
+// splits them (documents whole), and in 4 shards taking every 4th
+// request (a document's choices on different machines). Each shard is a
+// fresh model, as on its own machine; the metric is the tokens the
+// engines decoded in all, prefix sharing included.
+func BenchmarkShardUnit(b *testing.B) {
+	path := storiesPath(b)
+	b.Chdir(harnessDir)
+	cfg, err := config.Resolve(config.Layer{Source: "bench", Flags: true, Values: map[string]any{
+		"model": "llama", "tasks": []string{"shard_group"}, "include_path": []string{"testdata/shard/tasks"},
+	}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	reg, err := harness.NewRegistry(benchmarks.FS(), cfg.IncludePaths, cfg.Metadata)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	build := func(opts ...harness.Option) *harness.Build {
+		p, err := harness.NewPlan(cfg, harness.WithRegistry(reg))
+		if err != nil {
+			b.Fatal(err)
+		}
+		bl, err := p.Build(ctx, nil, opts...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return bl
+	}
+	reqs := build().Requests().Loglikelihood
+	// decoded runs each part on a fresh model and sums the tokens its
+	// engine decoded.
+	decoded := func(parts [][]model.LoglikelihoodRequest) int64 {
+		var n int64
+		for _, part := range parts {
+			lm, err := model.New(ctx, "llama", model.Args{"pretrained": path, "threads": "1"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := lm.Loglikelihood(ctx, part); err != nil {
+				b.Fatal(err)
+			}
+			n += lm.(model.Describer).Describe().Work.TokensDecoded
+			lm.(model.Closer).Close()
+		}
+		return n
+	}
+	dummy, _ := model.NewDummy(nil)
+	byDoc := make([][]model.LoglikelihoodRequest, 4)
+	byReq := make([][]model.LoglikelihoodRequest, 4)
+	for i := range 4 {
+		pos := &positions{}
+		if err := build(harness.WithShard(i, 4)).Run(ctx, dummy, pos); err != nil {
+			b.Fatal(err)
+		}
+		for _, p := range pos.ll {
+			byDoc[i] = append(byDoc[i], reqs[p])
+		}
+	}
+	for p, r := range reqs {
+		byReq[p%4] = append(byReq[p%4], r)
+	}
+	for range b.N {
+		whole := decoded([][]model.LoglikelihoodRequest{reqs})
+		b.ReportMetric(float64(whole), "tokens-unsharded")
+		b.ReportMetric(float64(decoded(byDoc))/float64(whole), "x-documents-whole")
+		b.ReportMetric(float64(decoded(byReq))/float64(whole), "x-requests-spread")
+	}
+}
+
+// positions records the positions of a shard's log-likelihood answers.
+type positions struct{ ll []int }
+
+func (p *positions) Loglikelihood(i int, _ model.LoglikelihoodResult) error {
+	p.ll = append(p.ll, i)
+	return nil
+}
+func (p *positions) Rolling(int, model.RollingResult) error { return nil }
+func (p *positions) Generated(int, string) error            { return nil }

@@ -117,8 +117,8 @@ func check(paths []string, hs []*Header) error {
 		if len(missing) > 1 {
 			which = "shards " + strings.Join(names, ", ")
 		}
-		return fmt.Errorf("%s of %d missing (%d of %d present); run it with the shards' command and --shard I/%d, e.g. %s",
-			which, hs[0].Count, len(hs), hs[0].Count, hs[0].Count, rerun(hs[0], missing[0]))
+		return fmt.Errorf("%s of %d missing (%d of %d present): run it as the others ran (its Slurm array task, its Job's index), or as shard 0 ran with --shard %d/%d: %s",
+			which, hs[0].Count, len(hs), hs[0].Count, missing[0], hs[0].Count, rerun(hs[0], missing[0]))
 	}
 	return nil
 }

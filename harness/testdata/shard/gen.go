@@ -5,10 +5,14 @@
 // some prompts exceed a small model's context.
 //
 //	go run harness/testdata/shard/gen.go
+//
+// -scale N writes N times as many documents (the measurement of
+// scripts/scale/measure.sh), -out DIR elsewhere than data/.
 package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -31,8 +35,20 @@ func text(r *rand.Rand, n int) string {
 	return strings.ToUpper(s[:1]) + s[1:] + "."
 }
 
+var (
+	scale = flag.Int("scale", 1, "documents, as a multiple of the tests'")
+	out   = flag.String("out", "", "directory of the data files (default: data/ beside gen.go)")
+)
+
 func write(name string, docs []map[string]any) {
-	_, file, _, _ := runtime.Caller(0)
+	dir := *out
+	if dir == "" {
+		_, file, _, _ := runtime.Caller(0)
+		dir = filepath.Join(filepath.Dir(file), "data")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		panic(err)
+	}
 	var b strings.Builder
 	for _, d := range docs {
 		js, err := json.Marshal(d)
@@ -42,15 +58,16 @@ func write(name string, docs []map[string]any) {
 		b.Write(js)
 		b.WriteByte('\n')
 	}
-	if err := os.WriteFile(filepath.Join(filepath.Dir(file), "data", name), []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {
 		panic(err)
 	}
 }
 
 func main() {
+	flag.Parse()
 	r := rand.New(rand.NewPCG(27, 1))
 	var mc []map[string]any
-	for i := range 80 {
+	for i := range 80 * *scale {
 		// Mostly short questions, a few long ones: costs differ by 50x.
 		n := 4 + r.IntN(30)
 		if i%13 == 0 {
@@ -64,14 +81,14 @@ func main() {
 	}
 	write("mc.jsonl", mc)
 	var gen []map[string]any
-	for range 24 {
+	for range 24 * *scale {
 		gen = append(gen, map[string]any{"prompt": text(r, 3+r.IntN(40)), "answer": words[r.IntN(len(words))]})
 	}
 	write("gen.jsonl", gen)
 	var ppl []map[string]any
-	for range 16 {
+	for range 16 * *scale {
 		ppl = append(ppl, map[string]any{"text": text(r, 10+r.IntN(250))})
 	}
 	write("ppl.jsonl", ppl)
-	fmt.Println("wrote data/mc.jsonl, data/gen.jsonl, data/ppl.jsonl")
+	fmt.Println("wrote mc.jsonl, gen.jsonl, ppl.jsonl")
 }
