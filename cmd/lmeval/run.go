@@ -87,9 +87,15 @@ func setupLogging(lvl slog.Level) {
 }
 
 // loadRunConfig resolves the run's settings (preset < config file < flags),
-// sets up logging and checks that a run is possible. The layers are those
-// the settings came from (a shard records them for lmeval merge).
-func loadRunConfig(c *cli.Context) (*config.Config, []config.Layer, error) {
+// sets up logging and checks that a run is possible.
+func loadRunConfig(c *cli.Context) (*config.Config, error) {
+	cfg, _, err := loadRunSettings(c)
+	return cfg, err
+}
+
+// loadRunSettings is loadRunConfig with the layers the settings came from
+// (a shard records them for lmeval merge).
+func loadRunSettings(c *cli.Context) (*config.Config, []config.Layer, error) {
 	if c.Args().Len() > 0 {
 		return nil, nil, fmt.Errorf("unexpected arguments %q (tasks go after --tasks)", c.Args().Slice())
 	}
@@ -112,7 +118,7 @@ func loadRunConfig(c *cli.Context) (*config.Config, []config.Layer, error) {
 }
 
 func runAction(c *cli.Context) error {
-	cfg, layers, err := loadRunConfig(c)
+	cfg, layers, err := loadRunSettings(c)
 	if err != nil {
 		return err
 	}

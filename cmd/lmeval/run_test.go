@@ -22,7 +22,7 @@ func parseRun(t *testing.T, line ...string) (*config.Config, error) {
 		if cmd.Name == "run" {
 			cmd.Action = func(c *cli.Context) error {
 				var err error
-				got, _, err = loadRunConfig(c)
+				got, err = loadRunConfig(c)
 				return err
 			}
 		}

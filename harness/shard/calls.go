@@ -1,6 +1,7 @@
 package shard
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -33,6 +34,10 @@ type Calls struct {
 	Rendered map[string]Result `json:"rendered,omitempty"`
 	// Pieces are TokenPiecer's token texts, by token id.
 	Pieces map[int32]string `json:"pieces,omitempty"`
+
+	// gens are Generator's generations by request key: their token
+	// counts go into the shard file's answers (Writer.Write).
+	gens map[[32]byte]model.Generation
 }
 
 // The optional interfaces Calls records or replays.
@@ -41,6 +46,7 @@ const (
 	CapChatTemplateSource = "chat_template_source"
 	CapChatTemplater      = "chat_templater"
 	CapTokenPiecer        = "token_piecer"
+	CapGenerator          = "generator"
 	CapDescriber          = "describer"
 	CapFileHasher         = "file_hasher"
 )
@@ -51,12 +57,38 @@ type Count struct {
 	Err string `json:"err,omitempty"`
 }
 
-// Template is one ChatTemplate result.
+// Template is one ChatTemplate result: the template, or the error's
+// text (NoTemplate: model.ErrNoChatTemplate, or one that wraps it).
 type Template struct {
-	Template string `json:"template"`
-	BOS      string `json:"bos"`
-	EOS      string `json:"eos"`
-	OK       bool   `json:"ok"`
+	Text       model.ChatTemplateText `json:"text"`
+	Err        string                 `json:"err,omitempty"`
+	NoTemplate bool                   `json:"no_template,omitempty"`
+}
+
+// recordedErr is an error as a shard recorded it: its text, and whether
+// it was model.ErrNoChatTemplate, which the harness tells apart.
+type recordedErr struct {
+	msg        string
+	noTemplate bool
+}
+
+func (e *recordedErr) Error() string { return e.msg }
+
+func (e *recordedErr) Unwrap() error {
+	if e.noTemplate {
+		return model.ErrNoChatTemplate
+	}
+	return nil
+}
+
+func (t Template) result() (model.ChatTemplateText, error) {
+	switch {
+	case t.Err == "":
+		return t.Text, nil
+	case t.NoTemplate && t.Err == model.ErrNoChatTemplate.Error():
+		return t.Text, model.ErrNoChatTemplate
+	}
+	return t.Text, &recordedErr{t.Err, t.NoTemplate}
 }
 
 // Result is one ApplyChatTemplate result.
@@ -158,8 +190,8 @@ func Record(lm model.LM) (model.LM, *Calls) {
 	if src, ok := model.As[model.ChatTemplateSource](lm); ok {
 		c.Has = append(c.Has, CapChatTemplateSource)
 		out = &templates{layer{out}, func(name string) Template {
-			var t Template
-			t.Template, t.BOS, t.EOS, t.OK = src.ChatTemplate(name)
+			text, err := src.ChatTemplate(name)
+			t := Template{Text: text, Err: errText(err), NoTemplate: errors.Is(err, model.ErrNoChatTemplate)}
 			c.mu.Lock()
 			defer c.mu.Unlock()
 			if c.Templates == nil {
@@ -195,7 +227,39 @@ func Record(lm model.LM) (model.LM, *Calls) {
 			return s
 		}}
 	}
+	// model.Generate asks only the outermost model: this layer is last.
+	if g, ok := lm.(model.Generator); ok {
+		c.Has = append(c.Has, CapGenerator)
+		out = &generating{layer{out}, func(ctx context.Context, reqs []model.GenerateRequest) ([]model.Generation, error) {
+			gens, err := g.Generate(ctx, reqs)
+			if err != nil {
+				return gens, err
+			}
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if c.gens == nil {
+				c.gens = map[[32]byte]model.Generation{}
+			}
+			for i, r := range reqs {
+				if k, err := requestKey("generate_until", r); err == nil && i < len(gens) {
+					c.gens[k] = gens[i]
+				}
+			}
+			return gens, nil
+		}}
+	}
 	return out, c
+}
+
+// generation is the Generation a Generator gave for a request (its token
+// counts), or the text alone with the counts unknown.
+func (c *Calls) generation(k [32]byte, text string) model.Generation {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if g, ok := c.gens[k]; ok {
+		return g
+	}
+	return model.Uncounted([]string{text})[0]
 }
 
 // base is the innermost wrapper: the model's answers, and the model
@@ -228,9 +292,8 @@ type templates struct {
 	get func(string) Template
 }
 
-func (t *templates) ChatTemplate(name string) (template, bos, eos string, ok bool) {
-	r := t.get(name)
-	return r.Template, r.BOS, r.EOS, r.OK
+func (t *templates) ChatTemplate(name string) (model.ChatTemplateText, error) {
+	return t.get(name).result()
 }
 
 type rendering struct {
@@ -249,7 +312,17 @@ type piecing struct {
 
 func (p *piecing) TokenPiece(id int32) string { return p.piece(id) }
 
+type generating struct {
+	layer
+	generate func(context.Context, []model.GenerateRequest) ([]model.Generation, error)
+}
+
+func (g *generating) Generate(ctx context.Context, reqs []model.GenerateRequest) ([]model.Generation, error) {
+	return g.generate(ctx, reqs)
+}
+
 var (
+	_ model.Generator          = (*generating)(nil)
 	_ model.TokenCounter       = (*counting)(nil)
 	_ model.ChatTemplateSource = (*templates)(nil)
 	_ model.ChatTemplater      = (*rendering)(nil)
@@ -276,6 +349,7 @@ func replayLayers(lm model.LM, c *Calls, missed func(string)) model.LM {
 			t, ok := c.Templates[name]
 			if !ok {
 				missed(fmt.Sprintf("the chat template %q", name))
+				return Template{Err: "no shard recorded this chat template"}
 			}
 			return t
 		}}

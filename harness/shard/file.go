@@ -268,7 +268,18 @@ func (w *Writer) Write(path string, h *Header) error {
 	}
 	for i, ok := range w.got[2] {
 		if ok {
-			if err := writeLine(&buf, "generate_until", w.reqs.Generate[i], line{Gen: &w.gen[i]}); err != nil {
+			// The token counts come from the model when it gave them
+			// (a Generator, Record): the results count thinking tokens.
+			k, err := requestKey("generate_until", w.reqs.Generate[i])
+			if err != nil {
+				return fmt.Errorf("generate_until request: %w", err)
+			}
+			g := model.Uncounted([]string{w.gen[i]})[0]
+			if h.Calls != nil {
+				g = h.Calls.generation(k, w.gen[i])
+			}
+			l := line{Gen: &w.gen[i], Tokens: &g.Tokens, Reasoning: &g.ReasoningTokens, BudgetHit: g.BudgetHit}
+			if err := writeLine(&buf, "generate_until", w.reqs.Generate[i], l); err != nil {
 				return err
 			}
 		}
@@ -279,12 +290,16 @@ func (w *Writer) Write(path string, h *Header) error {
 	return nil
 }
 
-// line is one answer: the request's key (hex) and its answer, by kind.
+// line is one answer: the request's key (hex) and its answer, by kind;
+// a generation with its token counts (-1: unknown).
 type line struct {
-	Key  string      `json:"k"`
-	LL   *llAnswer   `json:"ll,omitempty"`
-	Roll *rollAnswer `json:"roll,omitempty"`
-	Gen  *string     `json:"gen,omitempty"`
+	Key       string      `json:"k"`
+	LL        *llAnswer   `json:"ll,omitempty"`
+	Roll      *rollAnswer `json:"roll,omitempty"`
+	Gen       *string     `json:"gen,omitempty"`
+	Tokens    *int        `json:"tokens,omitempty"`
+	Reasoning *int        `json:"reasoning,omitempty"`
+	BudgetHit bool        `json:"budget_hit,omitempty"`
 }
 
 type llAnswer struct {
@@ -370,7 +385,7 @@ type File struct {
 	// Answers by request key.
 	ll   map[[32]byte]model.LoglikelihoodResult
 	roll map[[32]byte]model.RollingResult
-	gen  map[[32]byte]string
+	gen  map[[32]byte]model.Generation
 }
 
 // ReadHeader reads a shard file's header only.
@@ -414,7 +429,7 @@ func Read(path string) (*File, error) {
 		return nil, err
 	}
 	f := &File{Path: path, Header: *h,
-		ll: map[[32]byte]model.LoglikelihoodResult{}, roll: map[[32]byte]model.RollingResult{}, gen: map[[32]byte]string{}}
+		ll: map[[32]byte]model.LoglikelihoodResult{}, roll: map[[32]byte]model.RollingResult{}, gen: map[[32]byte]model.Generation{}}
 	n := 0
 	for no := 2; len(rest) > 0; no++ {
 		var b []byte
@@ -443,7 +458,12 @@ func Read(path string) (*File, error) {
 		case l.Roll != nil:
 			f.roll[k] = model.RollingResult{LogProb: float64(l.Roll.LogProb), NumTokens: l.Roll.Tokens}
 		case l.Gen != nil:
-			f.gen[k] = *l.Gen
+			g := model.Uncounted([]string{*l.Gen})[0]
+			if l.Tokens != nil && l.Reasoning != nil {
+				g.Tokens, g.ReasoningTokens = *l.Tokens, *l.Reasoning
+			}
+			g.BudgetHit = l.BudgetHit
+			f.gen[k] = g
 		default:
 			return nil, fmt.Errorf("shard %s, line %d: no answer", path, no)
 		}

@@ -16,7 +16,8 @@ import (
 // each part once, none missing.
 type Set struct {
 	// Files are the shards by index.
-	Files []*File
+	Files  []*File
+	opened time.Time
 }
 
 // Open reads the shard files at paths and checks that they are the
@@ -24,6 +25,7 @@ type Set struct {
 // and shards at fault, and a missing shard's error gives the command that
 // makes it.
 func Open(paths []string) (*Set, error) {
+	opened := time.Now()
 	if len(paths) == 0 {
 		return nil, errors.New("no shard files (shard-I-of-N.jsonl)")
 	}
@@ -39,7 +41,7 @@ func Open(paths []string) (*Set, error) {
 	if err := check(paths, hs); err != nil {
 		return nil, err
 	}
-	s := &Set{Files: make([]*File, hs[0].Count)}
+	s := &Set{Files: make([]*File, hs[0].Count), opened: opened}
 	errs := make([]error, len(paths))
 	var wg sync.WaitGroup
 	for i, p := range paths {
@@ -164,27 +166,18 @@ func shellQuote(s string) string {
 // Header is the header of shard 0, whose settings a merge resolves.
 func (s *Set) Header() *Header { return &s.Files[0].Header }
 
-// Started is when the first shard started, Finished when the last one
-// finished.
-func (s *Set) Started() time.Time {
-	t := s.Files[0].Header.Started
+// Span is when the first shard started and when the last one finished.
+func (s *Set) Span() (started, finished time.Time) {
+	started, finished = s.Files[0].Header.Started, s.Files[0].Header.Finished
 	for _, f := range s.Files {
-		if f.Header.Started.Before(t) {
-			t = f.Header.Started
+		if f.Header.Started.Before(started) {
+			started = f.Header.Started
+		}
+		if f.Header.Finished.After(finished) {
+			finished = f.Header.Finished
 		}
 	}
-	return t
-}
-
-// Finished is when the last shard finished.
-func (s *Set) Finished() time.Time {
-	t := s.Files[0].Header.Finished
-	for _, f := range s.Files {
-		if f.Header.Finished.After(t) {
-			t = f.Header.Finished
-		}
-	}
-	return t
+	return started, finished
 }
 
 // RunSeconds is the shards' model time, summed.
@@ -236,7 +229,7 @@ func (s *Set) Info() *model.Info {
 type Replay struct {
 	ll   map[[32]byte]model.LoglikelihoodResult
 	roll map[[32]byte]model.RollingResult
-	gen  map[[32]byte]string
+	gen  map[[32]byte]model.Generation
 	info *model.Info
 
 	mu     sync.Mutex
@@ -252,7 +245,7 @@ func (s *Set) Model() (model.LM, *Replay, error) {
 		nll, nroll, ngen = nll+len(f.ll), nroll+len(f.roll), ngen+len(f.gen)
 	}
 	r := &Replay{ll: make(map[[32]byte]model.LoglikelihoodResult, nll), roll: make(map[[32]byte]model.RollingResult, nroll),
-		gen: make(map[[32]byte]string, ngen), info: s.Info()}
+		gen: make(map[[32]byte]model.Generation, ngen), info: s.Info()}
 	calls := &Calls{Has: s.Files[0].Header.Calls.Has}
 	for _, f := range s.Files {
 		calls.merge(f.Header.Calls)
@@ -263,13 +256,23 @@ func (s *Set) Model() (model.LM, *Replay, error) {
 		}
 	}
 	var lm model.LM = &replayLM{r}
+	if calls.has(CapGenerator) {
+		// A backend that counts its generations' tokens (and, behind
+		// the wrappers, follows a reasoning budget: the harness looks).
+		lm = &replayGenLM{replayLM{r}}
+	}
 	if calls.has(CapDescriber) {
 		lm = &describing{layer{lm}, r}
 	}
 	if calls.has(CapFileHasher) {
 		lm = &hashing{layer{lm}, r}
 	}
-	return replayLayers(lm, calls, r.miss), r, nil
+	lm = replayLayers(lm, calls, r.miss)
+	if calls.has(CapGenerator) {
+		// model.Generate asks only the outermost model.
+		lm = &generating{layer{lm}, (&replayGenLM{replayLM{r}}).Generate}
+	}
+	return lm, r, nil
 }
 
 // union adds src's answers to dst, reporting whether one was there.
@@ -317,7 +320,15 @@ func (m *replayLM) LoglikelihoodRolling(ctx context.Context, reqs []model.Rollin
 }
 
 func (m *replayLM) GenerateUntil(ctx context.Context, reqs []model.GenerateRequest) ([]string, error) {
-	return lookup(m.r, "generate_until", reqs, m.r.gen)
+	gens, err := lookup(m.r, "generate_until", reqs, m.r.gen)
+	if err != nil {
+		return nil, err
+	}
+	texts := make([]string, len(gens))
+	for i, g := range gens {
+		texts[i] = g.Text
+	}
+	return texts, nil
 }
 
 func lookup[Req, Res any](r *Replay, kind string, reqs []Req, answers map[[32]byte]Res) ([]Res, error) {
@@ -337,6 +348,13 @@ func lookup[Req, Res any](r *Replay, kind string, reqs []Req, answers map[[32]by
 	r.used += len(reqs)
 	r.mu.Unlock()
 	return out, nil
+}
+
+// replayGenLM is replayLM with the token counts of the generations.
+type replayGenLM struct{ replayLM }
+
+func (m *replayGenLM) Generate(_ context.Context, reqs []model.GenerateRequest) ([]model.Generation, error) {
+	return lookup(m.r, "generate_until", reqs, m.r.gen)
 }
 
 // describing gives the shards' description, merged (Set.Info).
@@ -369,6 +387,7 @@ func (h *hashing) SetSHA256(string) {}
 
 var (
 	_ model.LM         = (*replayLM)(nil)
+	_ model.Generator  = (*replayGenLM)(nil)
 	_ model.Describer  = (*describing)(nil)
 	_ model.FileHasher = (*hashing)(nil)
 )

@@ -127,54 +127,34 @@ func (e *env) evaluate(dir string) *results.Results {
 // file it writes under dir.
 func (e *env) runShard(i, n int, dir string) string {
 	e.t.Helper()
-	ctx := context.Background()
 	cfg := e.config()
-	rec, calls := shard.Record(e.lm)
-	b, err := e.plan(cfg).Build(ctx, rec, harness.WithShard(i, n))
+	w, h, err := shard.Run(context.Background(), cfg, "test", e.plan(cfg), e.lm, i, n)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	split, err := b.Split(n)
-	if err != nil {
+	if h.Settings, err = config.EncodeLayers(e.layers); err != nil {
 		e.t.Fatal(err)
 	}
-	w := shard.NewWriter(b.Requests())
-	if err := b.Run(ctx, rec, w); err != nil {
-		e.t.Fatal(err)
-	}
-	var info *model.Info
-	if in, ok := harness.DescribeModel(e.lm); ok {
-		info = &in
-	}
-	fp := b.Fingerprint()
-	id := shard.NewModelIdentity(cfg.Model, cfg.ModelArgs, info)
-	settings, err := config.EncodeLayers(e.layers)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	h := &shard.Header{Index: i, Count: n, Run: shard.RunID("test", id, fp), LMEval: "test", Model: id, Fingerprint: fp,
-		Settings: settings, Args: []string{"run", "--tasks=x"}, Started: start, Finished: start.Add(time.Second), RunSeconds: 1,
-		Requests: split.Requests(i), Cost: split.Cost(i), Info: info, Calls: calls}
+	h.Args = []string{"run", "--tasks=x"}
+	h.Started, h.Finished, h.RunSeconds = start, start.Add(time.Second), 1
 	path := filepath.Join(shard.Dir(dir, h.Run), shard.Name(i, n))
 	if err := w.Write(path, h); err != nil {
 		e.t.Fatal(err)
 	}
-	if w.Answers() != split.Requests(i) {
-		e.t.Errorf("shard %d/%d: %d answers for %d requests", i, n, w.Answers(), split.Requests(i))
+	if w.Answers() != h.Requests {
+		e.t.Errorf("shard %d/%d: %d answers for %d requests", i, n, w.Answers(), h.Requests)
 	}
 	return path
 }
 
-// merge is lmeval merge (cmd/lmeval's mergeEvaluate), its samples under
+// merge is lmeval merge (cmd/lmeval's mergeAction), its samples under
 // dir.
 func (e *env) merge(paths []string, dir string) (*results.Results, error) {
-	ctx := context.Background()
 	set, err := shard.Open(paths)
 	if err != nil {
 		return nil, err
 	}
-	h := set.Header()
-	layers, err := config.DecodeLayers(h.Settings)
+	layers, err := config.DecodeLayers(set.Header().Settings)
 	if err != nil {
 		return nil, err
 	}
@@ -182,31 +162,9 @@ func (e *env) merge(paths []string, dir string) (*results.Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	lm, replay, err := set.Model()
+	opts, commit := samples(cfg, dir)
+	res, err := set.Evaluate(context.Background(), e.plan(cfg), opts...)
 	if err != nil {
-		return nil, err
-	}
-	opt, commit := samples(cfg, dir)
-	b, err := e.plan(cfg).Build(ctx, lm, opt...)
-	if err != nil {
-		return nil, err
-	}
-	if fp := b.Fingerprint(); shard.RunID(h.LMEval, h.Model, fp) != h.Run {
-		return nil, errors.New("fingerprint: " + h.Fingerprint.Diff(fp))
-	}
-	s, err := b.Score(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer s.Close()
-	if err := b.Run(ctx, lm, s); err != nil {
-		return nil, err
-	}
-	res, err := s.Report(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := replay.Check(); err != nil {
 		return nil, err
 	}
 	return res, commit()
@@ -218,7 +176,7 @@ func comparable(t *testing.T, res *results.Results) string {
 	t.Helper()
 	res.Date, res.TotalEvalTime = 0, ""
 	if res.LMEval != nil {
-		res.LMEval.TokensPerSec = 0
+		res.LMEval.TokensPerSec, res.LMEval.Sharded = 0, nil
 	}
 	b, err := output.Marshal(res)
 	if err != nil {
@@ -275,6 +233,11 @@ func TestMergeEqualsUnsharded(t *testing.T) {
 		res, err := e.merge(paths, merged)
 		if err != nil {
 			t.Fatalf("%d shards: %v", n, err)
+		}
+		// The run's time is the shards' span; lmeval.sharded lists them.
+		if sh := res.LMEval.Sharded; float64(res.Date) != float64(start.Unix()) || res.TotalEvalTime != "1.0" ||
+			sh == nil || len(sh.Shards) != n || sh.Shards[n-1].Index != n-1 || sh.Run == "" {
+			t.Errorf("%d shards: date %v, total time %s, sharded %+v", n, res.Date, res.TotalEvalTime, sh)
 		}
 		if got := comparable(t, res); got != want {
 			t.Errorf("%d shards: the merged results differ from the unsharded run's:\n%s", n, firstDiff(want, got))
@@ -485,13 +448,30 @@ type fakeLM struct{ *model.Dummy }
 
 func (fakeLM) CountTokens(text string) (int, error) { return len(text)/3 + 1, nil }
 func (fakeLM) MaxLength() int                       { return 40 }
-func (fakeLM) ChatTemplate(name string) (string, string, string, bool) {
+func (fakeLM) ChatTemplate(name string) (model.ChatTemplateText, error) {
 	if name != "" {
-		return "", "", "", false
+		return model.ChatTemplateText{}, model.ErrNoChatTemplate
 	}
-	return "{% for m in messages %}<{{ m.role }}>{{ m.content }}\n{% endfor %}{% if add_generation_prompt %}<assistant>{% endif %}", "<s>", "</s>", true
+	return model.ChatTemplateText{
+		Source: "{% for m in messages %}<{{ m.role }}>{{ m.content }}\n{% endfor %}{% if add_generation_prompt %}<assistant>{% endif %}",
+		Origin: "fake", Tokens: model.SpecialTokens{BOS: "<s>", EOS: "</s>"},
+	}, nil
 }
 func (fakeLM) TokenPiece(id int32) string { return "</think>" }
+
+// Generate counts each generation's tokens (as the llama backend does),
+// from the request alone, so shards count as one run would.
+func (f fakeLM) Generate(ctx context.Context, reqs []model.GenerateRequest) ([]model.Generation, error) {
+	texts, err := f.GenerateUntil(ctx, reqs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.Generation, len(texts))
+	for i, t := range texts {
+		out[i] = model.Generation{Text: t, Tokens: len(t) + len(reqs[i].Context)%7, ReasoningTokens: len(reqs[i].Context) % 3}
+	}
+	return out, nil
+}
 
 // TestMergeRecordedModel: with a model that counts tokens, has a chat
 // template and token texts, the merge (which has no model) rebuilds the
@@ -514,6 +494,9 @@ func TestMergeRecordedModel(t *testing.T) {
 	if p := unsharded.LMEval.DataProblems; p["shard_mc"].Truncated == 0 {
 		t.Fatalf("no truncated requests to count: %+v", p)
 	}
+	if g := unsharded.LMEval.Generation["shard_gen"]; g == nil || g.Counted == 0 {
+		t.Fatalf("no generation counts: %+v", unsharded.LMEval.Generation)
+	}
 	want := comparable(t, unsharded)
 	var paths []string
 	for i := range 3 {
@@ -534,6 +517,9 @@ func TestMergeRecordedModel(t *testing.T) {
 	}
 	if _, ok := model.As[model.ChatTemplater](rec); ok {
 		t.Error("the recorder adds a ChatTemplater the model does not have")
+	}
+	if _, ok := rec.(model.Generator); !ok {
+		t.Error("the recorder hides the model's Generator from model.Generate")
 	}
 	if !slices.Contains(calls.Has, shard.CapTokenCounter) || slices.Contains(calls.Has, shard.CapFileHasher) {
 		t.Errorf("recorded capabilities %v", calls.Has)
