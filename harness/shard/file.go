@@ -19,13 +19,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/lmeval/lmeval/harness"
@@ -135,8 +134,8 @@ func (h *Header) Identity(o *Header) string {
 	case h.Model.MaxLength != o.Model.MaxLength:
 		return fmt.Sprintf("max_length %d vs %d", h.Model.MaxLength, o.Model.MaxLength)
 	}
-	if a, b := argsString(h.Model.Args), argsString(o.Model.Args); a != b {
-		return fmt.Sprintf("model_args %s vs %s", orNone(a), orNone(b))
+	if !maps.Equal(h.Model.Args, o.Model.Args) {
+		return fmt.Sprintf("model_args %v vs %v", h.Model.Args, o.Model.Args) // fmt sorts the keys
 	}
 	if d := h.Fingerprint.Diff(o.Fingerprint); d != "" {
 		return d
@@ -152,19 +151,6 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
-}
-
-func argsString(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + "=" + m[k]
-	}
-	return strings.Join(parts, ",")
 }
 
 // Name is a shard file's name: shard-I-of-N.jsonl (I zero-padded to N's
