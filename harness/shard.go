@@ -47,7 +47,7 @@ type shardOption struct{ index, count int }
 // repeats), kept together so that the engine shares their common prefix
 // as in an unsharded run; a request several documents ask for goes with
 // the first of them, so each is computed once in all. Units are balanced
-// by their cost in bytes of text (CostOf), per task: each task's units,
+// by their cost in bytes of text (costOf), per task: each task's units,
 // largest first, go to the shard that has the least of that task so far,
 // ties to the shard with the least in all, so every shard gets about 1/n
 // of every task and of the total, whatever a task's cost per byte.
@@ -73,7 +73,7 @@ const (
 // stays balanced per task whatever the true ratio.
 const genTokenBytes = 4
 
-// CostOf is the split's estimate of the work of a document's requests in
+// costOf is the split's estimate of the work of a document's requests in
 // one stream, in bytes of text: the text the model reads, each prefix the
 // requests share counted once (the engine computes it once); rolling
 // texts in full; a generation's prompt plus genTokenBytes per token of its

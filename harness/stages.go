@@ -216,9 +216,10 @@ type Answers interface {
 }
 
 // Run sends the workload's requests to lm, one stream per request type in
-// chunks (WithChunkSize), and hands each answer to a as it arrives. A
-// failed request's error names its task and document. The context carries
-// the progress display and cancels the run.
+// chunks (WithChunkSize), and hands each answer to a as it arrives, by its
+// position in Requests; with WithShard, only the shard's part. A failed
+// request's error names its task and document. The context carries the
+// progress display and cancels the run.
 func (w *Workload) Run(ctx context.Context, lm model.LM, a Answers) error {
 	w.lm = lm
 	st := w.st
