@@ -82,7 +82,7 @@ func ShardFromEnv() (Shard, error) {
 			return Shard{}, err
 		}
 		if !ok {
-			return Shard{}, fmt.Errorf("--shard auto: SLURM_ARRAY_TASK_ID is set but not SLURM_ARRAY_TASK_COUNT (Slurm older than 20.02?): give --shard I/N, or set LMEVAL_SHARD_COUNT")
+			return Shard{}, fmt.Errorf("auto: SLURM_ARRAY_TASK_ID is set but not SLURM_ARRAY_TASK_COUNT (Slurm older than 20.02?): give --shard I/N, or set LMEVAL_SHARD_COUNT")
 		}
 		lo, _, err := envInt("SLURM_ARRAY_TASK_MIN")
 		if err != nil {
@@ -97,7 +97,7 @@ func ShardFromEnv() (Shard, error) {
 		}
 		src := fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d, SLURM_ARRAY_TASK_MIN=%d, SLURM_ARRAY_TASK_STEP=%d, SLURM_ARRAY_TASK_COUNT=%d", id, lo, step, n)
 		if (id-lo)%step != 0 {
-			return Shard{}, fmt.Errorf("--shard auto: %s: not a regular array (use --array=0-%d)", src, n-1)
+			return Shard{}, fmt.Errorf("auto: %s: not a regular array (use --array=0-%d)", src, n-1)
 		}
 		return checkShard(Shard{Index: (id - lo) / step, Count: n, Auto: true, Source: src})
 	}
@@ -106,17 +106,17 @@ func ShardFromEnv() (Shard, error) {
 			return Shard{}, err
 		}
 		if !countSet {
-			return Shard{}, fmt.Errorf("--shard auto: JOB_COMPLETION_INDEX=%d is set but not LMEVAL_SHARD_COUNT: set it in the Job's manifest to the Job's completions (docs/scale.md)", idx)
+			return Shard{}, fmt.Errorf("auto: JOB_COMPLETION_INDEX=%d is set but not LMEVAL_SHARD_COUNT: set it in the Job's manifest to the Job's completions (docs/scale.md)", idx)
 		}
 		return checkShard(Shard{Index: idx, Count: count, Auto: true,
 			Source: fmt.Sprintf("JOB_COMPLETION_INDEX=%d, LMEVAL_SHARD_COUNT=%d", idx, count)})
 	}
-	return Shard{}, fmt.Errorf("--shard auto: no scheduler's variables in the environment (SLURM_ARRAY_TASK_ID of a Slurm job array, JOB_COMPLETION_INDEX of a Kubernetes Indexed Job): give --shard I/N")
+	return Shard{}, fmt.Errorf("auto: no scheduler's variables in the environment (SLURM_ARRAY_TASK_ID of a Slurm job array, JOB_COMPLETION_INDEX of a Kubernetes Indexed Job): give --shard I/N")
 }
 
 func checkShard(s Shard) (Shard, error) {
 	if s.Count < 1 || s.Index < 0 || s.Index >= s.Count {
-		return Shard{}, fmt.Errorf("--shard auto: %s: part %d of %d is out of range (parts are counted from 0)", s.Source, s.Index, s.Count)
+		return Shard{}, fmt.Errorf("auto: %s: part %d of %d is out of range (parts are counted from 0)", s.Source, s.Index, s.Count)
 	}
 	return s, nil
 }
@@ -130,7 +130,7 @@ func envInt(name string) (n int, ok bool, err error) {
 	}
 	n, err = strconv.Atoi(strings.TrimSpace(v))
 	if err != nil {
-		return 0, true, fmt.Errorf("--shard auto: %s=%q is not an integer", name, v)
+		return 0, true, fmt.Errorf("auto: %s=%q is not an integer", name, v)
 	}
 	return n, true, nil
 }

@@ -84,7 +84,11 @@ func check(paths []string, hs []*Header) error {
 		var desc []string
 		for _, r := range order {
 			idx := runs[r]
-			desc = append(desc, fmt.Sprintf("run %s (%d files, e.g. %s)", r[:12], len(idx), paths[idx[0]]))
+			files := "1 file"
+			if len(idx) > 1 {
+				files = fmt.Sprintf("%d files", len(idx))
+			}
+			desc = append(desc, fmt.Sprintf("run %s (%s, e.g. %s)", r[:12], files, paths[idx[0]]))
 		}
 		a, b := hs[runs[order[0]][0]], hs[runs[order[1]][0]]
 		return fmt.Errorf("the shard files are of %d different runs: %s; they differ in %s: merge one run's shards at a time",
