@@ -101,7 +101,7 @@ func cacheMergeAction(c *cli.Context) error {
 		}
 		fmt.Fprintf(c.App.Writer, "), %d model identities, %d request sets\n", st.Models, st.Blobs)
 	}
-	info, err := db.Info()
+	info, err := db.Summary()
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lmeval/lmeval/backend/dummy"
 	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/config"
@@ -602,12 +603,12 @@ func BenchmarkShardUnit(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	reg, err := harness.NewRegistry(benchmarks.FS(), cfg.IncludePaths, cfg.Metadata)
+	reg, _, err := harness.NewRegistry(context.Background(), harness.RegistryOptions{Builtin: benchmarks.FS(), Include: cfg.IncludePaths, Metadata: cfg.Metadata, NoTree: true})
 	if err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	build := func(opts ...harness.Option) *harness.Build {
+	build := func(opts ...harness.Option) *harness.Workload {
 		p, err := harness.NewPlan(cfg, harness.WithRegistry(reg))
 		if err != nil {
 			b.Fatal(err)
@@ -636,12 +637,12 @@ func BenchmarkShardUnit(b *testing.B) {
 		}
 		return n
 	}
-	dummy, _ := model.NewDummy(nil)
+	dlm, _ := dummy.New(nil)
 	byDoc := make([][]model.LoglikelihoodRequest, 4)
 	byReq := make([][]model.LoglikelihoodRequest, 4)
 	for i := range 4 {
 		pos := &positions{}
-		if err := build(harness.WithShard(i, 4)).Run(ctx, dummy, pos); err != nil {
+		if err := build(harness.WithShard(i, 4)).Run(ctx, dlm, pos); err != nil {
 			b.Fatal(err)
 		}
 		for _, p := range pos.ll {
@@ -662,9 +663,9 @@ func BenchmarkShardUnit(b *testing.B) {
 // positions records the positions of a shard's log-likelihood answers.
 type positions struct{ ll []int }
 
-func (p *positions) Loglikelihood(i int, _ model.LoglikelihoodResult) error {
+func (p *positions) Loglikelihood(_ context.Context, i int, _ model.LoglikelihoodResult) error {
 	p.ll = append(p.ll, i)
 	return nil
 }
-func (p *positions) Rolling(int, model.RollingResult) error { return nil }
-func (p *positions) Generated(int, string) error            { return nil }
+func (p *positions) Rolling(context.Context, int, model.RollingResult) error { return nil }
+func (p *positions) Generated(context.Context, int, string) error            { return nil }

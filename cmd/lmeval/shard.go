@@ -16,6 +16,7 @@ import (
 	"github.com/lmeval/lmeval/harness/config"
 	"github.com/lmeval/lmeval/harness/model"
 	"github.com/lmeval/lmeval/harness/progress"
+	"github.com/lmeval/lmeval/harness/results"
 	"github.com/lmeval/lmeval/harness/shard"
 	"github.com/lmeval/lmeval/internal/output"
 )

@@ -71,7 +71,7 @@ func TestMerge(t *testing.T) {
 	if n := inner.computed.Load(); n != 0 {
 		t.Errorf("the merged cache computed %d answers", n)
 	}
-	if info, _ := all.Info(); info.Responses["loglikelihood"] != 30 || info.Blobs != 3 || len(info.Models) != 1 {
+	if info, _ := all.Summary(); info.Responses["loglikelihood"] != 30 || info.Blobs != 3 || len(info.Models) != 1 {
 		t.Errorf("merged cache %+v", info)
 	}
 

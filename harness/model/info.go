@@ -1,6 +1,8 @@
 package model
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -105,14 +107,20 @@ func (in Description) CacheIdentity() map[string]string {
 // walkFacts calls f for every fact of a struct: each field tagged info,
 // skipped when its json tag says omitempty and it is zero (pointers are
 // followed). Untagged struct fields (or pointers to structs, or
-// interfaces holding one) are walked into when set; other untagged fields
-// are not facts.
+// interfaces holding one) are walked into when set, a FactList's facts
+// given as they are; other untagged fields are not facts.
 func walkFacts(v reflect.Value, f func(key, section string, identity bool, v any)) {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		sf, fv := t.Field(i), v.Field(i)
 		tag, ok := sf.Tag.Lookup("info")
 		if !ok {
+			if l, ok := factList(fv); ok {
+				for _, x := range l {
+					f(x.Key, x.Section, x.Identity, x.Value)
+				}
+				continue
+			}
 			if fv.Kind() == reflect.Interface && !fv.IsNil() {
 				fv = fv.Elem()
 			}
@@ -136,4 +144,75 @@ func walkFacts(v reflect.Value, f func(key, section string, identity bool, v any
 		section, flags, _ := strings.Cut(tag, ",")
 		f(key, section, flags == "identity", fv.Interface())
 	}
+}
+
+// factList is v's FactList, when v holds one.
+func factList(v reflect.Value) (FactList, bool) {
+	if !v.CanInterface() {
+		return nil, false
+	}
+	l, ok := v.Interface().(FactList)
+	return l, ok
+}
+
+// Fact is one fact of a Description as Sections and CacheIdentity see it.
+type Fact struct {
+	Key      string `json:"key"`
+	Section  string `json:"section"`
+	Identity bool   `json:"identity,omitempty"`
+	Value    any    `json:"value"`
+}
+
+// UnmarshalJSON reads a fact written by encoding/json, its numbers as
+// json.Number: written again, the value is the same JSON, and fmt.Sprint
+// gives the same text (CacheIdentity).
+func (f *Fact) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Key      string          `json:"key"`
+		Section  string          `json:"section"`
+		Identity bool            `json:"identity"`
+		Value    json.RawMessage `json:"value"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*f = Fact{Key: raw.Key, Section: raw.Section, Identity: raw.Identity}
+	d := json.NewDecoder(bytes.NewReader(raw.Value))
+	d.UseNumber()
+	return d.Decode(&f.Value)
+}
+
+// FactList is a backend's facts as a list, for a Description recorded
+// and read back (a sharded run's merge describes the model its shards
+// had). As Description.Facts, Sections and CacheIdentity give each fact
+// as the tagged struct it was made from gave it.
+type FactList []Fact
+
+// FactList returns the backend's own facts (in.Facts) as a list.
+func (in Description) FactList() FactList {
+	if l, ok := in.Facts.(FactList); ok {
+		return l
+	}
+	v := reflect.ValueOf(in.Facts)
+	if v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return nil
+	}
+	var l FactList
+	walkFacts(v, func(key, section string, identity bool, x any) {
+		l = append(l, Fact{Key: key, Section: section, Identity: identity, Value: x})
+	})
+	return l
+}
+
+// Fact is the value of the backend's fact key (in.Facts), if it has one.
+func (in Description) Fact(key string) (any, bool) {
+	for _, f := range in.FactList() {
+		if f.Key == key {
+			return f.Value, true
+		}
+	}
+	return nil, false
 }

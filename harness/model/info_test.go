@@ -1,6 +1,9 @@
 package model
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"reflect"
 	"sort"
 	"testing"
@@ -61,5 +64,57 @@ func TestInfoSections(t *testing.T) {
 	}
 	if s := (Description{Backend: "b"}).Sections(); len(s[SectionModel]) != 1 || len(s[SectionEngine]) != 0 || len(s[SectionExtra]) != 0 {
 		t.Errorf("a backend with no facts: %v", s)
+	}
+}
+
+// TestFactListRoundTrip: a backend's facts as a FactList, written as JSON
+// and read back, give the sections' JSON and the cache identity the
+// tagged struct gave (a sharded run's merge describes its shards' model
+// this way).
+func TestFactListRoundTrip(t *testing.T) {
+	type device struct {
+		Backend string `json:"backend"`
+		Free    uint64 `json:"memory_free"`
+	}
+	type facts struct {
+		engineFacts
+		Devices []device `json:"devices" info:"engine"`
+		Ratio   float64  `json:"ratio" info:"extra,identity"`
+		AddBOS  bool     `json:"add_bos_token" info:"engine,identity"`
+	}
+	n := 7
+	in := Description{Backend: "b", Facts: &facts{
+		engineFacts: engineFacts{MaxLength: 2048, NCtxMax: &n, Batch: "auto<&>", SHA: "x"},
+		Devices:     []device{{"CUDA0", 1 << 62}}, Ratio: 0.1, AddBOS: true,
+	}}
+	b, err := json.Marshal(in.FactList())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l FactList
+	if err := json.Unmarshal(b, &l); err != nil {
+		t.Fatal(err)
+	}
+	out := Description{Backend: "b", Facts: l}
+	sections := func(d Description) string {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(d.Sections()); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	if a, b := sections(in), sections(out); a != b {
+		t.Errorf("sections:\n%s\nread back:\n%s", a, b)
+	}
+	if a, b := in.CacheIdentity(), out.CacheIdentity(); !reflect.DeepEqual(a, b) {
+		t.Errorf("cache identity %v, read back %v", a, b)
+	}
+	if v, ok := out.Fact("max_length"); !ok || fmt.Sprint(v) != "2048" {
+		t.Errorf("Fact(max_length) = %v, %v", v, ok)
+	}
+	if _, ok := out.Fact("n_ctx_train"); ok {
+		t.Error("Fact(n_ctx_train): the model file's facts are not the backend's")
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lmeval/lmeval/backend/dummy"
 	"github.com/lmeval/lmeval/harness/config"
-	"github.com/lmeval/lmeval/harness/model"
 )
 
 // BenchmarkMerge100k measures lmeval merge on 100,000 documents (a
@@ -100,7 +100,7 @@ metric_list:
 	if err := os.WriteFile(filepath.Join(tasks, "even.yaml"), []byte(yaml), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	e := &env{t: b, lm: lm, layers: []config.Layer{{Source: "bench", Flags: true, Values: map[string]any{
 		"model": "dummy", "tasks": []string{"even"}, "include_path": []string{tasks},
 		"log_samples": fmt.Sprint(samples), "output_path": "unused", "bootstrap_iters": "1000",

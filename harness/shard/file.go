@@ -13,6 +13,7 @@ package shard
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -71,8 +72,30 @@ type Header struct {
 	Answers  int   `json:"answers"`
 	// Info is the model's description at the end of the shard (its work
 	// counters), Calls what the build asked of it.
-	Info  *model.Info `json:"info,omitempty"`
-	Calls *Calls      `json:"calls"`
+	Info  *Info  `json:"info,omitempty"`
+	Calls *Calls `json:"calls"`
+}
+
+// Info is a model's description as a shard file keeps it: the backend's
+// own facts (model.Description.Facts, a struct of the backend's) as a
+// list, which reads back as it was written.
+type Info struct {
+	model.Description
+	Facts model.FactList `json:"facts,omitempty"`
+}
+
+// NewInfo is d as a shard file keeps it.
+func NewInfo(d model.Description) *Info {
+	in := &Info{Description: d, Facts: d.FactList()}
+	in.Description.Facts = nil
+	return in
+}
+
+// Model is the description the shard's model gave.
+func (in *Info) Model() model.Description {
+	d := in.Description
+	d.Facts = in.Facts
+	return d
 }
 
 // ModelIdentity is what makes two shards' models give the same answers:
@@ -87,25 +110,24 @@ type ModelIdentity struct {
 }
 
 // NewModelIdentity is the identity of a backend's model with model_args
-// args and the description info (nil: none).
-func NewModelIdentity(backend string, args map[string]string, info *model.Info) ModelIdentity {
+// args and the description info (nil: none): the file's sha256, or the
+// server's model's (the remote backend's model_sha256 fact), and the
+// backend's max_length fact.
+func NewModelIdentity(backend string, args map[string]string, info *model.Description) ModelIdentity {
 	id := ModelIdentity{Backend: backend, Args: cache.AnswerArgs(args)}
 	for _, k := range cache.FileArgs {
 		delete(id.Args, k)
 	}
-	if info != nil {
-		switch {
-		case info.File != nil:
-			id.SHA256 = info.File.SHA256
-		case info.Remote != nil:
-			id.SHA256 = info.Remote.ModelSHA256
-		}
-		switch {
-		case info.Llama != nil:
-			id.MaxLength = info.Llama.MaxLength
-		case info.Remote != nil:
-			id.MaxLength = info.Remote.MaxLength
-		}
+	if info == nil {
+		return id
+	}
+	if info.File != nil {
+		id.SHA256 = info.File.SHA256
+	} else if v, ok := info.Fact("model_sha256"); ok {
+		id.SHA256 = fmt.Sprint(v)
+	}
+	if v, ok := info.Fact("max_length"); ok {
+		id.MaxLength, _ = strconv.Atoi(fmt.Sprint(v))
 	}
 	return id
 }
@@ -193,19 +215,19 @@ func NewWriter(reqs harness.Requests) *Writer {
 }
 
 // Loglikelihood implements harness.Answers.
-func (w *Writer) Loglikelihood(i int, r model.LoglikelihoodResult) error {
+func (w *Writer) Loglikelihood(_ context.Context, i int, r model.LoglikelihoodResult) error {
 	w.ll[i], w.got[0][i] = r, true
 	return nil
 }
 
 // Rolling implements harness.Answers.
-func (w *Writer) Rolling(i int, r model.RollingResult) error {
+func (w *Writer) Rolling(_ context.Context, i int, r model.RollingResult) error {
 	w.roll[i], w.got[1][i] = r, true
 	return nil
 }
 
 // Generated implements harness.Answers.
-func (w *Writer) Generated(i int, text string) error {
+func (w *Writer) Generated(_ context.Context, i int, text string) error {
 	w.gen[i], w.got[2][i] = text, true
 	return nil
 }

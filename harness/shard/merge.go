@@ -196,12 +196,12 @@ func (s *Set) RunSeconds() float64 {
 // Info is the model's description as one run would give it: shard 0's,
 // with the work counters and the response cache's hits and misses summed
 // over the shards.
-func (s *Set) Info() *model.Info {
+func (s *Set) Info() *model.Description {
 	h := s.Files[0].Header
 	if h.Info == nil {
 		return nil
 	}
-	in := *h.Info
+	in := h.Info.Model()
 	if in.Work != nil {
 		w := model.Work{}
 		for _, f := range s.Files {
@@ -234,7 +234,7 @@ type Replay struct {
 	ll   map[[32]byte]model.LoglikelihoodResult
 	roll map[[32]byte]model.RollingResult
 	gen  map[[32]byte]model.Generation
-	info *model.Info
+	info *model.Description
 
 	mu     sync.Mutex
 	used   int
@@ -367,9 +367,9 @@ type describing struct {
 	r *Replay
 }
 
-func (d *describing) Describe() model.Info {
+func (d *describing) Describe() model.Description {
 	if d.r.info == nil {
-		return model.Info{}
+		return model.Description{}
 	}
 	return *d.r.info
 }

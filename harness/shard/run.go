@@ -18,17 +18,17 @@ import (
 // with lm (recorded, Record) and only part index of count of its requests
 // go to lm (harness.WithShard). It returns the answers and the shard
 // file's header, the run's identity made of version (lmeval's), cfg's
-// model and the build's fingerprint; the caller adds the settings it
+// model and the workload's fingerprint; the caller adds the settings it
 // resolved, its working directory and command line (Header.Settings, Dir,
 // Args) and writes the file (Writer.Write).
 func Run(ctx context.Context, cfg *config.Config, version string, plan *harness.Plan, lm model.LM, index, count int, opts ...harness.Option) (*Writer, *Header, error) {
 	started := time.Now()
 	rec, calls := Record(lm)
-	b, err := plan.Build(ctx, rec, append(opts, harness.WithShard(index, count))...)
+	w, err := plan.Build(ctx, rec, append(opts, harness.WithShard(index, count))...)
 	if err != nil {
 		return nil, nil, err
 	}
-	split, err := b.Split(count)
+	split, err := w.Split(count)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -37,20 +37,21 @@ func Run(ctx context.Context, cfg *config.Config, version string, plan *harness.
 		total += split.Requests(i)
 	}
 	slog.Info("shard", "shard", fmt.Sprintf("%d/%d", index, count), "requests", split.Requests(index), "of", total, "cost", split.Cost(index))
-	w := NewWriter(b.Requests())
+	answers := NewWriter(w.Requests())
 	runStart := time.Now()
-	if err := b.Run(ctx, rec, w); err != nil {
+	if err := w.Run(ctx, rec, answers); err != nil {
 		return nil, nil, err
 	}
 	runSeconds := time.Since(runStart).Seconds()
-	var info *model.Info
-	if in, ok := harness.DescribeModel(lm); ok {
-		info = &in
+	var info *Info
+	var desc *model.Description
+	if d, ok := harness.DescribeModel(lm); ok {
+		info, desc = NewInfo(d), &d
 	}
-	fp := b.Fingerprint()
-	id := NewModelIdentity(cfg.Model, cfg.ModelArgs, info)
+	fp := w.Fingerprint()
+	id := NewModelIdentity(cfg.Model, cfg.ModelArgs, desc)
 	host, _ := os.Hostname()
-	return w, &Header{
+	return answers, &Header{
 		Index: index, Count: count,
 		Run: RunID(version, id, fp), LMEval: version, Model: id, Fingerprint: fp,
 		Host: host, Started: started, Finished: time.Now(), RunSeconds: runSeconds,
@@ -62,7 +63,7 @@ func Run(ctx context.Context, cfg *config.Config, version string, plan *harness.
 // Evaluate is the merge (lmeval merge): plan, which must be the shards'
 // run built again (from the settings they recorded, Header.Settings),
 // evaluated with the model that answers from the shard files (Model),
-// after checking that the build is the shards' (its fingerprint, its
+// after checking that the workload is the shards' (its fingerprint, its
 // split). The results are an unsharded run's, but for what the merged run
 // records of time and work: the date is the first shard's start;
 // total_evaluation_time_seconds runs from there to the last shard's end
@@ -76,14 +77,14 @@ func (s *Set) Evaluate(ctx context.Context, plan *harness.Plan, opts ...harness.
 	if err != nil {
 		return nil, err
 	}
-	b, err := plan.Build(ctx, lm, opts...)
+	w, err := plan.Build(ctx, lm, opts...)
 	if err != nil {
 		return nil, err
 	}
-	if fp := b.Fingerprint(); RunID(h.LMEval, h.Model, fp) != h.Run {
+	if fp := w.Fingerprint(); RunID(h.LMEval, h.Model, fp) != h.Run {
 		return nil, fmt.Errorf("the merge built another run than the shards (did the task files or datasets change since?): %s", h.Fingerprint.Diff(fp))
 	}
-	split, err := b.Split(h.Count)
+	split, err := w.Split(h.Count)
 	if err != nil {
 		return nil, err
 	}
@@ -92,12 +93,12 @@ func (s *Set) Evaluate(ctx context.Context, plan *harness.Plan, opts ...harness.
 			return nil, fmt.Errorf("shard %s answered %d requests; the run gives it %d", f.Path, f.Header.Requests, n)
 		}
 	}
-	sc, err := b.Score(ctx)
+	sc, err := w.Score()
 	if err != nil {
 		return nil, err
 	}
 	defer sc.Close()
-	if err := b.Run(ctx, lm, sc); err != nil {
+	if err := w.Run(ctx, lm, sc); err != nil {
 		return nil, err
 	}
 	res, err := sc.Report(ctx)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lmeval/lmeval/backend/dummy"
 	"github.com/lmeval/lmeval/benchmarks"
 	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/config"
@@ -64,7 +65,8 @@ func newEnv(t *testing.T, lm model.LM, extra map[string]any) *env {
 }
 
 func newRegistry(cfg *config.Config) (*task.Registry, error) {
-	return harness.NewRegistry(benchmarks.FS(), cfg.IncludePaths, cfg.Metadata)
+	reg, _, err := harness.NewRegistry(context.Background(), harness.RegistryOptions{Builtin: benchmarks.FS(), Include: cfg.IncludePaths, Metadata: cfg.Metadata, NoTree: true})
+	return reg, err
 }
 
 func (e *env) config() *config.Config {
@@ -219,7 +221,7 @@ func sameFiles(t *testing.T, want, got string) {
 // byte, for any number of shards, one shard for every document
 // included.
 func TestMergeEqualsUnsharded(t *testing.T) {
-	lm, _ := model.NewDummy(model.Args{"seed": "3"})
+	lm, _ := dummy.New(model.Args{"seed": "3"})
 	e := newEnv(t, lm, nil)
 	dir := t.TempDir()
 	want := comparable(t, e.evaluate(filepath.Join(dir, "unsharded")))
@@ -260,7 +262,7 @@ func firstDiff(a, b string) string {
 // another run or another count, a file cut short: each is an error
 // naming the shard or the files, before anything is scored.
 func TestMergeErrors(t *testing.T) {
-	lm, _ := model.NewDummy(model.Args{"seed": "3"})
+	lm, _ := dummy.New(model.Args{"seed": "3"})
 	e := newEnv(t, lm, nil)
 	dir := t.TempDir()
 	var paths []string
@@ -330,10 +332,10 @@ func newEnvSameDir(t *testing.T, e *env, extra map[string]any) *env {
 // is the same for every build of the run and whatever the chunk size;
 // the shards' costs are balanced.
 func TestSplit(t *testing.T) {
-	lm, _ := model.NewDummy(nil)
+	lm, _ := dummy.New(nil)
 	e := newEnv(t, lm, nil)
 	ctx := context.Background()
-	build := func(opts ...harness.Option) *harness.Build {
+	build := func(opts ...harness.Option) *harness.Workload {
 		b, err := e.plan(e.config()).Build(ctx, nil, opts...)
 		if err != nil {
 			t.Fatal(err)
@@ -418,9 +420,11 @@ func (c *counter) add(kind, i int) error {
 	return nil
 }
 
-func (c *counter) Loglikelihood(i int, _ model.LoglikelihoodResult) error { return c.add(0, i) }
-func (c *counter) Rolling(i int, _ model.RollingResult) error             { return c.add(1, i) }
-func (c *counter) Generated(i int, _ string) error                        { return c.add(2, i) }
+func (c *counter) Loglikelihood(_ context.Context, i int, _ model.LoglikelihoodResult) error {
+	return c.add(0, i)
+}
+func (c *counter) Rolling(_ context.Context, i int, _ model.RollingResult) error { return c.add(1, i) }
+func (c *counter) Generated(_ context.Context, i int, _ string) error            { return c.add(2, i) }
 
 // docCounter records which shards each log-likelihood context went to.
 type docCounter struct {
@@ -429,7 +433,7 @@ type docCounter struct {
 	shardOf map[string]map[int]bool
 }
 
-func (c *docCounter) Loglikelihood(i int, _ model.LoglikelihoodResult) error {
+func (c *docCounter) Loglikelihood(_ context.Context, i int, _ model.LoglikelihoodResult) error {
 	k := c.reqs.Loglikelihood[i].Context
 	if c.shardOf[k] == nil {
 		c.shardOf[k] = map[int]bool{}
@@ -437,14 +441,14 @@ func (c *docCounter) Loglikelihood(i int, _ model.LoglikelihoodResult) error {
 	c.shardOf[k][c.shard] = true
 	return nil
 }
-func (c *docCounter) Rolling(int, model.RollingResult) error { return nil }
-func (c *docCounter) Generated(int, string) error            { return nil }
+func (c *docCounter) Rolling(context.Context, int, model.RollingResult) error { return nil }
+func (c *docCounter) Generated(context.Context, int, string) error            { return nil }
 
 // fakeLM is the dummy model with a tokenizer (a token per 3 bytes, a
 // context of 40 tokens, so long prompts are truncated), a chat template
 // and token texts: what a shard must record for the merge to rebuild the
 // same prompts and count the same truncations.
-type fakeLM struct{ *model.Dummy }
+type fakeLM struct{ *dummy.LM }
 
 func (fakeLM) CountTokens(text string) (int, error) { return len(text)/3 + 1, nil }
 func (fakeLM) MaxLength() int                       { return 40 }
@@ -481,7 +485,7 @@ func (f fakeLM) Generate(ctx context.Context, reqs []model.GenerateRequest) ([]m
 // unsharded run's. The recording wrapper has the model's optional
 // interfaces, no more.
 func TestMergeRecordedModel(t *testing.T) {
-	d, _ := model.NewDummy(model.Args{"seed": "5"})
+	d, _ := dummy.New(model.Args{"seed": "5"})
 	lm := fakeLM{d}
 	e := newEnv(t, lm, map[string]any{
 		"tasks":               []string{"shard_group", "custom|shard_gen|2|1", "shard_ppl"},
@@ -539,12 +543,13 @@ func TestAnswersExact(t *testing.T) {
 		Generate:      []model.GenerateRequest{{Context: "g", Until: []string{"\n"}}},
 	}
 	lls := []float64{-1.0000000000000002, math.Inf(-1), math.SmallestNonzeroFloat64}
+	ctx := context.Background()
 	w := shard.NewWriter(reqs)
 	for i, v := range lls {
-		w.Loglikelihood(i, model.LoglikelihoodResult{LogProb: v, IsGreedy: i == 0, NumTokens: i + 1})
+		w.Loglikelihood(ctx, i, model.LoglikelihoodResult{LogProb: v, IsGreedy: i == 0, NumTokens: i + 1})
 	}
-	w.Rolling(0, model.RollingResult{LogProb: math.NaN(), NumTokens: 9})
-	w.Generated(0, "é\n\"x\"")
+	w.Rolling(ctx, 0, model.RollingResult{LogProb: math.NaN(), NumTokens: 9})
+	w.Generated(ctx, 0, "é\n\"x\"")
 	path := filepath.Join(t.TempDir(), shard.Name(0, 1))
 	if err := w.Write(path, &shard.Header{Count: 1, Run: strings.Repeat("0", 64), Requests: 5, Calls: &shard.Calls{}}); err != nil {
 		t.Fatal(err)
@@ -557,7 +562,6 @@ func TestAnswersExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
 	got, err := lm.Loglikelihood(ctx, reqs.Loglikelihood)
 	if err != nil {
 		t.Fatal(err)
