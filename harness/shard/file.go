@@ -203,7 +203,7 @@ type Writer struct {
 
 var _ harness.Answers = (*Writer)(nil)
 
-// NewWriter collects answers to the requests reqs (Build.Requests).
+// NewWriter collects answers to the requests reqs (Workload.Requests).
 func NewWriter(reqs harness.Requests) *Writer {
 	return &Writer{
 		reqs: reqs,
