@@ -218,8 +218,10 @@ func WriteSamples(samples []*Sample) []byte {
 	o := pyval.JSONOptions{Indent: -1, Default: handleNonSerializable}
 	value := func(v any) { pyval.AppendJSON(&b, v, o) }
 	for _, s := range samples {
-		if slices.ContainsFunc(recordKeys, func(k string) bool { _, ok := s.Metrics.Get(k); return ok }) {
-			// A metric named as a field replaces its value in place.
+		if s.Generations != nil || slices.ContainsFunc(recordKeys, func(k string) bool { _, ok := s.Metrics.Get(k); return ok }) {
+			// A reasoning model's whole generations (rare, and few), or a
+			// metric named as a field, which replaces its value in place:
+			// the record itself.
 			b.WriteString(pyJSON(s.Record(), -1))
 			b.WriteByte('\n')
 			continue
