@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,14 +19,19 @@ import (
 	"github.com/lmeval/lmeval/serve"
 )
 
-var serveClients = flag.String("serve-clients", "1,8,64", "concurrent clients of the `lmeval serve` benchmark (empty: skip it)")
+var (
+	serveClients = flag.String("serve-clients", "1,8,64", "concurrent clients of the `lmeval serve` benchmark (empty: skip it)")
+	serveFleet   = flag.Int("serve-fleet", 2, "servers of the fleet row of the `lmeval serve` benchmark: one client given every server's base_url, with the most clients of -serve-clients (below 2: no fleet row)")
+)
 
 // benchServe measures `lmeval serve` on the multiple-choice workload: the
 // remote backend (local-completions) with 1, 8, 64 concurrent clients
 // against a server on loopback, both in this process, next to in-process
-// Loglikelihood on the same model. Tokens are the requests' context and
-// continuation tokens; rates are per wall second (the server's work is
-// spread over goroutines) and per CPU second of the process.
+// Loglikelihood on the same model; then a fleet (docs/scale.md): one
+// client given -serve-fleet servers' base_urls, each server with its own
+// copy of the model. Tokens are the requests' context and continuation
+// tokens; rates are per wall second (the server's work is spread over
+// goroutines) and per CPU second of the process.
 func benchServe(paths []string, c *config) error {
 	if strings.TrimSpace(*serveClients) == "" {
 		return nil
@@ -83,29 +89,50 @@ func benchServeModel(path string, c *config, clients []int) error {
 		return err
 	}
 	base := row("in-process run", cpu, wall, 0, "1")
+	var closers []func()
 
-	srv := serve.New(serve.Options{})
-	defer srv.Close()
 	vocab, err := engine.Load(path, engine.Options{VocabOnly: true})
 	if err != nil {
 		return err
 	}
 	defer vocab.Close()
-	if err := srv.SetModel(serve.Model{Engine: m, SHA256: "bench", Tokenizer: vocab}); err != nil {
-		return err
+	// serveOn starts a server of e on loopback and returns its base_url
+	// and its engine-call counter.
+	serveOn := func(e *engine.Model) (string, func() int64, error) {
+		srv := serve.New(serve.Options{})
+		if err := srv.SetModel(serve.Model{Engine: e, SHA256: "bench", Tokenizer: vocab}); err != nil {
+			srv.Close()
+			return "", nil, err
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			srv.Close()
+			return "", nil, err
+		}
+		hs := &http.Server{Handler: srv.Handler()}
+		go hs.Serve(ln)
+		closers = append(closers, func() { hs.Close(); srv.Close() })
+		return "http://" + ln.Addr().String() + "/v1", func() int64 { return srv.Stats().Batches }, nil
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	hs := &http.Server{Handler: srv.Handler()}
-	go hs.Serve(ln)
-	defer hs.Close()
-	for _, n := range clients {
-		before := srv.Stats()
+	defer func() {
+		for _, f := range closers {
+			f()
+		}
+	}()
+	// through measures the remote backend against the servers at urls
+	// with n concurrent clients.
+	through := func(via string, urls []string, batches []func() int64, n int) error {
+		count := func() int64 {
+			t := int64(0)
+			for _, b := range batches {
+				t += b()
+			}
+			return t
+		}
+		before := count()
 		cpu, wall, err := measure(c.reps, func() error {
 			// A fresh client each time: its tokenization goes over HTTP too.
-			lm, err := remote.New(ctx, model.Args{"base_url": "http://" + ln.Addr().String() + "/v1", "num_concurrent": strconv.Itoa(n)}, false)
+			lm, err := remote.New(ctx, model.Args{"base_url": strings.Join(urls, ","), "num_concurrent": strconv.Itoa(n)}, false)
 			if err != nil {
 				return err
 			}
@@ -115,11 +142,36 @@ func benchServeModel(path string, c *config, clients []int) error {
 		if err != nil {
 			return err
 		}
-		st := srv.Stats()
-		calls := fmt.Sprintf("%d", (st.Batches-before.Batches)/int64(c.reps))
-		row(fmt.Sprintf("`lmeval serve`, %d clients", n), cpu, wall, base, calls)
+		row(via, cpu, wall, base, fmt.Sprintf("%d", (count()-before)/int64(c.reps)))
+		return nil
 	}
-	return nil
+	url, batches, err := serveOn(m)
+	if err != nil {
+		return err
+	}
+	for _, n := range clients {
+		if err := through(fmt.Sprintf("`lmeval serve`, %d clients", n), []string{url}, []func() int64{batches}, n); err != nil {
+			return err
+		}
+	}
+	if *serveFleet < 2 {
+		return nil
+	}
+	urls, counters := []string{url}, []func() int64{batches}
+	for range *serveFleet - 1 {
+		e, err := engine.Load(path, engine.Options{Threads: c.threads, NBatch: c.nBatch, NUBatch: c.nBatch})
+		if err != nil {
+			return err
+		}
+		closers = append(closers, func() { e.Close() })
+		u, b, err := serveOn(e)
+		if err != nil {
+			return err
+		}
+		urls, counters = append(urls, u), append(counters, b)
+	}
+	n := slices.Max(clients)
+	return through(fmt.Sprintf("fleet of %d `lmeval serve`, %d clients", len(urls), n), urls, counters, n)
 }
 
 // mcRequests is the multiple-choice workload of benchModel (mcQuestions);
