@@ -2,8 +2,6 @@ package shard
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/lmeval/lmeval/harness/model"
+	"github.com/lmeval/lmeval/harness/results"
 )
 
 // Calls records what an evaluation asked of its model beyond answers:
@@ -131,12 +130,9 @@ func (c *Calls) merge(o *Calls) {
 	}
 }
 
-// textKey identifies a text by its sha256 (16 bytes in hex): the calls
-// hold no copy of every prompt.
-func textKey(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:16])
-}
+// textKey identifies a text by its sha256 (the first 16 bytes, in hex):
+// the calls hold no copy of every prompt.
+func textKey(s string) string { return results.HashString(s)[:32] }
 
 func renderKey(msgs []model.ChatMessage, addGenerationPrompt bool) string {
 	b, _ := json.Marshal(struct {
