@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # bench.sh: make bench's side-by-side with lm-eval's Hugging Face backend.
 # The random-weight F16 Llama that cmd/lmeval-bench measures (134M
-# parameters, Llama's 32k vocabulary) on make parity's tasks, both programs
-# on the same threads in one run: wall seconds per task and the ratio
-# (scripts/parity/parity.py --speed_only). Needs make parity's venv
+# parameters, Llama's 32k vocabulary) on lm-eval's own YAML over enough
+# seeded documents that fixed costs do not decide (speedtasks.py), both
+# programs on the same threads in one run: wall and CPU seconds per task
+# and the ratios (scripts/parity/parity.py --speed). PARITY_SPEED=N_MC,N_GEN
+# sets the documents (default 100 questions per multiple-choice task, 20
+# generations). Needs make parity's venv
 # (build/parity/venv): make bench uses no PyPI, so without it this part is
 # skipped, saying so.
 #
@@ -30,5 +33,5 @@ tasks_dir=../shared/lm-eval/lm_eval/tasks
 [ -d "$tasks_dir" ] || tasks_dir=$("$PY" -c 'import lm_eval, os; print(os.path.join(os.path.dirname(lm_eval.__file__), "tasks"))')
 echo
 echo "lm-eval HF side-by-side ($(cat build/parity/venv/lm-eval-source)):"
-"$PY" scripts/parity/parity.py --speed_only --lmeval "$LMEVAL" --out build/parity/bench --tasks_dir "$tasks_dir" \
+"$PY" scripts/parity/parity.py --speed "${PARITY_SPEED:-100,20}" --lmeval "$LMEVAL" --out build/parity/bench --tasks_dir "$tasks_dir" \
 	--model "random-f16:f16=$random" --note "Machine load average at start: $(cut -d' ' -f1-3 /proc/loadavg)."

@@ -34,11 +34,14 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import hfpatch  # noqa: E402,F401  (before transformers loads a GGUF)
+import speedtasks  # noqa: E402
 import tasks as parity_tasks  # noqa: E402
 
 # Generation length for every generate_until task, on both sides: random
 # weights never stop early, and CI's time is bounded.
 GEN_KWARGS = "max_gen_toks=32"
+# make bench's speed runs: longer generations, as a real gsm8k answer is.
+SPEED_GEN_KWARGS = "max_gen_toks=64"
 
 # Per model kind: the largest |Δ log-likelihood| per request allowed, and
 # per token of a rolling window. "f32": stories260K with an f32 KV cache
@@ -58,6 +61,11 @@ TOLERANCES = {
     # to -41.7 (1.6%), 0.225 on one lambada word (-3.59), 0.024 per token
     # rolling (docs/parity.md).
     "q4_k_m": {"loglik": 3e-1, "loglik_rel": 3e-2, "rolling_per_token": 5e-2},
+    # The Q4_K_M model's weights dequantized to F32 (dequant.py), against
+    # the same lm-eval run: transformers computes with exactly these
+    # weights, so only float32 rounding is left. Measured on Gemma 3 270M:
+    # 5.5e-3 at most, on a 40-token continuation summing to -41.7.
+    "dequant": {"loglik": 1e-2, "loglik_rel": 2e-4, "rolling_per_token": 1e-3},
 }
 
 
@@ -67,7 +75,7 @@ def log(*a):
 
 # ---------------------------------------------------------------- lmeval side
 
-def run_lmeval(lmeval, gguf, include, out, runs, threads):
+def run_lmeval(lmeval, gguf, include, out, runs, threads, gen_kwargs=None, extra=()):
     """Runs every run through lmeval, one process each; returns
     {run name: {"wall_s" | "error"}}."""
     times = {}
@@ -77,7 +85,7 @@ def run_lmeval(lmeval, gguf, include, out, runs, threads):
         cmd = [lmeval, "run", "--model", "llama",
                "--model_args", f"pretrained={gguf},type_k=f32,type_v=f32,max_length=2048,threads={threads}",
                "--tasks", ",".join(run["tasks"]), "--include_path", include,
-               "--log_samples", "--output_path", d, "--no_progress", "--gen_kwargs", GEN_KWARGS]
+               "--log_samples", "--output_path", d, "--no_progress", "--gen_kwargs", gen_kwargs or GEN_KWARGS, *extra]
         if run.get("chat"):
             cmd += ["--apply_chat_template", "--fewshot_as_multiturn",
                     "--system_instruction", run["chat"]["system_instruction"]]
@@ -455,12 +463,18 @@ def main():
     ap.add_argument("--lmeval", default="./lmeval")
     ap.add_argument("--out", default="build/parity/run")
     ap.add_argument("--model", action="append", default=[], help="NAME:KIND=FILE (KIND f32, f16 or q4_k_m)")
+    ap.add_argument("--dequantized", action="append", default=[],
+                    help="NAME=FILE: model NAME's weights dequantized to F32 (dequant.py); lmeval also runs on FILE, "
+                         "compared with the same lm-eval run")
+    ap.add_argument("--hf_batch_size", default="8", help="lm-eval HF's batch_size (its own default is 1)")
     ap.add_argument("--tasks_dir", help="lm-eval's lm_eval/tasks (default ../shared/lm-eval's, else the installed lm_eval's)")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--note", action="append", default=[], help="a line for the report's head")
     ap.add_argument("--runs", help="comma-separated run names (tasks.py; default: all for the F32 model, tasks.CORE for the others)")
     ap.add_argument("--compare_only", action="store_true", help="compare the outputs of an earlier run in --out (no runs)")
-    ap.add_argument("--speed_only", action="store_true", help="make bench: the timings only (no tokenizer check, no verdict)")
+    ap.add_argument("--speed", metavar="N_MC,N_GEN",
+                    help="make bench: timings only, on speedtasks.py's documents (N_MC multiple-choice questions per "
+                         "task, N_GEN generations); --hf_batch_size may list several sizes")
     a = ap.parse_args()
     lmeval = os.path.abspath(a.lmeval)
     if a.tasks_dir is None:
@@ -468,6 +482,8 @@ def main():
         a.tasks_dir = os.path.join(os.path.dirname(lm_eval.__file__), "tasks")
     os.makedirs(a.out, exist_ok=True)
     include = os.path.join(a.out, "yaml")
+    if a.speed:
+        return speed_main(a, lmeval, include)
     runs = parity_tasks.write(os.path.abspath(a.tasks_dir), include)
     if a.runs:
         names = a.runs.split(",")
@@ -479,6 +495,7 @@ def main():
     json.dump([dict(r, gen_kwargs=GEN_KWARGS) for r in runs], open(runs_file, "w"), indent=1)
 
     report = {"notes": a.note, "threads": a.threads, "tasks_dir": a.tasks_dir, "models": {}}
+    dequantized = dict(d.split("=", 1) for d in a.dequantized)
     failed = []
     for spec in a.model:
         name_kind, path = spec.split("=", 1)
@@ -495,16 +512,23 @@ def main():
         os.makedirs(mdir, exist_ok=True)
         json.dump([dict(r, gen_kwargs=GEN_KWARGS) for r in mruns], open(mruns_file, "w"), indent=1)
         hf_dir = os.path.join(mdir, "hf")
+        dq = dequantized.get(name)
         if a.compare_only:
             lm_times = json.load(open(os.path.join(mdir, "lmeval_times.json")))
+            dq_times = json.load(open(os.path.join(mdir, "lmeval_dequant_times.json"))) if dq else None
             hf_wall = None
         else:
             lm_times = run_lmeval(lmeval, path, include, os.path.join(mdir, "lmeval"), mruns, a.threads)
             json.dump(lm_times, open(os.path.join(mdir, "lmeval_times.json"), "w"))
+            dq_times = None
+            if dq:
+                dq_times = run_lmeval(lmeval, os.path.abspath(dq), include, os.path.join(mdir, "lmeval-dequant"), mruns, a.threads)
+                json.dump(dq_times, open(os.path.join(mdir, "lmeval_dequant_times.json"), "w"))
             shutil.rmtree(hf_dir, ignore_errors=True)
             t0 = time.time()
             p = subprocess.run([sys.executable, os.path.join(HERE, "hfrun.py"), "--gguf", path, "--include_path", include,
-                                "--out", hf_dir, "--runs", mruns_file, "--threads", str(a.threads)],
+                                "--out", hf_dir, "--runs", mruns_file, "--threads", str(a.threads),
+                                "--batch_size", str(a.hf_batch_size)],
                                capture_output=True, text=True)
             open(os.path.join(mdir, "hf.log"), "w").write(p.stdout + p.stderr)
             if p.returncode != 0:
@@ -527,14 +551,11 @@ def main():
         except Exception as e:
             m["tokenizer_error"] = f"{type(e).__name__}: {e}"
             count = lambda s: max(1, len(s) // 4)
-        outputs = {}
-        samples_by_run = {}
-        for r in mruns:
-            outputs[r["name"]] = (lmeval_outputs(os.path.join(mdir, "lmeval", r["name"])),
-                                  hf_outputs(os.path.join(hf_dir, r["name"])))
-            samples_by_run[r["name"]] = outputs[r["name"]][1][1] or outputs[r["name"]][0][1]
+        hf_out = {r["name"]: hf_outputs(os.path.join(hf_dir, r["name"])) for r in mruns}
+        lm_out = {r["name"]: lmeval_outputs(os.path.join(mdir, "lmeval", r["name"])) for r in mruns}
+        samples_by_run = {r["name"]: hf_out[r["name"]][1] or lm_out[r["name"]][1] for r in mruns}
         differs = set()
-        if tok is not None and not a.speed_only:
+        if tok is not None:
             try:
                 srv = Server(lmeval, path)
                 try:
@@ -543,39 +564,168 @@ def main():
                     srv.close()
             except Exception as e:
                 m["tokenizer_error"] = f"{type(e).__name__}: {e}"
-        st = Stats()
-        metric_rows = []
-        for r in mruns:
-            (lres, lsam), (hres, hsam) = outputs[r["name"]]
-            hr = timings.get("runs", {}).get(r["name"], {})
-            m["runs"][r["name"]] = {"kind": r["kind"], "lmeval": lm_times.get(r["name"]), "hf": hr or None}
-            if not hsam or not lsam:
-                continue
-            for t in r["tasks"]:
-                compare_samples(t, hsam.get(t, []), lsam.get(t, []), st, count, tol,
-                                lambda args: request_key(args) in differs)
-                metric_rows += compare_metrics(t, hres, lres, tol["loglik"])
-        m["requests"] = st.summary()
-        m["worst"] = [list(x) for x in sorted(st.ll_worst, reverse=True)[:5]]
-        m["over"] = [list(x) for x in sorted(st.over, reverse=True)[:10]]
-        m["mc_flips"] = [list(x) for x in st.flips[:30]]
-        m["tokenization_explained"] = [list(x) for x in st.tok_explained[:30]]
-        m["greedy_diffs"] = st.greedy_diffs[:20]
-        m["generation_diffs"] = [list(x) for x in st.gen_ne[:20]]
-        m["prompt_diffs"] = [list(x) for x in st.arg_ne[:20]]
-        m["missing"] = [list(x) for x in st.missing[:20]]
-        m["metrics"] = [list(x) for x in metric_rows]
-        m["verdict"] = [] if a.speed_only else verdict(m, tol)
+        assess(m, mruns, lm_out, hf_out, lm_times, timings, count, differs, tol)
         if m["verdict"]:
             failed.append(name)
             for v in m["verdict"]:
                 log(f"{name}: FAIL: {v}")
+        if dq:
+            # The same lm-eval run against lmeval on the dequantized
+            # weights (dequant.py): the very weights transformers computes
+            # with, so what is left is the graph and float32 rounding.
+            dname = f"{name} dequantized to F32"
+            dkind = "dequant"
+            d = {"path": os.path.abspath(dq), "kind": dkind, "tolerance": TOLERANCES[dkind], "chat_template": chat_ok,
+                 "dequantized_from": name, "hf": m["hf"], "runs": {}, "tokenizer": m.get("tokenizer")}
+            report["models"][dname] = d
+            dq_out = {r["name"]: lmeval_outputs(os.path.join(mdir, "lmeval-dequant", r["name"])) for r in mruns}
+            assess(d, mruns, dq_out, hf_out, dq_times, timings, count, differs, TOLERANCES[dkind])
+            if d["verdict"]:
+                failed.append(dname)
+                for v in d["verdict"]:
+                    log(f"{dname}: FAIL: {v}")
     json.dump(report, open(os.path.join(a.out, "report.json"), "w"), indent=1, default=str)
-    open(os.path.join(a.out, "report.md"), "w").write(markdown(report, a.speed_only))
-    print(markdown(report, a.speed_only))
+    open(os.path.join(a.out, "report.md"), "w").write(markdown(report))
+    print(markdown(report))
     if failed:
         log("beyond tolerance: " + ", ".join(failed))
         sys.exit(1)
+
+
+# ---------------------------------------------------------------- speed (make bench)
+
+def speed_main(a, lmeval, include):
+    """make bench's side-by-side: lmeval and lm-eval's HF backend (at each
+    --hf_batch_size) on speedtasks.py's documents, same model, same
+    threads, one after the other in this run. lmeval's time is its whole
+    process per task; its fixed cost (start-up, model load, the task tree)
+    is measured alone on one document and shown apart, as is lm-eval's
+    model load."""
+    n_mc, n_gen = (int(x) for x in a.speed.split(","))
+    runs = speedtasks.write(os.path.abspath(a.tasks_dir), include, n_mc, n_gen)
+    runs_file = os.path.join(a.out, "runs.json")
+    gen_kwargs = SPEED_GEN_KWARGS
+    json.dump([dict(r, gen_kwargs=gen_kwargs) for r in runs], open(runs_file, "w"), indent=1)
+    batch_sizes = [int(x) for x in a.hf_batch_size.split(",")]
+    report = {"notes": a.note, "threads": a.threads, "n_mc": n_mc, "n_gen": n_gen, "gen_kwargs": gen_kwargs,
+              "batch_sizes": batch_sizes, "models": {}}
+    for spec in a.model:
+        name_kind, path = spec.split("=", 1)
+        name = name_kind.split(":")[0]
+        path = os.path.abspath(path)
+        mdir = os.path.join(a.out, name)
+        os.makedirs(mdir, exist_ok=True)
+        m = {"path": path, "hf": {}, "lmeval": {}}
+        report["models"][name] = m
+        log(f"{name}: lmeval, {a.threads} threads")
+        m["lmeval"]["fixed"] = run_lmeval(lmeval, path, include, os.path.join(mdir, "lmeval-fixed"),
+                                          [{"name": "startup", "tasks": [runs[0]["tasks"][0]]}], a.threads,
+                                          gen_kwargs=gen_kwargs, extra=["--limit", "1"]).get("startup")
+        m["lmeval"]["runs"] = run_lmeval(lmeval, path, include, os.path.join(mdir, "lmeval"), runs, a.threads,
+                                         gen_kwargs=gen_kwargs)
+        for bs in batch_sizes:
+            log(f"{name}: lm-eval HF, batch_size {bs}, {a.threads} threads")
+            hf_dir = os.path.join(mdir, f"hf-bs{bs}")
+            shutil.rmtree(hf_dir, ignore_errors=True)
+            p = subprocess.run([sys.executable, os.path.join(HERE, "hfrun.py"), "--gguf", path, "--include_path", include,
+                                "--out", hf_dir, "--runs", runs_file, "--threads", str(a.threads), "--batch_size", str(bs)],
+                               capture_output=True, text=True)
+            open(os.path.join(mdir, f"hf-bs{bs}.log"), "w").write(p.stdout + p.stderr)
+            tf = os.path.join(hf_dir, "timings.json")
+            m["hf"][bs] = json.load(open(tf)) if os.path.exists(tf) else {"load_error": "hfrun failed (see the log)"}
+        m["runs"] = {r["name"]: r["kind"] for r in runs}
+    json.dump(report, open(os.path.join(a.out, "report.json"), "w"), indent=1, default=str)
+    md = speed_report(report)
+    open(os.path.join(a.out, "report.md"), "w").write(md)
+    print(md)
+
+
+def speed_report(report):
+    L = [f"Threads: {report['threads']} on both sides; {report['n_mc']} questions per multiple-choice task "
+         f"(mmlu: half, 5-shot), {report['n_gen']} generations (gsm8k 5-shot, `{report['gen_kwargs']}`)."]
+    L += report["notes"]
+    L.append("")
+
+    def ratio(x, y):
+        return f"{x / y:.2f}×" if x and y else "–"
+    for name, m in report["models"].items():
+        fx = m["lmeval"].get("fixed") or {}
+        loads = ", ".join(f"batch_size {bs}: {fmt(t.get('load_s'))} s" for bs, t in m["hf"].items())
+        L.append(f"**{name}**: lmeval's fixed cost (the process on one document: start-up, model load, task tree) "
+                 f"{fmt(fx.get('wall_s'))} s wall, {fmt(fx.get('cpu_s'))} s CPU, included below; lm-eval's model load "
+                 f"({loads}) not included.\n")
+        head = "| task | kind |"
+        sep = "|---|---|"
+        for bs in m["hf"]:
+            head += f" lm-eval bs={bs} wall s | CPU s |"
+            sep += "---:|---:|"
+        head += " lmeval wall s | CPU s |"
+        sep += "---:|---:|"
+        for bs in m["hf"]:
+            head += f" ratio vs bs={bs}: wall | CPU |"
+            sep += "---:|---:|"
+        L += [head, sep]
+        tot = {}
+        for rn, kind in list(m["runs"].items()) + [(None, None)]:
+            if rn is None:
+                break
+            lr = m["lmeval"]["runs"].get(rn) or {}
+            row = f"| {rn} | {kind} |"
+            cells = []
+            for bs, t in m["hf"].items():
+                hr = (t.get("runs") or {}).get(rn) or {}
+                row += f" {fmt(hr.get('wall_s'))} | {fmt(hr.get('cpu_s'))} |"
+                cells.append((bs, hr))
+            row += f" {fmt(lr.get('wall_s'))} | {fmt(lr.get('cpu_s'))} |"
+            for bs, hr in cells:
+                row += f" {ratio(hr.get('wall_s'), lr.get('wall_s'))} | {ratio(hr.get('cpu_s'), lr.get('cpu_s'))} |"
+                for key, side in (("hw", hr.get("wall_s")), ("hc", hr.get("cpu_s"))):
+                    tot.setdefault((kind, bs, key), 0.0)
+                    tot[(kind, bs, key)] += side or 0
+            for key, side in (("lw", lr.get("wall_s")), ("lc", lr.get("cpu_s"))):
+                tot.setdefault((kind, key), 0.0)
+                tot[(kind, key)] += side or 0
+            L.append(row)
+        for kind in sorted({k for k in m["runs"].values()}):
+            row = f"| all {kind} | |"
+            for bs in m["hf"]:
+                row += f" {tot.get((kind, bs, 'hw'), 0):.1f} | {tot.get((kind, bs, 'hc'), 0):.1f} |"
+            lw, lc = tot.get((kind, "lw"), 0), tot.get((kind, "lc"), 0)
+            row += f" {lw:.1f} | {lc:.1f} |"
+            for bs in m["hf"]:
+                row += f" {ratio(tot.get((kind, bs, 'hw')), lw)} | {ratio(tot.get((kind, bs, 'hc')), lc)} |"
+            L.append(row)
+        L.append("")
+    return "\n".join(L) + "\n"
+
+
+def assess(m, mruns, lm_out, hf_out, lm_times, timings, count, differs, tol):
+    """Fills model entry m: the runs' timings, the request-by-request
+    comparison of lmeval's outputs (lm_out) with lm-eval's (hf_out), the
+    metrics, and the verdict."""
+    st = Stats()
+    metric_rows = []
+    for r in mruns:
+        (lres, lsam), (hres, hsam) = lm_out[r["name"]], hf_out[r["name"]]
+        hr = timings.get("runs", {}).get(r["name"], {})
+        m["runs"][r["name"]] = {"kind": r["kind"], "lmeval": (lm_times or {}).get(r["name"]), "hf": hr or None}
+        if not hsam or not lsam:
+            continue
+        for t in r["tasks"]:
+            compare_samples(t, hsam.get(t, []), lsam.get(t, []), st, count, tol,
+                            lambda args: request_key(args) in differs)
+            metric_rows += compare_metrics(t, hres, lres, tol["loglik"])
+    m["requests"] = st.summary()
+    m["worst"] = [list(x) for x in sorted(st.ll_worst, reverse=True)[:5]]
+    m["over"] = [list(x) for x in sorted(st.over, reverse=True)[:10]]
+    m["mc_flips"] = [list(x) for x in st.flips[:30]]
+    m["tokenization_explained"] = [list(x) for x in st.tok_explained[:30]]
+    m["greedy_diffs"] = st.greedy_diffs[:20]
+    m["generation_diffs"] = [list(x) for x in st.gen_ne[:20]]
+    m["prompt_diffs"] = [list(x) for x in st.arg_ne[:20]]
+    m["missing"] = [list(x) for x in st.missing[:20]]
+    m["metrics"] = [list(x) for x in metric_rows]
+    m["verdict"] = verdict(m, tol)
 
 
 def has_chat_template(lmeval, path):
@@ -634,17 +784,15 @@ def fmt(x, p=3):
     return str(x)
 
 
-def markdown(report, speed_only=False):
+def markdown(report):
     L = []
     L.append(f"Threads: {report['threads']}; lm-eval tasks from `{report['tasks_dir']}`.")
     for n in report["notes"]:
         L.append(f"{n}")
     L.append("")
-    if not speed_only:
-        L += accuracy_markdown(report)
+    L += accuracy_markdown(report)
     L += speed_markdown(report)
-    if not speed_only:
-        L += details_markdown(report)
+    L += details_markdown(report)
     return "\n".join(L) + "\n"
 
 

