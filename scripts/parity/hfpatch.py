@@ -65,3 +65,22 @@ def deterministic_langdetect():
 
 
 deterministic_langdetect()
+
+
+def ggml_gelu():
+    """Makes transformers' tanh GELU compute as ggml's CPU GELU does, for
+    hfrun.py --ggml_gelu (docs/parity.md, "Gemma 3 270M"): ggml
+    (ggml-cpu/vec.h, GGML_GELU_FP16, on by default) rounds the input to
+    float16 and reads the result from a float16 table of the tanh GELU,
+    0 below -10 and x above 10. Not used by make parity's comparison: it
+    shows what that rounding alone moves (Gemma 3's feed-forward is GEGLU
+    with the tanh GELU; Llama's is SiLU, computed in float32)."""
+    import torch
+    from transformers import activations
+
+    def forward(self, x):
+        h = x.to(torch.float16).to(torch.float32)
+        y = torch.nn.functional.gelu(h, approximate="tanh").to(torch.float16).to(x.dtype)
+        return torch.where(x <= -10, torch.zeros_like(x), torch.where(x >= 10, x, y))
+
+    activations.GELUTanh.forward = forward

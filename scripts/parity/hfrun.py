@@ -2,7 +2,7 @@
 
 usage (in the parity venv):
   python hfrun.py --gguf FILE --include_path DIR --out DIR --runs RUNS.json
-                  [--threads N] [--batch_size B] [--max_length L]
+                  [--threads N] [--batch_size B] [--max_length L] [--ggml_gelu]
 
 The model is loaded once (HFLM with pretrained=DIR, gguf_file=FILE:
 transformers dequantizes the GGUF and builds the tokenizer from it), then
@@ -12,7 +12,8 @@ each run of RUNS.json (a list of {"name", "tasks", "limit", "gen_kwargs",
 lm_eval.simple_evaluate, as `lm-eval run --model hf` would, with its
 default seeds. For each run it writes OUT/<name>/results.json (the results
 dict, samples left out), OUT/<name>/samples_<task>.jsonl (lm-eval's logged
-samples) and the wall time of the evaluation; OUT/timings.json holds
+samples) and the wall time of the evaluation; OUT/tokenizer is the
+tokenizer transformers built from the GGUF (save_pretrained); OUT/timings.json holds
 every run's time and the model's load time. A run that fails is recorded
 with its error, and the others still run.
 """
@@ -33,12 +34,16 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--batch_size", type=int, default=8)
     ap.add_argument("--max_length", type=int, default=2048)
+    ap.add_argument("--ggml_gelu", action="store_true",
+                    help="compute the tanh GELU as ggml's CPU does (float16 input and table; hfpatch.ggml_gelu)")
     a = ap.parse_args()
 
     t0 = time.time()
     import torch
     torch.set_num_threads(a.threads)
-    import hfpatch  # noqa: F401  (transformers reads GGUF special ids as llama.cpp does)
+    import hfpatch  # (transformers reads GGUF special ids as llama.cpp does)
+    if a.ggml_gelu:
+        hfpatch.ggml_gelu()
     import lm_eval
     from lm_eval.models.huggingface import HFLM
     from lm_eval.tasks import TaskManager
@@ -59,6 +64,10 @@ def main():
         json.dump(timings, open(os.path.join(a.out, "timings.json"), "w"), indent=1)
         return
     timings["load_s"] = time.time() - t0
+    # The tokenizer transformers built from the GGUF, for make parity's
+    # tokenizer check (parity.py): loading the saved one costs a fraction
+    # of building it again.
+    lm.tokenizer.save_pretrained(os.path.join(a.out, "tokenizer"))
     tm = TaskManager(include_path=a.include_path)
     for run in json.load(open(a.runs)):
         d = os.path.join(a.out, run["name"])

@@ -462,7 +462,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lmeval", default="./lmeval")
     ap.add_argument("--out", default="build/parity/run")
-    ap.add_argument("--model", action="append", default=[], help="NAME:KIND=FILE (KIND f32, f16 or q4_k_m)")
+    ap.add_argument("--model", action="append", default=[],
+                    help="NAME:KIND[:THREADS]=FILE (KIND f32, f16 or q4_k_m; THREADS for both programs, default --threads)")
     ap.add_argument("--dequantized", action="append", default=[],
                     help="NAME=FILE: model NAME's weights dequantized to F32 (dequant.py); lmeval also runs on FILE, "
                          "compared with the same lm-eval run")
@@ -470,7 +471,9 @@ def main():
     ap.add_argument("--tasks_dir", help="lm-eval's lm_eval/tasks (default ../shared/lm-eval's, else the installed lm_eval's)")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--note", action="append", default=[], help="a line for the report's head")
-    ap.add_argument("--runs", help="comma-separated run names (tasks.py; default: all for the F32 model, tasks.CORE for the others)")
+    ap.add_argument("--runs", help="comma-separated run names (tasks.py), for every model; overrides --profile")
+    ap.add_argument("--profile", default="full", choices=sorted(parity_tasks.PROFILES),
+                    help="the runs of each model kind (tasks.PROFILES): full, or ci (what fits CI's time)")
     ap.add_argument("--compare_only", action="store_true", help="compare the outputs of an earlier run in --out (no runs)")
     ap.add_argument("--speed", metavar="N_MC,N_GEN",
                     help="make bench: timings only, on speedtasks.py's documents (N_MC multiple-choice questions per "
@@ -499,15 +502,17 @@ def main():
     failed = []
     for spec in a.model:
         name_kind, path = spec.split("=", 1)
-        name, kind = name_kind.split(":")
+        name, kind, *nth = name_kind.split(":")
+        threads = int(nth[0]) if nth else a.threads
         path = os.path.abspath(path)
         tol = TOLERANCES[kind]
         mdir = os.path.join(a.out, name)
-        log(f"{name}: {path}")
+        log(f"{name}: {path}, {threads} threads")
         chat_ok = has_chat_template(lmeval, path)
         mruns = [r for r in runs if chat_ok or not r.get("chat")]
-        if not a.runs and kind != "f32":
-            mruns = [r for r in mruns if r["name"] in parity_tasks.CORE]
+        chosen = parity_tasks.PROFILES[a.profile][kind]
+        if not a.runs and chosen is not None:
+            mruns = [r for r in mruns if r["name"] in chosen]
         mruns_file = os.path.join(mdir, "runs.json")
         os.makedirs(mdir, exist_ok=True)
         json.dump([dict(r, gen_kwargs=GEN_KWARGS) for r in mruns], open(mruns_file, "w"), indent=1)
@@ -518,16 +523,16 @@ def main():
             dq_times = json.load(open(os.path.join(mdir, "lmeval_dequant_times.json"))) if dq else None
             hf_wall = None
         else:
-            lm_times = run_lmeval(lmeval, path, include, os.path.join(mdir, "lmeval"), mruns, a.threads)
+            lm_times = run_lmeval(lmeval, path, include, os.path.join(mdir, "lmeval"), mruns, threads)
             json.dump(lm_times, open(os.path.join(mdir, "lmeval_times.json"), "w"))
             dq_times = None
             if dq:
-                dq_times = run_lmeval(lmeval, os.path.abspath(dq), include, os.path.join(mdir, "lmeval-dequant"), mruns, a.threads)
+                dq_times = run_lmeval(lmeval, os.path.abspath(dq), include, os.path.join(mdir, "lmeval-dequant"), mruns, threads)
                 json.dump(dq_times, open(os.path.join(mdir, "lmeval_dequant_times.json"), "w"))
             shutil.rmtree(hf_dir, ignore_errors=True)
             t0 = time.time()
             p = subprocess.run([sys.executable, os.path.join(HERE, "hfrun.py"), "--gguf", path, "--include_path", include,
-                                "--out", hf_dir, "--runs", mruns_file, "--threads", str(a.threads),
+                                "--out", hf_dir, "--runs", mruns_file, "--threads", str(threads),
                                 "--batch_size", str(a.hf_batch_size)],
                                capture_output=True, text=True)
             open(os.path.join(mdir, "hf.log"), "w").write(p.stdout + p.stderr)
@@ -535,7 +540,7 @@ def main():
                 log(f"{name}: hfrun failed (see {mdir}/hf.log)")
             hf_wall = time.time() - t0
         timings = json.load(open(os.path.join(hf_dir, "timings.json"))) if os.path.exists(os.path.join(hf_dir, "timings.json")) else {"load_error": "hfrun failed (see hf.log)"}
-        m = {"path": path, "kind": kind, "tolerance": tol, "chat_template": chat_ok, "hf_process_wall_s": hf_wall,
+        m = {"path": path, "kind": kind, "threads": threads, "tolerance": tol, "chat_template": chat_ok, "hf_process_wall_s": hf_wall,
              "hf": {k: v for k, v in timings.items() if k != "runs"}, "runs": {}}
         report["models"][name] = m
         if timings.get("load_error"):
@@ -546,7 +551,14 @@ def main():
         tok = None
         try:
             from transformers import AutoTokenizer
-            tok = AutoTokenizer.from_pretrained(os.path.dirname(path), gguf_file=os.path.basename(path))
+            # The tokenizer lm-eval's run built from the GGUF, as hfrun.py
+            # saved it: building it again from the GGUF costs as much
+            # CPU as the run of a small task (Gemma's 262k tokens).
+            saved = os.path.join(hf_dir, "tokenizer")
+            if os.path.isdir(saved):
+                tok = AutoTokenizer.from_pretrained(saved)
+            else:
+                tok = AutoTokenizer.from_pretrained(os.path.dirname(path), gguf_file=os.path.basename(path))
             count = lambda s: len(tok.encode(s, add_special_tokens=False))
         except Exception as e:
             m["tokenizer_error"] = f"{type(e).__name__}: {e}"
@@ -833,7 +845,7 @@ def speed_markdown(report):
     for name, m in report["models"].items():
         if m.get("hf_load_error"):
             continue
-        L.append(f"**{name}** (lm-eval model load {fmt(m['hf'].get('load_s'))} s, not counted)\n")
+        L.append(f"**{name}** ({m.get('threads', report['threads'])} threads; lm-eval model load {fmt(m['hf'].get('load_s'))} s, not counted)\n")
         L.append("| task | kind | lm-eval HF wall s | lmeval wall s | wall ratio | lm-eval CPU s | lmeval CPU s | CPU ratio |")
         L.append("|---|---|---:|---:|---:|---:|---:|---:|")
         tot = [0.0, 0.0, 0.0, 0.0]

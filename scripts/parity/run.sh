@@ -12,10 +12,11 @@
 #      build/parity/run/report.md; exit 1 beyond the tolerances.
 #
 # usage: scripts/parity/run.sh [LMEVAL]   (after make: ./lmeval)
-# PARITY_MODELS=stories,random,gemma selects models; PARITY_RUNS the runs
-# (tasks.py's names: fid_arc_easy,...,chat; default every run for
-# stories260K and tasks.py's CORE for the larger two); PARITY_THREADS
-# the threads of both programs (default: all CPUs).
+# PARITY_MODELS=stories,random,gemma selects models; PARITY_PROFILE the
+# runs of each (tasks.py's PROFILES: full, the default, or ci, what fits
+# CI's time); PARITY_RUNS names runs for every model instead (tasks.py's
+# names: fid_arc_easy,...,chat); PARITY_THREADS the threads of both
+# programs (default: all CPUs).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -23,8 +24,18 @@ LMEVAL=$(realpath "${1:-./lmeval}")
 OUT=build/parity/run
 MODELS=${PARITY_MODELS:-stories,random,gemma}
 t0=$(date +%s)
+# CPU seconds (user+sys) of the finished children so far: on a shared
+# machine the wall time says little (docs/parity.md, "Time in CI").
+# (times in this shell: a $(...) subshell has no finished children.)
+cpu() {
+	times >build/parity/.times
+	CPU=$(awk 'NR==2 { n = split($0, f, /[ms]+/); s = 0; for (i = 1; i < n; i += 2) s += f[i] * 60 + f[i+1]; printf "%.0f s", s }' build/parity/.times)
+}
 
+mkdir -p build/parity
 PY=$(scripts/parity/setup.sh)
+cpu
+echo "parity: venv ready after $(($(date +%s) - t0)) s wall, $CPU CPU" >&2
 notes=("lm-eval: $(cat build/parity/venv/lm-eval-source) for the lm-eval side; lmeval reads the same task tree.")
 if [ -d ../shared/lm-eval/lm_eval/tasks ]; then
 	tasks_dir=$(realpath ../shared/lm-eval/lm_eval/tasks)
@@ -48,7 +59,10 @@ if [[ ,$MODELS, == *,stories,* ]]; then
 		# transformers reads pretrained=DIR,gguf_file=NAME: a directory of its own.
 		mkdir -p build/parity/models/stories260K
 		ln -sf "$(realpath ../shared/models/stories260K.gguf)" build/parity/models/stories260K/stories260K.gguf
-		args+=(--model "stories260K:f32=build/parity/models/stories260K/stories260K.gguf")
+		# One thread on both sides: with 260K parameters ggml's and torch's
+		# thread synchronisation costs more than the arithmetic (gsm8k:
+		# 2.1 CPU s on one thread, 9.6 on two; docs/parity.md).
+		args+=(--model "stories260K:f32:1=build/parity/models/stories260K/stories260K.gguf")
 	else
 		echo "parity: skipping stories260K: ../shared/models/stories260K.gguf is absent" >&2
 		notes+=("stories260K skipped: ../shared/models/stories260K.gguf is absent.")
@@ -79,11 +93,14 @@ if [[ ,$MODELS, == *,gemma,* ]]; then
 	args+=(--dequantized "gemma3-270m-q4_k_m=$gemma_f32")
 fi
 
+cpu
+echo "parity: models ready after $(($(date +%s) - t0)) s wall, $CPU CPU" >&2
 notes+=("Machine: $(nproc) CPUs, $(free -g | awk '/Mem:/{print $2}') GiB; load average at start $(cut -d' ' -f1-3 /proc/loadavg).")
 set +e
 "$PY" scripts/parity/parity.py --lmeval "$LMEVAL" --out "$OUT" --tasks_dir "$tasks_dir" \
-	${PARITY_THREADS:+--threads "$PARITY_THREADS"} ${PARITY_RUNS:+--runs "$PARITY_RUNS"} "${args[@]}" "${notes[@]/#/--note=}"
+	${PARITY_THREADS:+--threads "$PARITY_THREADS"} ${PARITY_PROFILE:+--profile "$PARITY_PROFILE"} ${PARITY_RUNS:+--runs "$PARITY_RUNS"} "${args[@]}" "${notes[@]/#/--note=}"
 rc=$?
 set -e
-echo "parity: report in $OUT/report.md; $(($(date +%s) - t0)) s wall" >&2
+cpu
+echo "parity: report in $OUT/report.md; $(($(date +%s) - t0)) s wall, $CPU CPU in all" >&2
 exit $rc

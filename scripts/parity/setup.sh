@@ -9,6 +9,10 @@
 # libtorch_cuda.so, libtorch_python.so and libc10_cuda.so): without them
 # `import torch` fails (docs/parity.md, "The environment").
 #
+# --no-compile: pip would byte-compile every module of every package (43
+# CPU seconds here, more than unpacking the 2.7 GB of wheels, 26 s);
+# Python compiles the few it imports when it imports them.
+#
 # Wheels are downloaded once into the user's cache
 # (${XDG_CACHE_HOME:-~/.cache}/lmeval/parity/wheels) and installed from
 # there with --no-index. lm-eval itself is ../shared/lm-eval (the commit
@@ -46,15 +50,21 @@ if [ $fetch_only = 0 ] && [ -f "$VENV/.stamp" ] && [ "$(cat "$VENV/.stamp")" = "
 fi
 
 t0=$(date +%s)
-# pip download skips the files already in $WHEELS.
-"$PY" -m pip download --quiet --no-deps --dest "$WHEELS" "${reqs[@]/#/-r}" >&2
-# Source-only packages (langdetect) become wheels once, so the offline
-# install below needs no build dependencies.
-for sdist in "$WHEELS"/*.tar.gz "$WHEELS"/*.zip; do
-	[ -e "$sdist" ] && [ ! -e "$sdist.built" ] || continue
-	"$PY" -m pip wheel --quiet --no-deps --wheel-dir "$WHEELS" "$sdist" >&2
-	touch "$sdist.built"
-done
+# pip download skips the files already in $WHEELS, but still asks the index
+# about each of them (about a minute); a marker per set of pins says the
+# cache holds them all (CI's --fetch, in the background, leaves it).
+fetched=$WHEELS/.fetched-$(cat "${reqs[@]}" <("$PY" --version 2>&1) | sha256sum | cut -c1-16)
+if [ ! -f "$fetched" ]; then
+	"$PY" -m pip download --quiet --no-deps --dest "$WHEELS" "${reqs[@]/#/-r}" >&2
+	# Source-only packages (langdetect) become wheels once, so the offline
+	# install below needs no build dependencies.
+	for sdist in "$WHEELS"/*.tar.gz "$WHEELS"/*.zip; do
+		[ -e "$sdist" ] && [ ! -e "$sdist.built" ] || continue
+		"$PY" -m pip wheel --quiet --no-deps --wheel-dir "$WHEELS" "$sdist" >&2
+		touch "$sdist.built"
+	done
+	touch "$fetched"
+fi
 t1=$(date +%s)
 if [ $fetch_only = 1 ]; then
 	echo "parity wheels: downloads $((t1 - t0)) s, in $WHEELS" >&2
@@ -62,13 +72,13 @@ if [ $fetch_only = 1 ]; then
 fi
 rm -rf "$VENV"
 "$PY" -m venv "$VENV"
-"$VENV/bin/pip" install --quiet --no-deps --no-index --find-links "$WHEELS" "${reqs[@]/#/-r}" >&2
+"$VENV/bin/pip" install --quiet --no-deps --no-index --no-compile --find-links "$WHEELS" "${reqs[@]/#/-r}" >&2
 if [ -d "$SHARED_LMEVAL/lm_eval" ]; then
 	rm -rf "$ROOT/build/parity/lm-eval"
 	mkdir -p "$ROOT/build/parity/lm-eval"
 	cp -r "$SHARED_LMEVAL"/{lm_eval,pyproject.toml,README.md,LICENSE.md,COMMIT} "$ROOT/build/parity/lm-eval/"
 	chmod -R u+w "$ROOT/build/parity/lm-eval"
-	"$VENV/bin/pip" install --quiet --no-deps --no-index --no-build-isolation -e "$ROOT/build/parity/lm-eval" >&2
+	"$VENV/bin/pip" install --quiet --no-deps --no-index --no-compile --no-build-isolation -e "$ROOT/build/parity/lm-eval" >&2
 fi
 # Fails here, not in the middle of a run, when a pin is missing.
 "$VENV/bin/pip" check >&2 || true
