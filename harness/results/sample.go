@@ -140,22 +140,27 @@ func (s *Sample) Record() *OrderedMap[any] {
 		o.Set(k, jsonable(v))
 	}
 	if s.Generations != nil {
-		gens := make([]any, len(s.Generations))
-		for i, rs := range s.Generations {
-			l := make([]any, len(rs))
-			for j, g := range rs {
-				m := NewOrderedMap[any]()
-				m.Set("text", g.Text)
-				m.Set("tokens", g.Tokens)
-				m.Set("thinking_tokens", g.ThinkingTokens)
-				m.Set("budget_hit", g.BudgetHit)
-				l[j] = m
-			}
-			gens[i] = l
-		}
-		o.Set("generations", gens)
+		o.Set("generations", generationsRecord(s.Generations))
 	}
 	return o
+}
+
+// generationsRecord is a sample's Generations as its record lists them.
+func generationsRecord(gens [][]GenerationRecord) []any {
+	out := make([]any, len(gens))
+	for i, rs := range gens {
+		l := make([]any, len(rs))
+		for j, g := range rs {
+			m := NewOrderedMap[any]()
+			m.Set("text", g.Text)
+			m.Set("tokens", g.Tokens)
+			m.Set("thinking_tokens", g.ThinkingTokens)
+			m.Set("budget_hit", g.BudgetHit)
+			l[j] = m
+		}
+		out[i] = l
+	}
+	return out
 }
 
 // GenerationRecord is one whole generation of a sample (Generations),
@@ -218,10 +223,8 @@ func WriteSamples(samples []*Sample) []byte {
 	o := pyval.JSONOptions{Indent: -1, Default: handleNonSerializable}
 	value := func(v any) { pyval.AppendJSON(&b, v, o) }
 	for _, s := range samples {
-		if s.Generations != nil || slices.ContainsFunc(recordKeys, func(k string) bool { _, ok := s.Metrics.Get(k); return ok }) {
-			// A reasoning model's whole generations (rare, and few), or a
-			// metric named as a field, which replaces its value in place:
-			// the record itself.
+		if slices.ContainsFunc(recordKeys, func(k string) bool { _, ok := s.Metrics.Get(k); return ok }) {
+			// A metric named as a field replaces its value in place.
 			b.WriteString(pyJSON(s.Record(), -1))
 			b.WriteByte('\n')
 			continue
@@ -272,6 +275,10 @@ func WriteSamples(samples []*Sample) []byte {
 			b.WriteString(": ")
 			v, _ := s.Metrics.Get(k)
 			value(v)
+		}
+		if s.Generations != nil {
+			b.WriteString(`, "generations": `)
+			value(generationsRecord(s.Generations))
 		}
 		b.WriteString("}\n")
 	}
