@@ -7,7 +7,8 @@
 # and the ratios (scripts/parity/parity.py --speed). PARITY_SPEED=N_MC,N_GEN
 # sets the documents (default 100 questions per multiple-choice task, 20
 # generations), PARITY_THREADS the threads of both (default all CPUs; 1
-# is the steadier measure on a shared machine). Needs make parity's venv
+# is the steadier measure on a shared machine), PARITY_HF_BATCH lm-eval's
+# batch sizes (default 8; e.g. 1,8 adds lm-eval's own default, 1). Needs make parity's venv
 # (build/parity/venv): make bench uses no PyPI, so without it this part is
 # skipped, saying so.
 #
@@ -34,5 +35,5 @@ tasks_dir=../shared/lm-eval/lm_eval/tasks
 [ -d "$tasks_dir" ] || tasks_dir=$("$PY" -c 'import lm_eval, os; print(os.path.join(os.path.dirname(lm_eval.__file__), "tasks"))')
 echo
 echo "lm-eval HF side-by-side ($(cat build/parity/venv/lm-eval-source)):"
-"$PY" scripts/parity/parity.py --speed "${PARITY_SPEED:-100,20}" ${PARITY_THREADS:+--threads "$PARITY_THREADS"} --lmeval "$LMEVAL" --out build/parity/bench --tasks_dir "$tasks_dir" \
+"$PY" scripts/parity/parity.py --speed "${PARITY_SPEED:-100,20}" ${PARITY_THREADS:+--threads "$PARITY_THREADS"} ${PARITY_HF_BATCH:+--hf_batch_size "$PARITY_HF_BATCH"} --lmeval "$LMEVAL" --out build/parity/bench --tasks_dir "$tasks_dir" \
 	--model "random-f16:f16=$random" --note "Machine load average at start: $(cut -d' ' -f1-3 /proc/loadavg)."

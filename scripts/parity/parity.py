@@ -75,15 +75,22 @@ def log(*a):
 
 # ---------------------------------------------------------------- lmeval side
 
-def run_lmeval(lmeval, gguf, include, out, runs, threads, gen_kwargs=None, extra=()):
+# lmeval's KV cache for the comparisons: f32 keys and values, so attention
+# is computed exactly (lmeval then runs without flash attention, whose CPU
+# kernel rounds to f16). make bench also times lmeval's defaults (f16 cache,
+# flash attention as the engine picks it), what a user runs.
+KV_F32 = "type_k=f32,type_v=f32"
+
+
+def run_lmeval(lmeval, gguf, include, out, runs, threads, gen_kwargs=None, extra=(), kv=KV_F32):
     """Runs every run through lmeval, one process each; returns
-    {run name: {"wall_s" | "error"}}."""
+    {run name: {"wall_s", "cpu_s", "prompt_tokens", "tokens_decoded" | "error"}}."""
     times = {}
     for run in runs:
         d = os.path.join(out, run["name"])
         shutil.rmtree(d, ignore_errors=True)
         cmd = [lmeval, "run", "--model", "llama",
-               "--model_args", f"pretrained={gguf},type_k=f32,type_v=f32,max_length=2048,threads={threads}",
+               "--model_args", f"pretrained={gguf},{kv + ',' if kv else ''}max_length=2048,threads={threads}",
                "--tasks", ",".join(run["tasks"]), "--include_path", include,
                "--log_samples", "--output_path", d, "--no_progress", "--gen_kwargs", gen_kwargs or GEN_KWARGS, *extra]
         if run.get("chat"):
@@ -98,7 +105,14 @@ def run_lmeval(lmeval, gguf, include, out, runs, threads, gen_kwargs=None, extra
             times[run["name"]] = {"error": (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]}
             log(f"lmeval: {run['name']} failed: {times[run['name']]['error']}")
         else:
-            times[run["name"]] = {"wall_s": wall, "cpu_s": cpu}
+            t = {"wall_s": wall, "cpu_s": cpu}
+            # The engine's own count: tokens the requests hold, and tokens
+            # it decoded (shared prefixes once).
+            lm = lmeval_outputs(d)[0].get("lmeval") or {}
+            for k in ("prompt_tokens", "tokens_decoded"):
+                if k in lm:
+                    t[k] = lm[k]
+            times[run["name"]] = t
             log(f"lmeval: {run['name']}: {wall:.1f}s (cpu {cpu:.1f}s)")
     return times
 
@@ -632,9 +646,12 @@ def speed_main(a, lmeval, include):
         log(f"{name}: lmeval, {a.threads} threads")
         m["lmeval"]["fixed"] = run_lmeval(lmeval, path, include, os.path.join(mdir, "lmeval-fixed"),
                                           [{"name": "startup", "tasks": [runs[0]["tasks"][0]]}], a.threads,
-                                          gen_kwargs=gen_kwargs, extra=["--limit", "1"]).get("startup")
+                                          gen_kwargs=gen_kwargs, extra=["--limit", "1"], kv="").get("startup")
         m["lmeval"]["runs"] = run_lmeval(lmeval, path, include, os.path.join(mdir, "lmeval"), runs, a.threads,
-                                         gen_kwargs=gen_kwargs)
+                                         gen_kwargs=gen_kwargs, kv="")
+        log(f"{name}: lmeval, {a.threads} threads, f32 KV cache")
+        m["lmeval"]["runs_f32"] = run_lmeval(lmeval, path, include, os.path.join(mdir, "lmeval-f32kv"), runs, a.threads,
+                                             gen_kwargs=gen_kwargs)
         for bs in batch_sizes:
             log(f"{name}: lm-eval HF, batch_size {bs}, {a.threads} threads")
             hf_dir = os.path.join(mdir, f"hf-bs{bs}")
@@ -654,7 +671,10 @@ def speed_main(a, lmeval, include):
 
 def speed_report(report):
     L = [f"Threads: {report['threads']} on both sides; {report['n_mc']} questions per multiple-choice task "
-         f"(mmlu: half, 5-shot), {report['n_gen']} generations (gsm8k 5-shot, `{report['gen_kwargs']}`)."]
+         f"(mmlu: half, 5-shot), {report['n_gen']} generations (gsm8k 5-shot, `{report['gen_kwargs']}`). "
+         "lmeval runs twice: with its defaults (f16 KV cache, flash attention as the engine picks it) and with "
+         "make parity's f32 KV cache (exact attention, no flash attention). Tokens: those lmeval's requests hold "
+         "and those it decoded (shared prefixes once)."]
     L += report["notes"]
     L.append("")
 
@@ -671,41 +691,45 @@ def speed_report(report):
         for bs in m["hf"]:
             head += f" lm-eval bs={bs} wall s | CPU s |"
             sep += "---:|---:|"
-        head += " lmeval wall s | CPU s |"
-        sep += "---:|---:|"
+        head += " lmeval wall s | CPU s | lmeval f32 KV CPU s | tokens requested | decoded |"
+        sep += "---:|---:|---:|---:|---:|"
         for bs in m["hf"]:
-            head += f" ratio vs bs={bs}: wall | CPU |"
-            sep += "---:|---:|"
+            head += f" ratio vs bs={bs}: wall | CPU | CPU, f32 KV |"
+            sep += "---:|---:|---:|"
         L += [head, sep]
         tot = {}
-        for rn, kind in list(m["runs"].items()) + [(None, None)]:
-            if rn is None:
-                break
+
+        def add(key, v):
+            tot[key] = tot.get(key, 0.0) + (v or 0)
+        for rn, kind in m["runs"].items():
             lr = m["lmeval"]["runs"].get(rn) or {}
+            lf = (m["lmeval"].get("runs_f32") or {}).get(rn) or {}
             row = f"| {rn} | {kind} |"
             cells = []
             for bs, t in m["hf"].items():
                 hr = (t.get("runs") or {}).get(rn) or {}
                 row += f" {fmt(hr.get('wall_s'))} | {fmt(hr.get('cpu_s'))} |"
                 cells.append((bs, hr))
-            row += f" {fmt(lr.get('wall_s'))} | {fmt(lr.get('cpu_s'))} |"
+                add((kind, bs, "hw"), hr.get("wall_s"))
+                add((kind, bs, "hc"), hr.get("cpu_s"))
+            row += (f" {fmt(lr.get('wall_s'))} | {fmt(lr.get('cpu_s'))} | {fmt(lf.get('cpu_s'))} |"
+                    f" {lr.get('prompt_tokens', '–')} | {lr.get('tokens_decoded', '–')} |")
             for bs, hr in cells:
-                row += f" {ratio(hr.get('wall_s'), lr.get('wall_s'))} | {ratio(hr.get('cpu_s'), lr.get('cpu_s'))} |"
-                for key, side in (("hw", hr.get("wall_s")), ("hc", hr.get("cpu_s"))):
-                    tot.setdefault((kind, bs, key), 0.0)
-                    tot[(kind, bs, key)] += side or 0
-            for key, side in (("lw", lr.get("wall_s")), ("lc", lr.get("cpu_s"))):
-                tot.setdefault((kind, key), 0.0)
-                tot[(kind, key)] += side or 0
+                row += (f" {ratio(hr.get('wall_s'), lr.get('wall_s'))} | {ratio(hr.get('cpu_s'), lr.get('cpu_s'))} |"
+                        f" {ratio(hr.get('cpu_s'), lf.get('cpu_s'))} |")
+            for key, v in (("lw", lr.get("wall_s")), ("lc", lr.get("cpu_s")), ("fc", lf.get("cpu_s")),
+                           ("rq", lr.get("prompt_tokens")), ("dec", lr.get("tokens_decoded"))):
+                add((kind, key), v)
             L.append(row)
-        for kind in sorted({k for k in m["runs"].values()}):
+        for kind in sorted(set(m["runs"].values())):
             row = f"| all {kind} | |"
             for bs in m["hf"]:
                 row += f" {tot.get((kind, bs, 'hw'), 0):.1f} | {tot.get((kind, bs, 'hc'), 0):.1f} |"
-            lw, lc = tot.get((kind, "lw"), 0), tot.get((kind, "lc"), 0)
-            row += f" {lw:.1f} | {lc:.1f} |"
+            lw, lc, fc = tot.get((kind, "lw"), 0), tot.get((kind, "lc"), 0), tot.get((kind, "fc"), 0)
+            row += f" {lw:.1f} | {lc:.1f} | {fc:.1f} | {tot.get((kind, 'rq'), 0):.0f} | {tot.get((kind, 'dec'), 0):.0f} |"
             for bs in m["hf"]:
-                row += f" {ratio(tot.get((kind, bs, 'hw')), lw)} | {ratio(tot.get((kind, bs, 'hc')), lc)} |"
+                hc = tot.get((kind, bs, "hc"))
+                row += f" {ratio(tot.get((kind, bs, 'hw')), lw)} | {ratio(hc, lc)} | {ratio(hc, fc)} |"
             L.append(row)
         L.append("")
     return "\n".join(L) + "\n"
