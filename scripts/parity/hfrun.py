@@ -3,6 +3,7 @@
 usage (in the parity venv):
   python hfrun.py --gguf FILE --include_path DIR --out DIR --runs RUNS.json
                   [--threads N] [--batch_size B] [--max_length L] [--ggml_gelu]
+                  [--dtype float32|float64]
 
 The model is loaded once (HFLM with pretrained=DIR, gguf_file=FILE:
 transformers dequantizes the GGUF and builds the tokenizer from it), then
@@ -36,6 +37,8 @@ def main():
     ap.add_argument("--max_length", type=int, default=2048)
     ap.add_argument("--ggml_gelu", action="store_true",
                     help="compute the tanh GELU as ggml's CPU does (float16 input and table; hfpatch.ggml_gelu)")
+    ap.add_argument("--dtype", default="float32", choices=["float32", "float64"],
+                    help="transformers' compute type; float64 gives a reference for float32's rounding (docs/parity.md, \"Gemma 3 270M\")")
     a = ap.parse_args()
 
     t0 = time.time()
@@ -57,7 +60,7 @@ def main():
     t0 = time.time()
     try:
         lm = HFLM(pretrained=os.path.dirname(os.path.abspath(a.gguf)), gguf_file=os.path.basename(a.gguf),
-                  dtype="float32", device="cpu", batch_size=a.batch_size, max_length=a.max_length)
+                  dtype=a.dtype, device="cpu", batch_size=a.batch_size, max_length=a.max_length)
     except Exception as e:  # transformers cannot load this architecture or quantization
         timings["load_error"] = f"{type(e).__name__}: {e}"
         traceback.print_exc()
