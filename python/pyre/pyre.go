@@ -9,6 +9,13 @@
 // decimal digit, \w is a Unicode letter, number or underscore, \s is
 // str.isspace(), $ also matches before a final newline, \Z is the absolute
 // end, and findall/sub follow Python 3.7+'s rules for empty matches.
+//
+// Compile, CompileFlags and MustCompile follow the standard library's re.
+// Patterns that Python code compiles with the third-party regex module
+// (nltk >= 3.10.3 does, for its tokenizers) are compiled with
+// RegexModule.Compile (or RegexModule.MustCompile): the same syntax, with
+// that module's \w, \s, \d, \b and case rules from its own Unicode tables,
+// possessive quantifiers and atomic groups; see Dialect.
 package pyre
 
 import (
@@ -60,13 +67,23 @@ func MustCompile(pattern string) *Regexp {
 }
 
 // CompileFlags is Compile with re module flags (IGNORECASE|MULTILINE|...).
-func CompileFlags(pattern string, flags int) (*Regexp, error) {
-	gt, err := translate(pattern, flags, targetGo)
+func CompileFlags(pattern string, flags int) (*Regexp, error) { return Re.CompileFlags(pattern, flags) }
+
+// compile translates pattern for Go's regexp when it can say the same
+// there, else for the backtracking engine (always, with backtrack).
+func compile(pattern string, flags int, d Dialect, backtrack bool) (*Regexp, error) {
+	wrap := func(err error) error {
+		if d == RegexModule {
+			return fmt.Errorf("pyre: compiling %q for the regex module: %w", pattern, err)
+		}
+		return fmt.Errorf("pyre: compiling %q: %w", pattern, err)
+	}
+	gt, err := translate(pattern, flags, d, targetGo)
 	if err != nil {
-		return nil, fmt.Errorf("pyre: compiling %q: %w", pattern, err)
+		return nil, wrap(err)
 	}
 	r := &Regexp{src: pattern, flags: gt.flags, ngroups: gt.ngroups, names: gt.names}
-	if !gt.backtrack {
+	if !gt.backtrack && !backtrack {
 		// Patterns that can match the empty string go to the backtracking
 		// engine too: Go's FindAll drops an empty match right after a
 		// non-empty one, Python's findall keeps it.
@@ -77,13 +94,13 @@ func CompileFlags(pattern string, flags int) (*Regexp, error) {
 			}
 		}
 	}
-	nt, err := translate(pattern, flags, targetNet)
+	nt, err := translate(pattern, flags, d, targetNet)
 	if err != nil {
-		return nil, fmt.Errorf("pyre: compiling %q: %w", pattern, err)
+		return nil, wrap(err)
 	}
 	net, err := regexp2.Compile(nt.pattern, regexp2.None)
 	if err != nil {
-		return nil, fmt.Errorf("pyre: compiling %q: %w", pattern, err)
+		return nil, wrap(err)
 	}
 	r.net, r.body = net, nt.pattern
 	return r, nil

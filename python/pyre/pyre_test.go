@@ -34,8 +34,18 @@ func spans(m *Match) [][]int {
 
 // TestPythonVectors checks every operation against Python's re module
 // (testdata/vectors.json, produced by testdata/gen.py).
-func TestPythonVectors(t *testing.T) {
-	data, err := os.ReadFile("testdata/vectors.json")
+func TestPythonVectors(t *testing.T) { checkVectors(t, "testdata/vectors.json", Re) }
+
+// TestRegexModuleVectors checks the RegexModule dialect against the regex
+// module itself (testdata/regexmod_vectors.json, from
+// testdata/gen_regexmod.py): nltk 3.10.4's patterns and the classes,
+// boundaries, case rules and possessive quantifiers where it differs from re.
+func TestRegexModuleVectors(t *testing.T) {
+	checkVectors(t, "testdata/regexmod_vectors.json", RegexModule)
+}
+
+func checkVectors(t *testing.T, file string, d Dialect) {
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,11 +53,21 @@ func TestPythonVectors(t *testing.T) {
 	if err := json.Unmarshal(data, &vs); err != nil {
 		t.Fatal(err)
 	}
+	type source struct {
+		pattern string
+		flags   int
+	}
+	compiled := map[source]*Regexp{}
 	for _, v := range vs {
-		re, err := CompileFlags(v.Pattern, v.Flags)
-		if err != nil {
-			t.Errorf("Compile(%q): %v", v.Pattern, err)
-			continue
+		key := source{v.Pattern, v.Flags}
+		re, ok := compiled[key]
+		if !ok {
+			var err error
+			if re, err = d.CompileFlags(v.Pattern, v.Flags); err != nil {
+				t.Errorf("Compile(%q): %v", v.Pattern, err)
+				continue
+			}
+			compiled[key] = re
 		}
 		name := v.Pattern + " on " + v.Subject
 		if got := spans(re.Search(v.Subject)); !reflect.DeepEqual(got, v.Search) {

@@ -45,15 +45,20 @@ const (
 )
 
 type translator struct {
-	src   []rune
-	i     int
-	tgt   target
-	out   strings.Builder
-	t     translation
-	class bool // inside [...]
+	src     []rune
+	i       int
+	dialect Dialect
+	tgt     target
+	out     strings.Builder
+	t       translation
+	class   bool // inside [...]
 	// negated shorthands of the current class, written last for regexp2,
 	// which mishandles [^\W\d] but not [^\d\W]
 	pendingNeg string
+	// atom is where in out the last atom (what a quantifier repeats)
+	// starts; groups holds where the open groups start.
+	atom   int
+	groups []int
 }
 
 func parseFlagLetters(s string) (int, error) {
@@ -106,8 +111,8 @@ func leadingFlags(src []rune) (flags, skip int, err error) {
 // removed (groups stay numbered left to right, as Python numbers them) and
 // kept in the translation's table, because .NET numbers named groups after
 // unnamed ones.
-func translate(pattern string, flags int, tgt target) (translation, error) {
-	tr := &translator{src: []rune(pattern), tgt: tgt}
+func translate(pattern string, flags int, d Dialect, tgt target) (translation, error) {
+	tr := &translator{src: []rune(pattern), dialect: d, tgt: tgt}
 	tr.t.names = map[string]int{}
 	lf, skip, err := leadingFlags(tr.src)
 	if err != nil {
@@ -123,7 +128,8 @@ func translate(pattern string, flags int, tgt target) (translation, error) {
 		bit int
 		c   string
 	}{{flagI, "i"}, {flagM, "m"}, {flagS, "s"}} {
-		if tr.t.flags&f.bit != 0 {
+		// the regex module's (?i) is spelled out in the classes written
+		if tr.t.flags&f.bit != 0 && !(d == RegexModule && f.bit == flagI) {
 			prefix += f.c
 		}
 	}
@@ -159,15 +165,31 @@ func (tr *translator) run() error {
 		}
 		switch {
 		case c == '\\':
+			tr.atom = tr.out.Len()
 			if err := tr.escape(); err != nil {
 				return err
 			}
 		case c == '[':
-			tr.openClass()
+			tr.atom = tr.out.Len()
+			if tr.dialect != RegexModule {
+				tr.openClass()
+			} else if err := tr.regexmodClass(); err != nil {
+				return err
+			}
 		case c == '(':
+			start := tr.out.Len()
 			if err := tr.group(); err != nil {
 				return err
 			}
+			if tr.out.Len() > start {
+				tr.groups = append(tr.groups, start)
+			}
+		case c == ')':
+			if n := len(tr.groups); n > 0 {
+				tr.atom, tr.groups = tr.groups[n-1], tr.groups[:n-1]
+			}
+			tr.out.WriteRune(c)
+			tr.i++
 		case c == '$':
 			if tr.t.flags&flagM == 0 {
 				// Python's $ also matches before a final newline; RE2 has
@@ -177,17 +199,30 @@ func (tr *translator) run() error {
 			tr.out.WriteRune('$')
 			tr.i++
 		case c == '{':
-			tr.brace()
+			start := tr.out.Len()
+			repeat, err := tr.brace()
+			switch {
+			case err != nil:
+				return err
+			case !repeat:
+				tr.atom = start
+			case tr.dialect == RegexModule:
+				tr.regexmodQuantifier()
+			}
 		case c == '*' || c == '+' || c == '?':
 			tr.out.WriteRune(c)
 			tr.i++
-			if tr.peek(0) == '+' {
+			if tr.dialect == RegexModule {
+				tr.regexmodQuantifier()
+			} else if tr.peek(0) == '+' {
 				return tr.errorf("possessive quantifiers are not supported")
 			}
-		case c == '.' || c == '|' || c == ')' || c == '^':
+		case c == '.' || c == '|' || c == '^':
+			tr.atom = tr.out.Len()
 			tr.out.WriteRune(c)
 			tr.i++
 		case c == ']' || c == '}':
+			tr.atom = tr.out.Len()
 			tr.literal(c)
 			tr.i++
 		case tr.verbose() && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'):
@@ -197,6 +232,7 @@ func (tr *translator) run() error {
 				tr.i++
 			}
 		default:
+			tr.atom = tr.out.Len()
 			tr.literal(c)
 			tr.i++
 		}
@@ -209,6 +245,9 @@ func (tr *translator) run() error {
 
 // literal writes one rune so that it is matched literally by both engines.
 func (tr *translator) literal(r rune) {
+	if tr.dialect == RegexModule && tr.regexmodLiteral(r) {
+		return
+	}
 	switch {
 	case r < 0x80 && strings.ContainsRune(`\.+*?()|[]{}^$#&-~`, r):
 		tr.out.WriteRune('\\')
@@ -272,8 +311,9 @@ func (tr *translator) classChar(c rune) error {
 	return nil
 }
 
-// brace handles '{': a repetition {m}, {m,}, {,n}, {m,n}, or a literal.
-func (tr *translator) brace() {
+// brace handles '{': a repetition {m}, {m,}, {,n}, {m,n} (true), or a
+// literal.
+func (tr *translator) brace() (bool, error) {
 	j := tr.i + 1
 	readNum := func() (string, bool) {
 		k := j
@@ -289,10 +329,14 @@ func (tr *translator) brace() {
 		j++
 		hi, hasHi = readNum()
 	}
-	if j >= len(tr.src) || tr.src[j] != '}' || (!hasLo && !hasHi) {
+	regexAny := tr.dialect == RegexModule && comma && !hasLo && !hasHi // the regex module's {,}
+	if j >= len(tr.src) || tr.src[j] != '}' || (!hasLo && !hasHi && !regexAny) {
+		if tr.dialect == RegexModule && fuzzyConstraint.MatchString(string(tr.src[tr.i+1:])) {
+			return false, tr.errorf("fuzzy matching of the regex module is not supported")
+		}
 		tr.literal('{')
 		tr.i++
-		return
+		return false, nil
 	}
 	if !hasLo {
 		lo = "0"
@@ -308,6 +352,7 @@ func (tr *translator) brace() {
 	}
 	tr.out.WriteString("}")
 	tr.i = j + 1
+	return true, nil
 }
 
 func (tr *translator) readName(end rune) (string, error) {
@@ -335,8 +380,13 @@ func (tr *translator) group() error {
 	case strings.HasPrefix(rest, ":"):
 		tr.out.WriteString("(?:")
 		tr.i += 3
-	case strings.HasPrefix(rest, "P<"):
-		tr.i += 4
+	case strings.HasPrefix(rest, "P<"), tr.dialect == RegexModule && strings.HasPrefix(rest, "<") &&
+		!strings.HasPrefix(rest, "<=") && !strings.HasPrefix(rest, "<!"):
+		// (?P<name>...), and the regex module's (?<name>...)
+		tr.i += 3
+		if rest[0] == 'P' {
+			tr.i++
+		}
 		name, err := tr.readName('>')
 		if err != nil {
 			return err
@@ -357,7 +407,7 @@ func (tr *translator) group() error {
 		if !ok {
 			return tr.errorf("unknown group name %q", name)
 		}
-		tr.backref(n)
+		return tr.backref(n)
 	case strings.HasPrefix(rest, "="), strings.HasPrefix(rest, "!"),
 		strings.HasPrefix(rest, "<="), strings.HasPrefix(rest, "<!"),
 		strings.HasPrefix(rest, ">"):
@@ -415,6 +465,9 @@ func (tr *translator) group() error {
 			if strings.ContainsAny(part, "axuL") {
 				return tr.errorf("scoped flags %q are not supported (only i, m, s)", part)
 			}
+			if tr.dialect == RegexModule && strings.Contains(part, "i") {
+				return tr.errorf("scoped flag i is not supported for the regex module (only m, s)")
+			}
 		}
 		tr.out.WriteString("(?" + spec + ":")
 		tr.i = j + 1
@@ -422,9 +475,27 @@ func (tr *translator) group() error {
 	return nil
 }
 
-func (tr *translator) backref(n int) {
+func (tr *translator) backref(n int) error {
+	if tr.dialect == RegexModule && tr.t.flags&flagI != 0 {
+		return tr.errorf("backreferences under IGNORECASE are not supported for the regex module")
+	}
 	tr.t.backtrack = true
 	fmt.Fprintf(&tr.out, `(?:\%d)`, n)
+	return nil
+}
+
+// hexEscape reads the digits of \xhh, \uhhhh or \Uhhhhhhhh.
+func (tr *translator) hexEscape(c rune) (rune, error) {
+	n := map[rune]int{'x': 2, 'u': 4, 'U': 8}[c]
+	if tr.i+n > len(tr.src) {
+		return 0, tr.errorf("incomplete escape \\%c", c)
+	}
+	v, err := strconv.ParseUint(string(tr.src[tr.i:tr.i+n]), 16, 32)
+	if err != nil || v > utf8.MaxRune {
+		return 0, tr.errorf("bad escape \\%c%s", c, string(tr.src[tr.i:tr.i+n]))
+	}
+	tr.i += n
+	return rune(v), nil
 }
 
 // escape handles a backslash sequence, in or out of a character class.
@@ -438,20 +509,25 @@ func (tr *translator) escape() error {
 	case c >= '0' && c <= '9':
 		return tr.digitEscape(c)
 	case c == 'x' || c == 'u' || c == 'U':
-		n := map[rune]int{'x': 2, 'u': 4, 'U': 8}[c]
-		if tr.i+n > len(tr.src) {
-			return tr.errorf("incomplete escape \\%c", c)
+		r, err := tr.hexEscape(c)
+		if err != nil {
+			return err
 		}
-		v, err := strconv.ParseUint(string(tr.src[tr.i:tr.i+n]), 16, 32)
-		if err != nil || v > utf8.MaxRune {
-			return tr.errorf("bad escape \\%c%s", c, string(tr.src[tr.i:tr.i+n]))
-		}
-		tr.i += n
-		tr.literal(rune(v))
+		tr.literal(r)
 		return nil
 	}
 	if tr.class {
 		return tr.classEscape(c)
+	}
+	if tr.dialect == RegexModule {
+		switch c {
+		case 'b', 'B':
+			tr.regexmodBoundary(c)
+			return nil
+		case 'd', 'D', 'w', 'W', 's', 'S':
+			tr.writeSet(regexmodShorthand(c, tr.ascii()))
+			return nil
+		}
 	}
 	switch c {
 	case 'A':
@@ -581,15 +657,18 @@ func (tr *translator) simpleEscape(c rune) error {
 		return nil
 	}
 	if c < 0x80 && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+		if tr.dialect == RegexModule {
+			return tr.regexmodBadEscape(c)
+		}
 		return tr.errorf("bad escape \\%c", c)
 	}
 	tr.literal(c)
 	return nil
 }
 
-// digitEscape: \0oo octal, \ooo octal (three digits, first 0-3), else a
-// backreference \N or \NN (outside classes).
-func (tr *translator) digitEscape(c rune) error {
+// octalEscape reads \0oo or \ooo (three digits, first 0-3) after its first
+// digit c, if it is one.
+func (tr *translator) octalEscape(c rune) (rune, bool) {
 	isOct := func(r rune) bool { return r >= '0' && r <= '7' }
 	if c == '0' {
 		v := 0
@@ -597,13 +676,21 @@ func (tr *translator) digitEscape(c rune) error {
 			v = v*8 + int(tr.peek(0)-'0')
 			tr.i++
 		}
-		tr.literal(rune(v))
-		return nil
+		return rune(v), true
 	}
 	if isOct(c) && isOct(tr.peek(0)) && isOct(tr.peek(1)) && c <= '3' {
 		v := int(c-'0')*64 + int(tr.peek(0)-'0')*8 + int(tr.peek(1)-'0')
 		tr.i += 2
-		tr.literal(rune(v))
+		return rune(v), true
+	}
+	return 0, false
+}
+
+// digitEscape: \0oo octal, \ooo octal (three digits, first 0-3), else a
+// backreference \N or \NN (outside classes).
+func (tr *translator) digitEscape(c rune) error {
+	if r, ok := tr.octalEscape(c); ok {
+		tr.literal(r)
 		return nil
 	}
 	if tr.class {
@@ -617,6 +704,5 @@ func (tr *translator) digitEscape(c rune) error {
 	if n > tr.t.ngroups {
 		return tr.errorf("invalid group reference %d", n)
 	}
-	tr.backref(n)
-	return nil
+	return tr.backref(n)
 }

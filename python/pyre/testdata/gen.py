@@ -77,16 +77,23 @@ def byte_spans(rx, s, m):
     return res
 
 
-out = []
-for pat, flags, subjects, repl in cases:
-    rx = re.compile(pat, flags)
-    for s in subjects:
-        fa = [list(x) if isinstance(x, tuple) else [x] for x in rx.findall(s)]
-        out.append({
-            "pattern": pat, "flags": flags, "subject": s, "repl": repl,
-            "search": byte_spans(rx, s, rx.search(s)),
-            "match": byte_spans(rx, s, rx.match(s)),
-            "fullmatch": byte_spans(rx, s, rx.fullmatch(s)),
-            "findall": fa, "sub": rx.sub(repl, s), "sub1": rx.sub(repl, s, count=1),
-        })
-print(json.dumps(out, ensure_ascii=False, indent=1))
+def record(compile, cases):
+    """Each case's search, match, fullmatch, findall and sub (spans in bytes)
+    as compile (re.compile, or regex.compile for gen_regexmod.py) gives them."""
+    out = []
+    for pat, flags, subjects, repl in cases:
+        rx = compile(pat, flags)
+        for s in subjects:
+            fa = [list(x) if isinstance(x, tuple) else [x] for x in rx.findall(s)]
+            out.append({
+                "pattern": pat, "flags": flags, "subject": s, "repl": repl,
+                "search": byte_spans(rx, s, rx.search(s)),
+                "match": byte_spans(rx, s, rx.match(s)),
+                "fullmatch": byte_spans(rx, s, rx.fullmatch(s)),
+                "findall": fa, "sub": rx.sub(repl, s), "sub1": rx.sub(repl, s, count=1),
+            })
+    return out
+
+
+if __name__ == "__main__":
+    print(json.dumps(record(re.compile, cases), ensure_ascii=False, indent=1))
