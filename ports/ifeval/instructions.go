@@ -864,7 +864,9 @@ func (noComma) Check(v string) (bool, error) { return !strings.Contains(v, ","),
 
 // ---- instructions_util
 
-var reWord = pyre.MustCompile(`\w+`)
+// reWord is RegexpTokenizer(r"\w+")'s pattern, which nltk >= 3.10.3
+// compiles with the regex module (nltk/redos.py).
+var reWord = pyre.RegexModule.MustCompile(`\w+`)
 
 // CountWords is instructions_util.count_words: RegexpTokenizer(r"\w+").
 func CountWords(text string) int { return len(reWord.FindAll(text)) }

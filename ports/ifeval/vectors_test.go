@@ -17,7 +17,8 @@ import (
 )
 
 // vectors are lm-eval's own verdicts (testdata/gen_vectors.py runs
-// lm_eval/tasks/ifeval with NLTK and langdetect; see testdata/refsetup.py).
+// lm_eval/tasks/ifeval with nltk 3.10.4 and langdetect 1.0.9; see
+// testdata/refsetup.py).
 type vectors struct {
 	Texts      []string `json:"texts"`
 	NResponses int      `json:"n_responses"`

@@ -1,8 +1,13 @@
-// Package punkt is a port of NLTK's Punkt sentence tokenizer
+// Package punkt is a port of NLTK 3.10.4's Punkt sentence tokenizer
 // (nltk/tokenize/punkt.py, PunktSentenceTokenizer.tokenize with
 // realign_boundaries=True) and of nltk.word_tokenize (punkt sentences, then
-// NLTKWordTokenizer), with NLTK's English model, as lm-eval's ifeval uses
-// them.
+// NLTKWordTokenizer, nltk/tokenize/destructive.py), with NLTK's English
+// model, as lm-eval's ifeval uses them with the nltk pip installs today (it
+// asks for >= 3.9.1). Each pattern is compiled as that nltk compiles it:
+// with the third-party regex module (pyre.RegexModule) where it goes through
+// nltk/redos.py, with the standard re elsewhere (NLTKWordTokenizer's
+// contractions), so \w keeps combining marks inside words and \s is
+// White_Space.
 //
 // The English parameters (abbreviation types, collocations, sentence
 // starters, orthographic contexts) are the ones github.com/neurosnap/sentences
@@ -47,34 +52,45 @@ type Tokenizer struct {
 	p *Params
 }
 
+// PunktLanguageVars' patterns, which nltk 3.10.4 compiles with the regex
+// module (nltk/redos.py). The sentence-end characters other than "." are
+// "?" and "!"; the curly quotes and guillemets are nltk 3.10.2's.
+const (
+	reNonWordChars   = `(?:[)\";}\]\*:@\'\({\[\u2018\u2019\u201c\u201d\xab\xbb\?!])`
+	reMultiCharPunct = `(?:\-{2,}|\.{2,}|(?:\.\s){2,}\.)`
+	reWordStart      = `[^\(\"\` + "`" + `{\[:;&\#\*@\)}\]\-,]`
+)
+
 var (
-	// PunktLanguageVars._word_tokenizer_re
-	reWordTokenizer = pyre.MustCompile(`(?x)(
-        (?:\-{2,}|\.{2,}|(?:\.\s){2,}\.)
+	// PunktLanguageVars._word_tokenizer_re()
+	reWordTokenizer = pyre.RegexModule.MustCompile(`(?x)(
+        ` + reMultiCharPunct + `
         |
-        (?=[^\(\"\` + "`" + `{\[:;&\#\*@\)}\]\-,])\S+?  # Accept word characters until end is found
+        (?=` + reWordStart + `)\S+?  # Accept word characters until end is found
         (?= # Sequences marking a word's end
             \s|                                 # White-space
             $|                                  # End-of-string
-            (?:[)\";}\]\*:@\'\({\[\?!])|(?:\-{2,}|\.{2,}|(?:\.\s){2,}\.)|          # Punctuation
-            ,(?=$|\s|(?:[)\";}\]\*:@\'\({\[\?!])|(?:\-{2,}|\.{2,}|(?:\.\s){2,}\.)) # Comma if at end of word
+            ` + reNonWordChars + `|` + reMultiCharPunct + `|          # Punctuation
+            ,(?=$|\s|` + reNonWordChars + `|` + reMultiCharPunct + `) # Comma if at end of word
         )
         |
         \S
     )`)
-	// PunktLanguageVars.period_context_re
-	rePeriodContext = pyre.MustCompile(`(?x)
+	// PunktLanguageVars.period_context_re()
+	rePeriodContext = pyre.RegexModule.MustCompile(`(?x)
         [\.\?!]             # a potential sentence ending
         (?=(?P<after_tok>
-            (?:[)\";}\]\*:@\'\({\[\?!])              # either other punctuation
+            ` + reNonWordChars + `              # either other punctuation
             |
             \s+(?P<next_tok>\S+)     # or whitespace and some other token
         ))`)
-	reBoundaryRealignment = pyre.MustCompile(`(?m)["\')\]}]+?(?:\s+|(?=--)|$)`)
+	// PunktLanguageVars.re_boundary_realignment
+	reBoundaryRealignment = pyre.RegexModule.MustCompile(`(?m)["\')\]}\u2018\u2019\u201c\u201d\xab\xbb]+?(?:\s+|(?=--)|$)`)
 
-	reEllipsis = pyre.MustCompile(`\.\.+$`)
-	reNumeric  = pyre.MustCompile(`^-?[\.,]?\d[\d,\.-]*\.?$`)
-	reInitial  = pyre.MustCompile(`[^\W\d]\.$`)
+	// PunktToken._RE_ELLIPSIS, _RE_NUMERIC, _RE_INITIAL
+	reEllipsis = pyre.RegexModule.MustCompile(`\.\.+$`)
+	reNumeric  = pyre.RegexModule.MustCompile(`^-?[\.,]?\d[\d,\.-]*\.?$`)
+	reInitial  = pyre.RegexModule.MustCompile(`[^\W\d]\.$`)
 )
 
 var nextTokGroup = rePeriodContext.GroupIndex()["next_tok"]

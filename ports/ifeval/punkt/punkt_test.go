@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// Expected values from NLTK 3.8's PunktSentenceTokenizer with the English
-// parameters loaded as ../testdata/refsetup.py does, and nltk.word_tokenize.
-// The 6,500 texts of ../testdata/vectors.json.gz are checked by the ifeval
-// package's tests.
+// Expected values from NLTK 3.10.4's PunktTokenizer("english") with the
+// English parameters written by scripts/parity/punkt.py, and
+// nltk.word_tokenize. The 6,500 texts of ../testdata/vectors-*.json.gz are
+// checked by the ifeval package's tests.
 func TestEnglish(t *testing.T) {
 	z, err := English()
 	if err != nil {
@@ -29,6 +29,18 @@ func TestEnglish(t *testing.T) {
 			[]string{"The U.S. economy grew 3.5%.", "Analysts said so!\"", "Yes."},
 			[]string{"The", "U.S.", "economy", "grew", "3.5", "%", ".", "Analysts", "said", "so", "!", "''", "Yes", "."}},
 		{"", []string{}, nil},
+		// nltk 3.10.1's apostrophe rule, 3.10.2's curly quotes
+		{"She said “Stop.” Then 'Tis over; 'twas 'The end'.",
+			[]string{"She said “Stop.”", "Then 'Tis over; 'twas 'The end'."},
+			[]string{"She", "said", "“", "Stop", ".", "”", "Then", "'", "Tis", "over", ";", "'", "twas", "'", "The", "end", "'", "."}},
+		// the regex module's \w (marks inside words) and \s (not U+001C),
+		// 3.9.3's dashes
+		{"नमस्ते। करें जहां? Done. 결전을 .”라고 말하였다 .",
+			[]string{"नमस्ते। करें जहां?", "Done.", "결전을 .", "”라고 말하였다 ."},
+			[]string{"नमस्ते।", "करें", "जहां", "?", "Done", ".", "결전을", ".", "”", "라고", "말하였다", "."}},
+		{"a\x1cb. C d – e—f\u2012g.",
+			[]string{"a\x1cb.", "C d – e—f\u2012g."},
+			[]string{"a", "b", ".", "C", "d", "–", "e", "—", "f", "\u2012", "g", "."}},
 	} {
 		if got := z.Tokenize(c.text); !reflect.DeepEqual(got, c.sentences) {
 			t.Errorf("Tokenize(%q) = %q, NLTK %q", c.text, got, c.sentences)

@@ -11,45 +11,51 @@ type subst struct {
 	repl string
 }
 
-func rules(pairs ...string) []subst {
+// rules compiles (pattern, replacement) pairs written for d.
+func rules(d pyre.Dialect, pairs ...string) []subst {
 	out := make([]subst, 0, len(pairs)/2)
 	for i := 0; i < len(pairs); i += 2 {
-		out = append(out, subst{pyre.MustCompile(pairs[i]), pairs[i+1]})
+		out = append(out, subst{d.MustCompile(pairs[i]), pairs[i+1]})
 	}
 	return out
 }
 
-// NLTKWordTokenizer's substitutions (nltk/tokenize/destructive.py), in
-// order; convert_parentheses is off, as in word_tokenize.
+// NLTKWordTokenizer's substitutions (nltk 3.10.4's
+// nltk/tokenize/destructive.py), in order; convert_parentheses is off, as
+// in word_tokenize. All but the contractions go through nltk/redos.py, so
+// the regex module compiles them.
 var (
-	startingQuotes = rules(
+	startingQuotes = rules(pyre.RegexModule,
 		"([«“‘„]|[`]+)", ` \1 `,
 		`^\"`, "``",
 		"(``)", ` \1 `,
 		`([ \(\[{<])(\"|\'{2})`, `\1 `+"``"+` `,
-		`(?i)(\')(?!re|ve|ll|m|t|s|d|n)(\w)\b`, `\1 \2`,
+		`(?i)(?<!\w)(\')(?!(?:re|ve|ll|m|t|s|d|n)\b)(?=\w)`, `\1 `,
 	)
-	punctuation = rules(
-		`([^\.])(\.)([\]\)}>"\'`+"»”’ "+`]*)\s*$`, `\1 \2 \3 `,
+	punctuation = rules(pyre.RegexModule,
+		`([^\.])(\.)([\]\)}>"\'`+"»”’ "+`]*+)\s*$`, `\1 \2 \3 `,
 		`([:,])([^\d])`, ` \1 \2`,
 		`([:,])$`, ` \1 `,
 		`\.{2,}`, ` \g<0> `,
 		`[;@#$%&]`, ` \g<0> `,
+		`[\u2012-\u2015]`, ` \g<0> `,
 		`([^\.])(\.)([\]\)}>"\']*)\s*$`, `\1 \2\3 `,
 		`[?!]`, ` \g<0> `,
 		`([^'])' `, `\1 ' `,
 		`[*]`, ` \g<0> `,
 	)
-	parensBrackets = rules(`[\]\[\(\)\{\}\<\>]`, ` \g<0> `)
-	doubleDashes   = rules(`--`, ` -- `)
-	endingQuotes   = rules(
+	parensBrackets = rules(pyre.RegexModule, `[\]\[\(\)\{\}\<\>]`, ` \g<0> `)
+	doubleDashes   = rules(pyre.RegexModule, `--`, ` -- `)
+	endingQuotes   = rules(pyre.RegexModule,
 		"([»”’])", ` \1 `,
 		`''`, ` '' `,
 		`"`, ` '' `,
+		`\s+`, " ",
 		`([^' ])('[sS]|'[mM]|'[dD]|') `, `\1 \2 `,
 		`([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) `, `\1 \2 `,
 	)
-	contractions = rules(
+	// CONTRACTIONS2 and CONTRACTIONS3 stay on re.compile in nltk 3.10.4.
+	contractions = rules(pyre.Re,
 		`(?i)\b(can)(?#X)(not)\b`, ` \1 \2 `,
 		`(?i)\b(d)(?#X)('ye)\b`, ` \1 \2 `,
 		`(?i)\b(gim)(?#X)(me)\b`, ` \1 \2 `,

@@ -7,6 +7,13 @@ doctests in nltk/tokenize/punkt.py and nltk/tokenize/__init__.py) pass with
 them loaded into NLTK's PunktSentenceTokenizer.
 
     PYTHONPATH=/work/shared/lm-eval-runner/stubs:/tmp/lmevalref/src:. /usr/bin/python3 check_punkt_params.py
+
+or with nltk 3.10.4 (make parity's venv, from the repository root), where the
+English examples pass and the 5 that need other NLTK data (German punkt,
+stopwords, brown) fail for want of it:
+
+    NLTK_DATA=build/parity/nltk_data build/parity/venv/bin/python scripts/parity/realgen.py \
+      ports/ifeval/testdata/check_punkt_params.py
 """
 import doctest
 import os

@@ -3,12 +3,20 @@
 lm-eval's own ifeval code on them (each registered checker with its
 arguments, punkt sentence counts and splits, nltk.word_tokenize,
 count_words, langdetect with seed 0, and process_results on whole
-documents in the dataset's schema).
+documents in the dataset's schema), with the nltk and regex that
+scripts/parity/requirements.txt pins (nltk 3.10.4, what pip installs for
+lm-eval's nltk>=3.9.1; its tokenizers compile their patterns with the regex
+module) and langdetect 1.0.9.
 
-    cd ports/ifeval/testdata
-    PYTHONPATH=/work/shared/lm-eval-runner/stubs:/tmp/lmevalref/src:. /usr/bin/python3 gen_vectors.py
+From the repository root, in make parity's venv (scripts/parity/setup.sh),
+with the English punkt_tab that scripts/parity/punkt.py writes:
 
-See refsetup.py for how lm-eval, nltk and langdetect are set up.
+    HF_HUB_OFFLINE=1 NLTK_DATA=build/parity/nltk_data \
+      build/parity/venv/bin/python scripts/parity/realgen.py \
+      ports/ifeval/testdata/gen_vectors.py
+
+It writes beside itself and refuses another nltk or regex than the pinned
+ones. See refsetup.py for how lm-eval, nltk and langdetect are set up.
 """
 import glob
 import gzip
@@ -27,13 +35,28 @@ from refsetup import ifeval_registry as R
 from refsetup import ifeval_util as U
 from refsetup import ifeval_utils as UT
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def pinned(name):
+    with open(os.path.join(HERE, "..", "..", "..", "scripts", "parity", "requirements.txt")) as f:
+        for line in f:
+            if line.startswith(name + "=="):
+                return line.split("==", 1)[1].split()[0]
+    raise SystemExit(f"{name} is not pinned in scripts/parity/requirements.txt")
+
+
+for mod in (nltk, __import__("regex")):
+    if mod.__version__ != pinned(mod.__name__):
+        raise SystemExit(f"{mod.__name__} {mod.__version__} is not the pinned {pinned(mod.__name__)}: run in make parity's venv")
+
 TASKS = os.path.join(os.path.dirname(I.__file__), "..")
 rng = random.Random(20261201)
 
 # ---- corpus: English prose from lm-eval's docs and task READMEs, and
 # non-English text from its task YAML.
 english, foreign = [], []
-for p in sorted(glob.glob("/work/shared/lm-eval/docs/*.md") + glob.glob(os.path.join(TASKS, "*/README.md"))):
+for p in sorted(glob.glob(os.path.join(HERE, "..", "..", "..", "..", "shared", "lm-eval", "docs", "*.md")) + glob.glob(os.path.join(TASKS, "*/README.md"))):
     with open(p, encoding="utf-8") as f:
         for line in f:
             line = line.strip().lstrip("#>-* ").strip()
@@ -268,10 +291,28 @@ for iid in sorted(R.INSTRUCTION_DICT):
         checks.append({"id": iid, "kwargs": kw, "r": ri, "ok": verdict(iid, kw, responses[ri])})
     print(iid, sum(c["ok"] is True for c in checks[-2000:]), "true of 2000", file=sys.stderr)
 
+# Texts where the regex module (which nltk 3.10.4's tokenizers compile
+# with) and re disagree: combining marks and Unicode 16 letters are \w,
+# U+001C..U+001F are not \s, ² is not \w, (?i) makes ſ an s.
+EDGE = [
+    "x\u0301'ab and ก่'อน then नमस्ते'स done.",
+    "a\x1cb. C d.\x1cE f. G\x1d h.",
+    "Hi.\x1cThere is more. And\x1fmore.",
+    "We met Dr ². Then J. left. Call x². Now.",
+    "The \u1c89. Next one \U00016D40. Then \U0001E5D0x.",
+    "He said ’yes’. Fine. 'Tis “done.” «Oui.» Ok.",
+    "'नमस्ते' and 'ต่อไป' and '다음은' and 'x\u0301y'.",
+    "x²y a\u200cb Ⅷ ① \U0001CCF5 ٣٤ _a_",
+    "a \x1c b \x85 c\u2028d. E\u3000f.",
+    "It's 'ok'. 'Twas ſ'ſ 'ſtill K'K. I'd've gone.",
+    "Wait...\x1cwhat? No! Yes. '\u0301x 'x",
+    "Line one.\n\x1c\nLine two. (Yes.) [No.] {Maybe.}",
+]
+
 # ---- tokenizers and language detection on every response and corpus text
-texts = responses + foreign[:1500] + english[:500]
+texts = responses + foreign[:1500] + english[:500] + EDGE
 # the tokenizers and langdetect are checked on the base responses, 1,500 of
-# the targeted ones and the corpus lines
+# the targeted ones, the corpus lines and EDGE
 tok_idx = list(range(N_BASE)) + sorted(rng.sample(range(N_BASE, len(responses)), 1500)) + list(range(len(responses), len(texts)))
 punkt = [refsetup.PUNKT.tokenize(texts[i]) for i in tok_idx]
 words = [nltk.word_tokenize(texts[i]) for i in tok_idx]
@@ -331,7 +372,7 @@ def write_parts(out):
              {"punkt": out["punkt"]}, {"word_tokenize": out["word_tokenize"]}]
     assert sorted(k for p in parts for k in p) == sorted(list(out) + ["texts"])
     for i, part in enumerate(parts, 1):
-        with gzip.GzipFile(f"vectors-{i}.json.gz", "wb", mtime=0) as f:
+        with gzip.GzipFile(os.path.join(HERE, f"vectors-{i}.json.gz"), "wb", mtime=0) as f:
             f.write(json.dumps(part, ensure_ascii=False, sort_keys=True).encode())
 
 

@@ -1,9 +1,20 @@
-"""Imports lm-eval's ifeval code on Debian's Python, for the vector
-generators. Debian has nltk 3.8 (lm-eval asserts >= 3.9.1, whose tokenizers
-are the same code) and no punkt data: NLTK's English Punkt parameters are
-read from github.com/neurosnap/sentences (data/english.json, found in the Go
-module cache) into NLTK's own PunktSentenceTokenizer, and served where
-lm-eval and nltk.word_tokenize load "tokenizers/punkt/english.pickle".
+"""Imports lm-eval's ifeval code for the vector generators.
+
+With the real nltk (>= 3.9.1: make parity's venv pins 3.10.4, which
+gen_vectors.py requires; scripts/parity/realgen.py runs the generators
+there), nltk loads NLTK's English Punkt parameters from $NLTK_DATA's
+punkt_tab, which scripts/parity/punkt.py writes from
+github.com/neurosnap/sentences (data/english.json, what the Go port reads).
+
+On Debian's Python (nltk 3.8, no punkt data; the fidelity generators still
+run there), the same parameters are read from the Go module cache into
+NLTK's own PunktSentenceTokenizer and served where lm-eval and
+nltk.word_tokenize load "tokenizers/punkt/english.pickle". nltk 3.8's
+tokenizers predate nltk 3.10's (the regex module, the apostrophe rule, the
+curly quotes): the port follows 3.10.4, so answers made there can differ on
+text with combining marks, apostrophes before non-Latin letters or curly
+quotes after a period.
+
 langdetect is made deterministic as DetectorFactory.seed = 0 with the
 profiles loaded in file-name order.
 
