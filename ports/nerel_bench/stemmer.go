@@ -8,7 +8,7 @@ import (
 )
 
 // RussianStem is nltk.stem.snowball.RussianStemmer().stem(word) (nltk
-// 3.8): a word with no character above U+00FF is returned as it is;
+// 3.10.4, the same as 3.8's): a word with no character above U+00FF is returned as it is;
 // otherwise it is transliterated to nltk's Latin form, its suffixes
 // removed by the Snowball steps over the regions RV and R2, and
 // transliterated back. The tables are stemmer_gen.go's.

@@ -1,6 +1,6 @@
 // Package porter is NLTK's PorterStemmer in its default mode
 // (NLTK_EXTENSIONS), as rouge_score's tokenizer uses it with
-// use_stemmer=True (nltk/stem/porter.py).
+// use_stemmer=True (nltk/stem/porter.py, nltk 3.10.4).
 package porter
 
 import "strings"
@@ -209,7 +209,9 @@ func step5b(w string) string {
 // Stem is PorterStemmer().stem(word).
 func Stem(word string) string {
 	stem := strings.ToLower(word)
-	if v, ok := pool[word]; ok { // pool's keys are lower-case: word is stem
+	// nltk 3.10.4 looks the lower-cased word up (3.8 looked word up, so
+	// "Skies" missed "skies")
+	if v, ok := pool[stem]; ok {
 		return v
 	}
 	if runeLen(word) <= 2 {
