@@ -2,81 +2,39 @@
 
 usage (in make parity's venv, from the repository root):
   HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 \
-    build/parity/venv/bin/python scripts/parity/realgen.py ports/<dir>/testdata/gen_vectors.py [args...]
+    build/parity/venv/bin/python scripts/parity/realgen.py GENERATOR [ARGS...]
 
 The generators put stand-ins (ports/internal/vectest/pystubs, fidelity/pystubs,
-per-port pystubs/) first on sys.path because Debian's Python lacks the packages.
-This imports the real packages first, so the later sys.path inserts find them
-already in sys.modules and the generator's lm-eval helpers run over the real
-code. A package the venv lacks is left to its stand-in and named on stderr.
+per-port pystubs/) first on sys.path because Debian's Python lacks the
+packages. This runs GENERATOR with this Python and realgen_site/ first on
+PYTHONPATH: its sitecustomize.py imports the real packages before the
+generator starts, in the generator's process and in every Python process it
+starts (realgen_site/realgen_setup.py says how, and what else it sets up).
+Packages the venv lacks (a transformers 4.x, longbench's jieba, ...) come
+from directories put after realgen_site on PYTHONPATH, e.g. a
+`pip install --target` directory (scripts/parity/realgen_all.py).
 
-evaluate.load("bleu") fetches the metric's script from the Hub, which this
-machine cannot reach: set EVALUATE_METRICS to the metrics/ directory of a
-checkout of github.com/huggingface/evaluate and load(name) reads
-$EVALUATE_METRICS/<name>/<name>.py instead (the same script the Hub serves).
-Without it, load raises and the generator records that as the helper's error.
+Environment:
+  EVALUATE_METRICS  the metrics/ directory of a checkout of
+                    github.com/huggingface/evaluate: evaluate.load(name)
+                    reads <name>/<name>.py there, the script the Hub serves
+                    (the Hub is unreachable here)
+  REALGEN_GITHUB    OWNER/NAME=GITDIR[:...]: local bare clones that answer
+                    a metric script's downloads from GitHub (bleu.py's
+                    nmt_bleu.py from tensorflow/nmt)
 """
-import importlib
 import os
-import runpy
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-REAL = [
-    "sacrebleu",
-    "rouge_score",
-    "rouge_score.rouge_scorer",
-    "rouge_score.scoring",
-    "evaluate",
-    "datasets",
-    "math_verify",
-    "nltk",
-    "langdetect",
-    "transformers",
-    "transformers.data.metrics.squad_metrics",
-    "torch",
-    "bert_score",
-    "word2number",
-]
+SITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "realgen_site")
 
 
 def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
-    for name in REAL:
-        try:
-            importlib.import_module(name)
-        except Exception as e:  # noqa: BLE001  (missing or broken: say which)
-            print(f"realgen: {name}: not in this venv ({type(e).__name__}: {e}); its stand-in stays", file=sys.stderr)
-    metrics = os.environ.get("EVALUATE_METRICS")
-    if metrics and "evaluate" in sys.modules:
-        evaluate = sys.modules["evaluate"]
-        hub_load = evaluate.load
-
-        def load(path, *args, **kwargs):
-            local = os.path.join(metrics, path)
-            if isinstance(path, str) and os.path.isfile(os.path.join(local, path + ".py")):
-                path = local
-            return hub_load(path, *args, **kwargs)
-
-        evaluate.load = load
-    # lmevalref_compat (typing shims the generators import) lives beside the
-    # runner's stand-ins; put only that module's directory last on the path.
-    runner = os.path.join(ROOT, "..", "shared", "lm-eval-runner", "stubs")
-    if os.path.isdir(runner):
-        sys.path.append(runner)
-    # ports/internal/vectest (vectest.py, vecgen.py) for the generators that
-    # import it by name.
-    sys.path.append(os.path.join(ROOT, "ports", "internal", "vectest"))
-    # fidelity/pystubs/datasets_ext adds to the datasets stand-in methods the
-    # real datasets has; loaded over the real one it would replace them.
-    if "datasets" in sys.modules:
-        sys.modules["datasets_ext"] = type(sys)("datasets_ext")
-    gen = sys.argv[1]
-    sys.argv = sys.argv[1:]
-    sys.path.insert(0, os.path.dirname(os.path.abspath(gen)))
-    runpy.run_path(gen, run_name="__main__")
+    path = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([SITE] + path))
+    os.execve(sys.executable, [sys.executable] + sys.argv[1:], env)
 
 
 if __name__ == "__main__":
