@@ -37,7 +37,7 @@ var pendingDirs = map[string]string{
 	"mts_dialog":          "mts_dialog scores generations with BLEURT and BERTScore (Hugging Face evaluate's bleurt and bertscore: neural models), is registered unavailable in lmeval, and lm-eval's utils.py cannot be imported here without evaluate, so no case can be compared; mts_dialog_perplexity has its case",
 	"olaph":               "olaph scores generations with BLEURT and BERTScore (Hugging Face evaluate's bleurt and bertscore: neural models), is registered unavailable in lmeval, and lm-eval's utils.py cannot be imported here without evaluate, so no case can be compared; olaph_perplexity has its case",
 	"realtoxicityprompts": "scored by the hosted Perspective API; no case can be made offline",
-	"wmt2016":             "its one task scores with Hugging Face evaluate's wer (jiwer) and bleu, neither installed here, so lm-eval gives no expected metrics (ports/wmt2016's vectors check its BLEU against evaluate's own nmt_bleu.py)",
+	"wmt2016":             "its one task scores with Hugging Face evaluate's wer (jiwer) and bleu, neither installed here, so lm-eval gives no expected metrics (ports/wmt2016's vectors check its BLEU against the real evaluate bleu metric and tensorflow/nmt's bleu.py it downloads: scripts/parity/realgen_all.py)",
 	"portuguese_bench":    "2 of 3 cases: assin2 STS not sampled yet",
 	"putnam_axiom":        "lm-eval's putnam_axiom/utils.py needs antlr4-python3-runtime 4.11 (sympy's parse_latex); Debian has 4.9, so no expected values here (its answer extraction has vectors)",
 	"libra":               "every task aggregates with pymorphy3 (unavailable); its filter and process_results have vectors",

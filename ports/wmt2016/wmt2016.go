@@ -40,9 +40,11 @@ func ngrams(toks []string, maxOrder int) map[string]int {
 }
 
 // CorpusBLEU is evaluate's bleu.compute(predictions, references)["bleu"]
-// with one reference per prediction: compute_bleu(max_order=4,
-// smooth=False) as evaluate ships it (a corpus with no words scores 0).
-func CorpusBLEU(predictions, references []string) float64 {
+// with one reference per prediction: tensorflow/nmt's compute_bleu
+// (max_order=4, smooth=False), which evaluate's bleu.py downloads. Like it,
+// it fails on a corpus whose predictions or references have no words: the
+// brevity penalty divides by both lengths (ZeroDivisionError).
+func CorpusBLEU(predictions, references []string) (float64, error) {
 	const maxOrder = 4
 	var matches, possible [maxOrder]int
 	refLen, transLen := 0, 0
@@ -81,15 +83,15 @@ func CorpusBLEU(predictions, references []string) float64 {
 		}
 		geoMean = math.Exp(sum)
 	}
-	bp := 0.0
-	if refLen != 0 && transLen != 0 {
-		ratio := float64(transLen) / float64(refLen)
-		bp = 1.0
-		if ratio <= 1.0 {
-			bp = math.Exp(1 - 1.0/ratio)
-		}
+	if refLen == 0 || transLen == 0 {
+		return 0, fmt.Errorf("ZeroDivisionError: float division by zero (BLEU over %d prediction and %d reference words)", transLen, refLen)
 	}
-	return geoMean * bp
+	ratio := float64(transLen) / float64(refLen)
+	bp := 1.0
+	if ratio <= 1.0 {
+		bp = math.Exp(1 - 1.0/ratio)
+	}
+	return geoMean * bp, nil
 }
 
 // AggBLEU is agg_bleu: the corpus BLEU of the documents' (prediction,
@@ -112,7 +114,11 @@ func AggBLEU(items []any) (float64, error) {
 	if len(items) == 0 {
 		return 0, fmt.Errorf("agg_bleu: no items")
 	}
-	return CorpusBLEU(preds, refs), nil
+	bleu, err := CorpusBLEU(preds, refs)
+	if err != nil {
+		return 0, fmt.Errorf("agg_bleu: %w", err)
+	}
+	return bleu, nil
 }
 
 // Agg is agg_bleu as a named aggregation (no standard error, as lm-eval

@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
 """Reference vectors for ports/wmt2016 from lm-eval's own helpers.
 
-  PYTHONPATH=/work/shared/lm-eval-runner/stubs:/tmp/lmevalref/src \\
-    /usr/bin/python3 ports/wmt2016/testdata/gen_vectors.py
+usage (from the repository root; the real packages, make parity's venv):
+  EVALUATE_GIT=<bare clone of huggingface/evaluate> NMT_GIT=<bare clone of tensorflow/nmt> \\
+    build/parity/venv/bin/python scripts/parity/realgen_all.py wmt2016
+
+lm-eval's metrics.py aggregates with evaluate.load("bleu"): evaluate's
+metrics/bleu/bleu.py, which downloads tensorflow/nmt's nmt/scripts/bleu.py
+as nmt_bleu.py (both served from the local clones: GitHub and the Hub are
+unreachable here).
 """
 import os
 import sys
@@ -10,12 +16,6 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "../../internal/vectest"))
 from vecreplay import DS, add, call, load, write  # noqa: E402,F401
-
-F = "wmt2016/wmt2016_utils.py"
-# lm-eval's metrics.py imports evaluate, whose load("bleu") is evaluate's
-# BLEU: pystubs/evaluate runs evaluate's own nmt_bleu.py and
-# tokenizer_13a.py from $EVALUATE_BLEU (huggingface/evaluate metrics/bleu).
-sys.path.insert(0, os.path.join(HERE, "pystubs"))
 
 F = "wmt2016/metrics.py"
 m = load(F)
@@ -31,7 +31,9 @@ pairs = [
 ]
 for p, r in pairs:
     call(F, "bleu", "metric", m.bleu, {"references": [r], "predictions": [p], "kwargs": {}}, [p], [r])
-subsets = [pairs, pairs[:1], pairs[1:4], pairs[2:3], pairs[4:5], pairs[5:], pairs[:6]]
+# pairs[4:5] has no prediction words, the last no reference words: nmt_bleu's
+# brevity penalty divides by both lengths.
+subsets = [pairs, pairs[:1], pairs[1:4], pairs[2:3], pairs[4:5], pairs[5:], pairs[:6], [("Ceva nou.", "")]]
 for s in subsets:
     items = [m.bleu([p], [r]) for p, r in s]
     call(F, "agg_bleu", "aggregate", m.agg_bleu,
