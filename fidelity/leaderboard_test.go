@@ -15,7 +15,6 @@ import (
 	"github.com/lmeval/lmeval/fidelity/leaderboard"
 	"github.com/lmeval/lmeval/harness"
 	"github.com/lmeval/lmeval/harness/config"
-	"github.com/lmeval/lmeval/python/pyval"
 )
 
 // leaderboardExpected is leaderboard/expected.json, written by
@@ -47,30 +46,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-// tableRows reads markdown tables into rows of trimmed cells (lm-eval's
-// pytablewriter pads columns; the runner's stand-in does not).
-func tableRows(s string) [][]string {
-	var rows [][]string
-	for _, line := range strings.Split(s, "\n") {
-		line = strings.TrimSpace(line)
-		if !strings.HasPrefix(line, "|") || strings.HasPrefix(line, "|--") || strings.HasPrefix(line, "|:-") || strings.Trim(line, "|-: ") == "" {
-			continue
-		}
-		cells := strings.Split(strings.TrimSuffix(strings.TrimPrefix(line, "|"), "|"), "|")
-		for i := range cells {
-			cells[i] = strings.TrimSpace(cells[i])
-		}
-		rows = append(rows, cells)
-	}
-	return rows
-}
-
 // TestLeaderboardEndToEnd runs lm-eval's `leaderboard` group, its YAML
 // unchanged, with --limit 2 over local documents served under the real
 // dataset names, answering with the answers the real lm-eval got
 // (leaderboard/gen.py), and compares the printed tables (tasks and groups,
-// versions, filters, n-shot, metrics, values, stderr) and the results'
-// groups, subtasks, n-shot, versions and higher_is_better with lm-eval's.
+// byte for byte) and the results' groups, subtasks, n-shot, versions and
+// higher_is_better with lm-eval's.
 func TestLeaderboardEndToEnd(t *testing.T) {
 	tasksDir, err := filepath.Abs(lmevalTasks)
 	if err != nil {
@@ -116,33 +97,22 @@ func TestLeaderboardEndToEnd(t *testing.T) {
 	if len(lm.missing) > 0 {
 		t.Errorf("%d requests lm-eval did not make; first: %s", len(lm.missing), lm.missing[0])
 	}
-	// The value matrices of lm-eval's make_table: the runner's
-	// pytablewriter stand-in prints the cells as they are (str of each),
-	// without the real library's layout, so lmeval's cells are compared
-	// before its own layout (res.Tables(), which the CLI prints).
-	var got [][]string
-	for _, column := range []string{"results", "groups"} {
-		headers, rows := res.TableCells(column, false)
-		got = append(got, headers)
-		for _, row := range rows {
-			cells := make([]string, len(row))
-			for i, c := range row {
-				cells[i] = strings.TrimSpace(pyval.Str(c))
+	// The tables as the CLI prints them (res.Tables()), byte for byte with
+	// what lm-eval's make_table printed through the real pytablewriter
+	// (leaderboard/gen.py run by scripts/parity/realgen_all.py).
+	if got := res.Tables(); got != want.Tables {
+		gotRows, wantRows := strings.Split(got, "\n"), strings.Split(want.Tables, "\n")
+		for i := 0; i < max(len(gotRows), len(wantRows)); i++ {
+			var g, w string
+			if i < len(gotRows) {
+				g = gotRows[i]
 			}
-			got = append(got, cells)
-		}
-	}
-	wantRows := tableRows(want.Tables)
-	for i := 0; i < max(len(got), len(wantRows)); i++ {
-		var g, w []string
-		if i < len(got) {
-			g = got[i]
-		}
-		if i < len(wantRows) {
-			w = wantRows[i]
-		}
-		if strings.Join(g, "|") != strings.Join(w, "|") {
-			t.Errorf("table row %d:\n  got    %q\n  lm-eval %q", i, g, w)
+			if i < len(wantRows) {
+				w = wantRows[i]
+			}
+			if g != w {
+				t.Errorf("table line %d:\n  got    %q\n  lm-eval %q", i, g, w)
+			}
 		}
 	}
 

@@ -187,6 +187,9 @@ def write_data(tasks_dir):
     return manifest
 
 
+CACHE = {}
+
+
 def patch_datasets(manifest):
     import datasets
 
@@ -195,7 +198,7 @@ def patch_datasets(manifest):
     def load_dataset(path=None, name=None, *args, **kwargs):
         if path in manifest:
             files = manifest[path][name or "default"]
-            return orig("json", data_files={s: os.path.join(DATA, f) for s, f in files.items()})
+            return orig("json", data_files={s: os.path.join(DATA, f) for s, f in files.items()}, **CACHE)
         return orig(path, name, *args, **kwargs)
 
     datasets.load_dataset = load_dataset
@@ -207,7 +210,10 @@ def run_ref(argv):
     import run_ref as rr
 
     err = io.StringIO()
-    with contextlib.redirect_stderr(err):
+    # Each run a first run: with the real datasets (scripts/parity/realgen.py)
+    # an empty map cache, as ports/testdata/dscache starts the stand-in's.
+    with tempfile.TemporaryDirectory() as cache, contextlib.redirect_stderr(err):
+        CACHE["cache_dir"] = cache
         rr.main(argv)
     return err.getvalue()
 

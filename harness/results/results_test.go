@@ -37,17 +37,19 @@ func sample() *Results {
 	return r
 }
 
-// Golden tables derived by hand from make_table and pytablewriter's rules:
-// headers centred (extra space right), columns >= 3 wide, a column with any
-// text cell is left-aligned (Version here, because of the group's
-// "    N/A"; Stderr, because of "   N/A"), all-number columns right-aligned,
-// blank n-shot cells are nulls that do not change the column's type.
+// Golden tables as lm-eval's make_table prints them through the real
+// pytablewriter 1.2.1 (testdata/gen_golden_tables.py): headers centred
+// (extra space right), columns >= 3 wide, a column with any text cell is a
+// text column, left-aligned (Version here, because of the group's
+// "    N/A"; Stderr, because of "   N/A") but for its numbers, which are
+// right-aligned; all-number columns right-aligned; blank n-shot cells are
+// nulls that do not change the column's type.
 const goldenResults = `|   Tasks   |Version|     Filter     |n-shot|  Metric   |   |Value |   |Stderr|
 |-----------|-------|----------------|-----:|-----------|---|-----:|---|------|
 |science    |    N/A|none            |      |acc        |↑  |0.7500|±  |0.0125|
-| - arc_easy|1      |none            |     0|acc        |↑  |0.7500|±  |0.0125|
+| - arc_easy|      1|none            |     0|acc        |↑  |0.7500|±  |0.0125|
 |           |       |none            |     0|acc_norm   |↑  |0.7000|±  |0.0130|
-|gsm8k      |3      |flexible-extract|     5|exact_match|↑  |0.3366|±  |0.0130|
+|gsm8k      |      3|flexible-extract|     5|exact_match|↑  |0.3366|±  |0.0130|
 |           |       |strict-match    |     5|exact_match|↑  |0.3230|±  |   N/A|
 `
 

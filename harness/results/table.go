@@ -17,10 +17,11 @@ import (
 // filter, metrics sorted by key, task name and version on the first row
 // only, values as "%.4f", "±" and the stderr ("   N/A" when missing), and
 // the higher_is_better arrow. The layout is that of pytablewriter's
-// MarkdownTableWriter: centred headers, columns at least 3 wide, numeric
-// columns right-aligned and the others left-aligned, numbers re-printed
-// with min(ceil(mean+1), max) of the column's significant decimal places
-// (so a lone 0.0070 prints as 0.007, as in lm-eval's own output).
+// MarkdownTableWriter (1.2, over DataProperty 1.1): centred headers,
+// columns at least 3 wide, numeric columns right-aligned and text columns
+// left-aligned except their number cells (right-aligned), numbers re-printed
+// with the most significant decimal places of any number in the column (so
+// a lone 0.0070 prints as 0.007, as in lm-eval's own output).
 func (r *Results) Table(column string, sortResults bool) string {
 	return markdownTable(r.TableCells(column, sortResults))
 }
@@ -202,6 +203,10 @@ func (r *Results) Header(numFewshot any) string {
 		c.Model, c.ModelArgs, pyval.Str(pyValue(c.GenKwargs)), pyval.Str(pyValue(c.Limit)), pyval.Str(pyValue(numFewshot)), bs)
 }
 
+// maxPrecision is DataProperty's DefaultValue.MAX_PRECISION, the most
+// decimal places a column prints.
+const maxPrecision = 100
+
 // Cell types, after typepy's detection at pytablewriter's strict levels.
 type cellType int
 
@@ -261,8 +266,8 @@ func classify(v any) cell {
 
 // decimalPlaces counts a number's significant decimal places, trailing
 // zeros dropped, as DataProperty does ("0.0070" has 3): lm-eval's "%.4f"
-// values lose their trailing zeros in the table when a whole column has
-// fewer places (pytablewriter prints 0.0070 alone as 0.007).
+// values lose their trailing zeros in the table when no number of the
+// column has more places (pytablewriter prints 0.0070 alone as 0.007).
 func decimalPlaces(num string) int {
 	mant, exp, _ := strings.Cut(strings.ToLower(num), "e")
 	_, frac, _ := strings.Cut(mant, ".")
@@ -292,6 +297,35 @@ func columnType(bits cellType) cellType {
 	return cellNull
 }
 
+// typeCounter is the collections.Counter of cell types DataProperty keeps
+// per column: most_common(1) is the highest count, the first counted among
+// equals.
+type typeCounter struct {
+	order  []cellType
+	counts map[cellType]int
+}
+
+func (c *typeCounter) add(t cellType) {
+	if c.counts == nil {
+		c.counts = map[cellType]int{}
+	}
+	if c.counts[t] == 0 {
+		c.order = append(c.order, t)
+	}
+	c.counts[t]++
+}
+
+// mostCommon is the most common type so far, 0 when none.
+func (c *typeCounter) mostCommon() cellType {
+	var best cellType
+	for _, t := range c.order {
+		if best == 0 || c.counts[t] > c.counts[best] {
+			best = t
+		}
+	}
+	return best
+}
+
 func popcount(b cellType) int {
 	n := 0
 	for ; b != 0; b &= b - 1 {
@@ -318,10 +352,21 @@ func markdownTable(headers []string, rows [][]any) string {
 	cells := make([][]cell, len(rows))
 	bits := make([]cellType, ncol)
 	dps := make([][]int, ncol)
+	seen := make([]typeCounter, ncol)
 	for i, row := range rows {
 		cells[i] = make([]cell, ncol)
 		for j, v := range row {
-			c := classify(pyValue(v))
+			v = pyValue(v)
+			c := classify(v)
+			// DataProperty types a cell as the column's most common type so
+			// far when the cell is of that type at typepy's strictest level:
+			// only text changes anything, a non-blank str after mostly text
+			// stays text however numeric it reads (a group's version "2.0"
+			// after "N/A").
+			if s, ok := v.(string); ok && strings.TrimSpace(s) != "" && seen[j].mostCommon() == cellString {
+				c = cell{typ: cellString, text: s}
+			}
+			seen[j].add(c.typ)
 			cells[i][j] = c
 			bits[j] |= c.typ
 			if c.typ == cellInt || c.typ == cellReal {
@@ -333,14 +378,9 @@ func markdownTable(headers []string, rows [][]any) string {
 	dp := make([]int, ncol)
 	for j := range ncol {
 		types[j] = columnType(bits[j])
-		// DataProperty: min(ceil(mean + 1), max) of the decimal places.
-		if len(dps[j]) > 0 {
-			sum, mx := 0, 0
-			for _, d := range dps[j] {
-				sum += d
-				mx = max(mx, d)
-			}
-			dp[j] = min(int(math.Ceil(float64(sum)/float64(len(dps[j]))+1)), mx)
+		// DataProperty: the most decimal places, at most its precision.
+		for _, d := range dps[j] {
+			dp[j] = min(max(dp[j], d), maxPrecision)
 		}
 	}
 	text := make([][]string, len(rows))
@@ -362,6 +402,14 @@ func markdownTable(headers []string, rows [][]any) string {
 		}
 		return false
 	}
+	// pytablewriter aligns a text column's integers and reals by their own
+	// type (right), its other cells by the column's (left).
+	rightCell := func(i, j int) bool {
+		if types[j] == cellString {
+			return cells[i][j].typ == cellInt || cells[i][j].typ == cellReal
+		}
+		return right(j)
+	}
 	var b strings.Builder
 	b.WriteByte('|')
 	for j, h := range headers {
@@ -381,7 +429,7 @@ func markdownTable(headers []string, rows [][]any) string {
 		b.WriteByte('|')
 		for j, s := range text[i] {
 			pad := strings.Repeat(" ", widths[j]-displayWidth(s))
-			if right(j) {
+			if rightCell(i, j) {
 				b.WriteString(pad + s + "|")
 			} else {
 				b.WriteString(s + pad + "|")

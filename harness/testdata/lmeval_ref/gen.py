@@ -33,7 +33,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
-FIX = os.path.join(REPO, "tasks", "testdata")
+FIX = os.path.join(REPO, "benchmarks", "testdata")
 RUNNER = os.path.normpath(os.path.join(REPO, "..", "shared", "lm-eval-runner", "run_ref.py"))
 SRC = os.environ.get("LMEVALREF_SRC", "/tmp/lmevalref/src")
 LT = os.path.join(SRC, "lm_eval", "tasks")
