@@ -3,7 +3,10 @@
 (ports/scrolls, ports/internal/based, ports/squadv2) from lm-eval's own
 classes.
 
-usage (from the repository root):
+usage (from the repository root; the real packages, make parity's venv
+with a transformers 4 for scrolls/task.py's squad_metrics):
+  build/parity/venv/bin/python scripts/parity/realgen_all.py ports_classes
+or, over the stand-ins (Debian's Python):
   PYTHONPATH=../shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
     /usr/bin/python3 ports/testdata/gen_class_vectors.py ../shared/lm-eval/lm_eval/tasks
 
@@ -16,8 +19,9 @@ doc_to_text, doc_to_target, construct_requests and process_results on
 documents and answers chosen for their edge cases (no blank line in the
 input, no "(D)", ties and NaN in argmax, yes/no tuples, empty choices).
 fidelity/pystubs stands in for evaluate, transformers and huggingface_hub,
-which scrolls/task.py imports (and whose SCROLLS metric gives the
-aggregation vectors: see fidelity/pystubs/evaluate).
+which scrolls/task.py imports, where they are missing. The SCROLLS metric
+is always its stand-in (fidelity/pystubs/evaluate): lm-eval downloads the
+script from the Hub (tau/scrolls, refs/pr/5), unreachable here.
 """
 import importlib.util
 import json
@@ -32,6 +36,11 @@ import lmevalref_compat  # noqa: E402,F401
 import datasets  # noqa: E402
 import datasets_ext  # noqa: E402,F401
 import evaluate  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location("evaluate_standin", os.path.join(ROOT, "fidelity", "pystubs", "evaluate",
+                                                                                "__init__.py"))
+evaluate_standin = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(evaluate_standin)
 
 from lm_eval.api.instance import Instance  # noqa: E402
 
@@ -73,8 +82,8 @@ inst = {n: getattr(scrolls, n).__new__(getattr(scrolls, n)) for n in
         ["Qasper", "QuALITY", "NarrativeQA", "ContractNLI", "GovReport", "SummScreenFD", "QMSum"]}
 
 rows = [{"id": "a", "pid": "a0", "input": "x", "output": "o1"}, {"id": "b", "pid": "b0", "input": "y", "output": "o2"},
-        {"id": "a", "pid": "a1", "input": "x", "output": "o3"}, {"id": 3, "pid": "c0", "input": "z", "output": ""}]
-ds = scrolls._drop_duplicates_in_input(datasets.Dataset(rows))
+        {"id": "a", "pid": "a1", "input": "x", "output": "o3"}, {"id": "3", "pid": "c0", "input": "z", "output": ""}]
+ds = scrolls._drop_duplicates_in_input(datasets.Dataset.from_list(rows))
 out["dedupe"].append({"input": rows, "output": ds.to_list(), "columns": ds.column_names})
 
 raw = [
@@ -155,7 +164,7 @@ pairs = [
 for cfg, keys in [("qasper", ["f1"]), ("gov_report", ["rouge/rouge1", "rouge/rouge2", "rouge/rougeL", "rouge/geometric_mean"])]:
     for n in (1, 3, len(pairs)):
         sub = pairs[:n]
-        m = evaluate.load("scrolls.py", config_name=cfg).compute(predictions=[p for p, _ in sub], references=[r for _, r in sub])
+        m = evaluate_standin.load("scrolls.py", config_name=cfg).compute(predictions=[p for p, _ in sub], references=[r for _, r in sub])
         out["aggregate"].append({"config": cfg, "pairs": sub, "output": {k: m[k] for k in keys}})
 
 based = load("fda/task.py")
@@ -176,7 +185,8 @@ for d in sq_docs:
     out["squadv2"].append({"doc": d, "text": S.doc_to_text(d), "target": S.doc_to_target(d),
                            "requests": [{"type": r.request_type, "idx": r.idx, "arguments": clean(r.arguments)} for r in reqs],
                            "process_results": clean(S.process_results(d, [" A1", (-0.5, False)])["exact"])})
-# evaluate's squad_v2 (the fidelity stand-in) on cases for thresholds and ties.
+# evaluate's squad_v2 (the real metric script under scripts/parity/realgen.py,
+# else the fidelity stand-in) on cases for thresholds and ties.
 sv = evaluate.load("squad_v2")
 corp = [
     [("a", "France", 0.2, ["France"]), ("b", "", 0.9, []), ("c", "x", 0.2, []), ("d", "the", 0.5, ["The", "a"])],

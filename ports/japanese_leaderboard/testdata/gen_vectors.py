@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Vectors for ports/japanese_leaderboard from lm-eval's own helpers.
 
-usage (from the repository root):
-  PYTHONPATH=ports/internal/vectest:../shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
-    /usr/bin/python3 ports/japanese_leaderboard/testdata/gen_vectors.py ../shared/lm-eval/lm_eval/tasks
+usage (from the repository root; the real packages, make parity's venv):
+  build/parity/venv/bin/python scripts/parity/realgen_all.py japanese_leaderboard
+
+The documents keep the datasets' schemas, one type per column as the real
+datasets (Arrow) requires: JCommonsenseQA's choices are strings,
+xwinograd-ja's answer is a string ("1" or "2").
 """
 import datasets
 import vectest
@@ -12,10 +15,10 @@ D = "japanese_leaderboard/"
 V = vectest.Vectors(D + "ja_leaderboard_mgsm.py")
 m = vectest.load(D + "ja_leaderboard_jcommonsenseqa.py")
 docs = [{"q_id": 1, "question": "q", **{f"choice{i}": f"c{i}" for i in range(5)}, "label": 2},
-        {"q_id": 2, "question": "q2", **{f"choice{i}": i for i in range(5)}, "label": 0}]
+        {"q_id": 2, "question": "q2", **{f"choice{i}": f" {i} " for i in range(5)}, "label": 0}]
 V.call("process_docs", "process_docs", docs, lambda: list(m.process_docs(datasets.Dataset.from_list(docs))), file=D + "ja_leaderboard_jcommonsenseqa.py")
 m = vectest.load(D + "ja_leaderboard_xwinograd.py")
-docs = [{"sentence1": " 太郎は ", "sentence2": "花子は\n", "answer": "1"}, {"sentence1": "a", "sentence2": "b", "answer": 2},
+docs = [{"sentence1": " 太郎は ", "sentence2": "花子は\n", "answer": "1"}, {"sentence1": "a", "sentence2": "b", "answer": "2"},
         {"sentence1": "a", "sentence2": "b", "answer": " 2 "}]
 V.call("process_docs", "process_docs", docs, lambda: list(m.process_docs(datasets.Dataset.from_list(docs))), file=D + "ja_leaderboard_xwinograd.py")
 bad = [{"sentence1": "a", "sentence2": "b", "answer": "x"}]

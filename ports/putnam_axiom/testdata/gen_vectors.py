@@ -7,9 +7,13 @@ out: the vectors hold the prompt, process_docs, process_variations, the
 few-shot samples, and the answer process_results compares (ground_truth_boxed_answer,
 or get_generated_answer where that raises).
 
-usage (from the repository root):
-  PYTHONPATH=ports/internal/vectest:../shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
-    /usr/bin/python3 ports/putnam_axiom/testdata/gen_vectors.py ../shared/lm-eval/lm_eval/tasks
+usage (from the repository root; the real packages, make parity's venv):
+  build/parity/venv/bin/python scripts/parity/realgen_all.py putnam_axiom
+
+The documents keep the dataset's schema, one type per column as the real
+datasets (Arrow) requires: `variation` is an integer; process_variations'
+int() of a string column is checked on a dataset whose `variation` is
+all strings.
 """
 import importlib.metadata
 import json
@@ -25,13 +29,15 @@ V = vectest.Vectors("putnam_axiom/utils.py")
 m = vectest.load("putnam_axiom/utils.py")
 docs = [
     {"problem": "Find x.", "solution": "Thus $x = \\boxed{12}^\\circ$.", "variation": 1, "year": 2000},
-    {"problem": "P2", "solution": "so \\boxed{\\frac{1}{n}\\binom{2n-2}{n-1}}.", "variation": "1", "year": 2001},
+    {"problem": "P2", "solution": "so \\boxed{\\frac{1}{n}\\binom{2n-2}{n-1}}.", "variation": 1, "year": 2001},
     {"problem": "P3", "solution": "answer \\boxed 198$ ok", "variation": 2, "year": 2002},
     {"problem": "P4", "solution": "\\boxed{1,000 units}", "variation": 1, "year": 2003},
 ]
+strvar = [dict(d, variation=v) for d, v in zip(docs, ["1", " 2", "01", "1 "])]
 V.call("doc_to_text", "doc", docs[0], m.doc_to_text, docs[0])
 V.call("process_docs", "process_docs", docs, lambda: list(m.process_docs(datasets.Dataset.from_list(docs))))
 V.call("process_variations", "process_docs", docs, lambda: list(m.process_variations(datasets.Dataset.from_list(docs))))
+V.call("process_variations", "process_docs", strvar, lambda: list(m.process_variations(datasets.Dataset.from_list(strvar))))
 nobox = [{"problem": "p", "solution": "no box", "variation": 1}]
 V.call("process_docs", "process_docs", nobox, lambda: list(m.process_docs(datasets.Dataset.from_list(nobox))))
 V.call("list_fewshot_samples", "samples", None, m.list_fewshot_samples)
