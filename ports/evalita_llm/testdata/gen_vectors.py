@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Vectors of lm_eval/tasks/evalita_llm's helpers (see ports/internal/vectest/vecgen.py).
 
-usage: PYTHONPATH=/work/shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
-  /usr/bin/python3 ports/evalita_llm/testdata/gen_vectors.py /work/shared/lm-eval/lm_eval/tasks
+usage (from the repository root; the real packages, make parity's venv):
+  build/parity/venv/bin/python scripts/parity/realgen_all.py evalita_llm
 """
 import os
 import sys
@@ -13,7 +13,7 @@ import vecgen  # noqa: E402
 V = vecgen.Vectors()
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vectors.json")
 U, M, S = "evalita_llm/utils.py", "evalita_llm/metrics.py", "evalita_llm/sum_utils.py"
-SK = dict(tol=1e-12, note="sklearn 1.2's F1 is 2PR/(P+R), lmeval's 2tp/(2tp+fp+fn)")
+SK = dict(note="sklearn >= 1.3's F1 is 2tp/(2tp+fp+fn), as lmeval's (sklearn 1.2 computed 2PR/(P+R))")
 for o, n in [("1", "0"), ("0", "1"), ("0", "0"), ("1", "1"), ("2", "0")]:
     V.doc(U, "sa_doc_to_target", {"text": "t", "opos": o, "oneg": n})
     V.doc(U, "sa_doc_to_target_v2", {"text": "t", "opos": o, "oneg": n})

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Vectors of lm_eval/tasks/okapi's helpers (see ports/internal/vectest/vecgen.py).
 
-usage: PYTHONPATH=/work/shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
-  /usr/bin/python3 ports/okapi/testdata/gen_vectors.py /work/shared/lm-eval/lm_eval/tasks
+usage (from the repository root; the real packages, make parity's venv):
+  build/parity/venv/bin/python scripts/parity/realgen_all.py okapi
 """
 import os
 import sys

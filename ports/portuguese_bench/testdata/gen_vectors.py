@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Vectors of lm_eval/tasks/portuguese_bench's helpers (see ports/internal/vectest/vecgen.py).
 
-usage: PYTHONPATH=/work/shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
-  /usr/bin/python3 ports/portuguese_bench/testdata/gen_vectors.py /work/shared/lm-eval/lm_eval/tasks
+usage (from the repository root; the real packages, make parity's venv):
+  build/parity/venv/bin/python scripts/parity/realgen_all.py portuguese_bench
 """
 import os
 import sys
