@@ -3,7 +3,9 @@
 
 usage (from the repository root):
   PYTHONPATH=../shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
-    /usr/bin/python3 fidelity/gen.py ../shared/lm-eval [FAMILY ...] [--case TASK,...]
+    /usr/bin/python3 fidelity/gen.py ../shared/lm-eval [FAMILY ...] [--case TASK,...] [--keep-going]
+or over the real packages (make parity's venv):
+  build/parity/venv/bin/python scripts/parity/realgen_all.py fidelity fidelity_squad
 
 For every case of fidelity/testdata/<family>/cases.json (all families when
 none is named) it writes the wrapper YAML the Go test writes (an include:
@@ -106,10 +108,18 @@ def run_ref(lmeval, tmp, names, num_fewshot, extra, classes=False):
     # (and the metrics evaluate.load gives the class tasks).
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(HERE, "pysetup"), os.path.join(HERE, "stubs"),
                                          os.path.join(HERE, "pystubs"), env.get("PYTHONPATH", "")])
-    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    # Each run a first run: with the real datasets (scripts/parity/realgen.py)
+    # an empty map cache, as ports/testdata/dscache starts the stand-in's.
+    with tempfile.TemporaryDirectory() as cache:
+        env["HF_DATASETS_CACHE"] = cache
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if p.returncode != 0:
-        raise SystemExit(f"{','.join(names)}: lm-eval failed:\n{p.stderr[-3000:]}")
+        raise LMEvalFailed(f"{','.join(names)}: lm-eval failed:\n{p.stderr[-3000:]}")
     return json.load(open(out))
+
+
+class LMEvalFailed(Exception):
+    """lm-eval's run of some cases failed (the message ends with its stderr)."""
 
 
 def run_cases(lmeval, cases):
@@ -173,6 +183,12 @@ def main():
         i = args.index("--case")
         only = set(args[i + 1].split(","))
         del args[i:i + 2]
+    # --keep-going: a run that fails is run again family by family, and a
+    # family that still fails is reported at the end (exit 1) while the
+    # others are written.
+    keep_going = "--keep-going" in args
+    if keep_going:
+        args.remove("--keep-going")
     lmeval = os.path.abspath(args[0])
     families = args[1:] or sorted(d for d in os.listdir(os.path.join(HERE, "testdata"))
                                   if os.path.isfile(os.path.join(HERE, "testdata", d, "cases.json")))
@@ -190,13 +206,29 @@ def main():
             fam_of[c["task"]] = fam
             key = ("alone", c["task"]) if c.get("alone") else ("n", c.get("num_fewshot"))
             runs.setdefault(key, []).append((fam, c))
-    for group in runs.values():
-        for name, data in run_cases(lmeval, group).items():
+    queue, failed = list(runs.values()), []
+    while queue:
+        group = queue.pop(0)
+        try:
+            out = run_cases(lmeval, group)
+        except LMEvalFailed as e:
+            if not keep_going:
+                raise SystemExit(str(e))
+            fams = sorted({fam for fam, _ in group})
+            if len(fams) > 1:
+                queue += [[(f, c) for f, c in group if f == fam] for fam in fams]
+            else:
+                failed.append(str(e))
+                print(f"{fams[0]}: FAILED {str(e).splitlines()[-1]}", flush=True)
+            continue
+        for name, data in out.items():
             fam = fam_of[name]
             with open(os.path.join(HERE, "testdata", fam, "expected", name + ".json"), "w", encoding="utf-8") as f:
                 json.dump(data, f, indent=1, ensure_ascii=False)
                 f.write("\n")
             print(f"{fam}/{name}: {len(data['requests'])} requests, {len(data['samples'])} samples", flush=True)
+    if failed:
+        raise SystemExit(f"{len(failed)} runs failed:\n\n" + "\n\n".join(failed))
 
 if __name__ == "__main__":
     main()

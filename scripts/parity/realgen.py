@@ -32,8 +32,8 @@ SITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "realgen_site")
 def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
-    path = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([SITE] + path))
+    path = [os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([SITE] + path), REALGEN_SITES=os.pathsep.join(path))
     os.execve(sys.executable, [sys.executable] + sys.argv[1:], env)
 
 

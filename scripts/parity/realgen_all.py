@@ -17,6 +17,9 @@ Packages make parity's venv lacks are installed with `pip install --no-deps
 build/realgen/site-<name>/ (PyPI is needed only then):
   requirements-realgen.txt               (site-extra) longbench's jieba,
                                          fuzzywuzzy and rouge, ...
+  requirements-realgen-acpbench.txt      (site-acpbench) lm-eval's acpbench
+                                         extra (tarski pins an antlr4 of its
+                                         own)
   requirements-realgen-transformers4.txt (site-transformers4) a transformers
                                          4.x world: lm-eval's super_glue
                                          record imports
@@ -33,6 +36,7 @@ are unreachable here):
                 answered from it (realgen_setup.py, REALGEN_GITHUB)
 """
 import argparse
+import glob
 import hashlib
 import os
 import shutil
@@ -49,38 +53,45 @@ TASKS = os.path.join(SHARED, "lm-eval", "lm_eval", "tasks")
 SITES = {
     "extra": os.path.join(HERE, "requirements-realgen.txt"),
     "transformers4": os.path.join(HERE, "requirements-realgen-transformers4.txt"),
+    "acpbench": os.path.join(HERE, "requirements-realgen-acpbench.txt"),
 }
 
 
 class Gen:
     """One generator: its script, arguments ({tasks}, {shared}), the file its
     standard output goes to (None: it writes its files itself), the extra
-    sites it needs and the directory it runs in."""
+    sites it needs, and the earlier vector format it prints (converted to
+    vectest's one format as ports/internal/vectest/vecformat.py converted
+    the committed file)."""
 
-    def __init__(self, name, script, args=("{tasks}",), stdout=None, sites=(), cwd=None):
+    def __init__(self, name, script, args=("{tasks}",), stdout=None, sites=(), convert=None):
         self.name, self.script, self.args, self.stdout = name, script, list(args), stdout
-        self.sites, self.cwd = list(sites), cwd
+        self.sites, self.convert = list(sites), convert
 
 
 P = "ports/{0}/testdata/gen_vectors.py"
 VECTORS = [
-    "acpbench", "agieval", "aime", "arab_culture", "arabic_leaderboard_complete", "arabicmmlu", "aradice",
-    "arithmetic", "basque_bench", "basqueglue", "bbq", "c4", "careqa", "catalan_bench", "click", "code_x_glue",
-    "copal_id", "coqa", "crows_pairs", "csatqa", "darija_bench", "darijahellaswag", "darijammlu", "discrim_eval",
-    "e2lmc", "eq_bench", "esbbq", "eus_exams", "eus_reading", "evalita_llm", "french_bench", "galician_bench",
-    "glianorex", "glue", "graphwalks", "groundcocoa", "hendrycks_ethics", "histoires_morales",
-    "icelandic_winogrande", "include", "indicparam", "japanese_leaderboard", "jfinqa", "kobest", "kormedmcqa",
-    "lingoly", "llama3", "med_prescriptions", "med_text_classification", "meddialog", "mediqa_qa2019",
-    "medmcqa", "medqa", "medtext", "meqsum", "metabench", "mimic_repsum", "mlqa", "mmlu_pro_plus", "mmlusr",
-    "mts_dialog", "mutual", "nerel_bench", "noreval", "noticia", "okapi", "olaph", "paloma", "paws_x",
-    "portuguese_bench", "pubmedqa", "putnam_axiom", "qasper", "simple_cooccurrence_bias", "spanish_bench",
-    "tmlu", "tmmluplus", "toxigen", "truthfulqa_multi", "webqs", "winogender", "wmt2016", "wsc273", "xquad",
-    "xwinograd",
+    "agieval", "aime", "arab_culture", "arabic_leaderboard_complete", "arabicmmlu", "aradice",
+    "arithmetic", "basque_bench", "basqueglue", "bbq", "c4", "careqa", "click", "code_x_glue", "copal_id",
+    "crows_pairs", "csatqa", "darija_bench", "darijahellaswag", "darijammlu", "discrim_eval", "e2lmc", "eq_bench",
+    "esbbq", "eus_exams", "eus_reading", "evalita_llm", "french_bench", "glianorex", "glue", "graphwalks",
+    "groundcocoa", "hendrycks_ethics", "histoires_morales", "icelandic_winogrande", "include", "indicparam",
+    "japanese_leaderboard", "jfinqa", "kobest", "kormedmcqa", "lingoly", "llama3", "med_prescriptions",
+    "med_text_classification", "meddialog", "mediqa_qa2019", "medmcqa", "medqa", "medtext", "meqsum", "metabench",
+    "mimic_repsum", "mlqa", "mmlu_pro_plus", "mmlusr", "mts_dialog", "mutual", "nerel_bench", "noticia", "okapi",
+    "olaph", "paloma", "paws_x", "portuguese_bench", "pubmedqa", "putnam_axiom", "qasper",
+    "simple_cooccurrence_bias", "tmlu", "tmmluplus", "toxigen", "truthfulqa_multi", "webqs", "winogender",
+    "wmt2016", "wsc273", "xwinograd",
 ]
-GENERATORS = [Gen(d, P.format(d)) for d in VECTORS] + [
-    Gen("super_glue", P.format("super_glue"), sites=["transformers4"]),
-    Gen("afrixnli", P.format("afrixnli"), ["{tasks}", "afrixnli"], "ports/afrixnli/testdata/vectors.json"),
-    Gen("afrimmlu", P.format("afrixnli"), ["{tasks}", "afrimmlu"], "ports/afrimmlu/testdata/vectors.json"),
+# Their lm-eval helpers import transformers.data.metrics.squad_metrics
+# (gone from transformers 5).
+SQUAD = ["catalan_bench", "coqa", "galician_bench", "noreval", "spanish_bench", "super_glue", "xquad"]
+GENERATORS = [Gen(d, P.format(d), sites=["transformers4"] if d in SQUAD else []) for d in VECTORS + SQUAD] + [
+    Gen("acpbench", P.format("acpbench"), [], sites=["acpbench"]),
+    Gen("afrixnli", P.format("afrixnli"), ["{tasks}", "afrixnli"], "ports/afrixnli/testdata/vectors.json",
+        convert="portvectors"),
+    Gen("afrimmlu", P.format("afrixnli"), ["{tasks}", "afrimmlu"], "ports/afrimmlu/testdata/vectors.json",
+        convert="portvectors"),
     Gen("afrobench", P.format("afrobench"), stdout="ports/afrobench/testdata/vectors.json"),
     Gen("infinitebench", P.format("infinitebench"), stdout="ports/infinitebench/testdata/vectors.json"),
     Gen("longbench", P.format("longbench"), stdout="ports/longbench/testdata/vectors.json", sites=["extra"]),
@@ -95,8 +106,9 @@ GENERATORS = [Gen(d, P.format(d)) for d in VECTORS] + [
         stdout="ports/putnam_axiom/samples_gen.go"),
     Gen("rouge", "ports/internal/rouge/testdata/gen.py", [], "ports/internal/rouge/testdata/vectors.json"),
     Gen("ports_common", "ports/testdata/gen_vectors.py"),
-    Gen("ports_classes", "ports/testdata/gen_class_vectors.py"),
+    Gen("ports_classes", "ports/testdata/gen_class_vectors.py", sites=["transformers4"]),
     Gen("math_requests", "ports/all/testdata/gen_math_requests.py", ["{shared}"]),
+    Gen("math_pairs", "ports/testdata/math/gen_pairs.py"),
     Gen("bootstrap", "harness/metrics/testdata/gen_bootstrap.py", [],
         "harness/metrics/testdata/bootstrap_vectors.json"),
     Gen("parse_logprobs", "backend/remote/testdata/gen_parse_logprobs.py", [],
@@ -104,6 +116,20 @@ GENERATORS = [Gen(d, P.format(d)) for d in VECTORS] + [
     Gen("pyyaml", "harness/task/testdata/pyyaml/gen.py", []),
     Gen("lmeval_ref", "harness/testdata/lmeval_ref/gen.py", []),
     Gen("leaderboard", "fidelity/leaderboard/gen.py", ["{shared}/lm-eval"]),
+    Gen("code_requests", "harness/testdata/code_tasks/gen_requests.py", ["{shared}"]),
+    Gen("code_metrics", "harness/testdata/code_tasks/gen_metrics.py", ["{shared}"]),
+]
+# fidelity/gen.py over every family (fidelity/testdata/<family>), those
+# whose lm-eval helpers import transformers' squad_metrics apart.
+FIDELITY = sorted(os.path.basename(os.path.dirname(p))
+                  for p in glob.glob(os.path.join(ROOT, "fidelity", "testdata", "*", "cases.json")))
+FIDELITY_SQUAD = ["catalan_bench", "coqa", "galician_bench", "noreval", "scrolls", "spanish_bench", "super_glue", "xquad"]
+GENERATORS += [
+    Gen("fidelity", "fidelity/gen.py",
+        ["{shared}/lm-eval", "--keep-going"] + [f for f in FIDELITY if f not in FIDELITY_SQUAD + ["acpbench"]],
+        sites=["extra"]),
+    Gen("fidelity_squad", "fidelity/gen.py", ["{shared}/lm-eval", "--keep-going"] + FIDELITY_SQUAD, sites=["transformers4"]),
+    Gen("fidelity_acpbench", "fidelity/gen.py", ["{shared}/lm-eval", "acpbench"], sites=["acpbench"]),
 ]
 
 
@@ -179,13 +205,21 @@ def run(g, env):
     env["HF_HOME"] = hf
     before = tree_state()
     t0 = time.time()
-    out = open(os.path.join(ROOT, g.stdout), "w") if g.stdout else subprocess.DEVNULL
+    # A generator's own report (what it wrote) goes to build/realgen/logs.
+    os.makedirs(os.path.join(BUILD, "logs"), exist_ok=True)
+    log = os.path.join(BUILD, "logs", g.name.replace("/", "_") + ".out")
+    out = open(os.path.join(ROOT, g.stdout) if g.stdout else log, "w")
     try:
-        p = subprocess.run(cmd, cwd=g.cwd or ROOT, env=env, stdout=out, stderr=subprocess.PIPE, text=True)
+        p = subprocess.run(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.PIPE, text=True)
     finally:
-        if g.stdout:
-            out.close()
+        out.close()
         shutil.rmtree(hf, ignore_errors=True)
+    if p.returncode == 0 and g.convert:
+        sys.path.insert(0, os.path.join(ROOT, "ports", "internal", "vectest"))
+        import vecformat
+
+        path = os.path.join(ROOT, g.stdout)
+        vecformat.write(path, [c for v in vecformat.read(path) for c in vecformat.convert(g.convert, v)])
     took = time.time() - t0
     after = tree_state()
     changed = sorted(p for p in after if before.get(p) != after[p])

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Reference vectors for ports/afrobench, from lm-eval's own helpers.
 
-usage (from the repository root):
+usage (from the repository root; the real packages, make parity's venv):
+  build/parity/venv/bin/python scripts/parity/realgen_all.py afrobench
+or, without them (Debian's Python, the stand-in below):
   PYTHONPATH=../shared/lm-eval-runner/stubs:/tmp/lmevalref/src \
     /usr/bin/python3 ports/afrobench/testdata/gen_vectors.py ../shared/lm-eval/lm_eval/tasks \
     > ports/afrobench/testdata/vectors.json
@@ -9,11 +11,12 @@ usage (from the repository root):
 Each vector is a call of the real function (utils.py of the task tree, or
 lm-eval's filter classes) on inputs chosen to reach its branches.
 
-xlsum's rougeL_agg calls evaluate.load("rouge"), and neither evaluate nor
-rouge_score can be installed here: a stand-in `evaluate` module below
-restates evaluate's rouge metric and rouge_score's RougeScorer and
-BootstrapAggregator (their published source, not lmeval's) over the real
-numpy, whose generator the bootstrap draws from.
+xlsum's rougeL_agg calls evaluate.load("rouge"). Where the real evaluate
+cannot load its rouge metric (Debian's Python has neither evaluate nor
+rouge_score), a stand-in `evaluate` module below restates evaluate's rouge
+metric and rouge_score's RougeScorer and BootstrapAggregator (their
+published source, not lmeval's) over the real numpy, whose generator the
+bootstrap draws from.
 """
 import collections
 import importlib.util
@@ -158,7 +161,12 @@ class _Rouge:
             return {k: _bootstrap_mid(np.vstack(tuple(v)))[2] for k, v in scores.items()}
 
 
-sys.modules["evaluate"] = types.SimpleNamespace(load=lambda name: _Rouge())
+try:
+    import evaluate
+
+    evaluate.load("rouge")
+except Exception:  # noqa: BLE001  (not installed, or its metric script unreachable)
+    sys.modules["evaluate"] = types.SimpleNamespace(load=lambda name: _Rouge())
 np.random.seed(1234)  # lm-eval's simple_evaluate
 
 

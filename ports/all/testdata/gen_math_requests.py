@@ -66,7 +66,7 @@ def main():
         env["PYTHONPATH"] = ":".join([shim, os.path.join(SHARED, "lm-eval-runner", "stubs"), "/tmp/lmevalref/src"])
         dump = os.path.join(tmp, "reqs.jsonl")
         subprocess.run(
-            ["/usr/bin/python3", os.path.join(SHARED, "lm-eval-runner", "run_ref.py"),
+            [sys.executable, os.path.join(SHARED, "lm-eval-runner", "run_ref.py"),
              "--tasks", ",".join(WRAPPERS), "--include_path", inc, "--dump-requests", dump,
              "--output", os.path.join(tmp, "out.json"), "--predict_only", "--no-table"],
             check=True, env=env)

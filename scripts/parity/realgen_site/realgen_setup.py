@@ -4,8 +4,10 @@
 1. The real packages are imported first, so a generator's later sys.path
    inserts of stand-ins (ports/internal/vectest/pystubs, fidelity/pystubs,
    fidelity/stubs, ../shared/lm-eval-runner/stubs, per-port pystubs/) find
-   them already in sys.modules. A package this Python lacks is named on
-   stderr and left to its stand-in.
+   them already in sys.modules; they are looked for in this Python's
+   packages and the directories realgen.py was given on PYTHONPATH
+   (REALGEN_SITES), never in what a parent process put on PYTHONPATH since.
+   A package not found is named on stderr and left to its stand-in.
 2. evaluate.load(name) reads $EVALUATE_METRICS/<name>/<name>.py (a checkout
    of github.com/huggingface/evaluate's metrics/, the script the Hub
    serves) when that exists; and a metric script's download of a file from
@@ -114,15 +116,31 @@ class Popen(subprocess.Popen):
         super().__init__(args, *rest, **kwargs)
 
 
-def setup():
+def import_real():
+    """Imports REAL from this Python's packages and the sites realgen.py was
+    given (REALGEN_SITES), not from the stand-ins a parent process put on
+    this one's PYTHONPATH (fidelity/gen.py puts fidelity/stubs' evaluate
+    there)."""
+    allowed = {SITE} | {os.path.abspath(p) for p in os.environ.get("REALGEN_SITES", "").split(os.pathsep) if p}
+    given = {os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p}
+    path = sys.path[:]
+    sys.path[:] = [p for p in path if os.path.abspath(p or ".") not in given - allowed]
     quiet = os.environ.get("REALGEN_QUIET") == "1"
-    for name in REAL:
-        try:
-            importlib.import_module(name)
-        except Exception as e:  # noqa: BLE001  (missing or broken: say which)
-            if not quiet:
-                print(f"realgen: {name}: not in this Python ({type(e).__name__}: {e}); its stand-in stays", file=sys.stderr)
+    try:
+        for name in REAL:
+            try:
+                importlib.import_module(name)
+            except Exception as e:  # noqa: BLE001  (missing or broken: say which)
+                if not quiet:
+                    print(f"realgen: {name}: not in this Python ({type(e).__name__}: {e}); its stand-in stays",
+                          file=sys.stderr)
+    finally:
+        sys.path[:] = path
     os.environ["REALGEN_QUIET"] = "1"  # children: said once
+
+
+def setup():
+    import_real()
     if "evaluate" in sys.modules:
         metrics = os.environ.get("EVALUATE_METRICS")
         if metrics:
